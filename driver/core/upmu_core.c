@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * upmu core: event_init, scheduling, accumulation, polling, sysfs and
+ * hotplug shared by all upmu PMU families.
+ */
+
+#include <linux/cpuhotplug.h>
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "upmu.h"
+#include "upmu_compat.h"
+
+/* Longest poll period: a 64-bit counter never needs more. */
+#define UPMU_POLL_MAX_NS	(60ULL * NSEC_PER_SEC)
+/* Shortest poll period we are willing to run. */
+#define UPMU_POLL_MIN_NS	(100ULL * NSEC_PER_USEC)
+
+static enum cpuhp_state upmu_hp_state;
+
+/*
+ * Names of registered upmu PMUs.  perf does not refuse a duplicate name
+ * itself (sysfs would complain loudly), so two simulated SoCs, or a
+ * simulated and a real one, cannot collide silently.
+ */
+static LIST_HEAD(upmu_list);
+static DEFINE_MUTEX(upmu_list_lock);
+
+static u64 upmu_cfg_word(const struct perf_event_attr *attr, unsigned int w)
+{
+	switch (w) {
+	case UPMU_CONFIG:
+		return attr->config;
+	case UPMU_CONFIG1:
+		return attr->config1;
+	default:
+		return attr->config2;
+	}
+}
+
+/**
+ * upmu_field() - value of format field @fmt in @event's attr
+ * @upmu: the PMU
+ * @event: the event
+ * @fmt: index into the family's format table
+ */
+u64 upmu_field(const struct upmu_pmu *upmu, const struct perf_event *event,
+	       unsigned int fmt)
+{
+	const struct upmu_format *f = &upmu->desc->formats[fmt];
+	u64 v = upmu_cfg_word(&event->attr, f->word);
+
+	return (v & GENMASK_ULL(f->hi, f->lo)) >> f->lo;
+}
+EXPORT_SYMBOL_GPL(upmu_field);
+
+/**
+ * upmu_regs_get() - register block of a PMU platform device
+ * @pdev: the device
+ * @regs: filled in
+ *
+ * A platform that supplies accessors (a simulator, a firmware mailbox)
+ * passes them in &struct upmu_platdata; otherwise MEM resource 0 is
+ * mapped.  The driver cannot tell the two apart.
+ */
+int upmu_regs_get(struct platform_device *pdev, struct upmu_regs *regs)
+{
+	const struct upmu_platdata *pd = dev_get_platdata(&pdev->dev);
+	void __iomem *base;
+
+	if (pd && pd->regs.ops) {
+		*regs = pd->regs;
+		return 0;
+	}
+	base = devm_platform_ioremap_resource(pdev, 0);
+	if (IS_ERR(base))
+		return PTR_ERR(base);
+	regs->ops = NULL;
+	regs->ctx = NULL;
+	regs->base = base;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(upmu_regs_get);
+
+/**
+ * upmu_cpus_of_node() - associate the PMU with the CPUs of NUMA node @node
+ * @upmu: the PMU
+ * @node: the socket's node
+ *
+ * Return: 0, or -ENODEV when the node has no CPUs.
+ */
+int upmu_cpus_of_node(struct upmu_pmu *upmu, int node)
+{
+	unsigned int cpu;
+
+	cpumask_clear(&upmu->associated_cpus);
+	for_each_possible_cpu(cpu)
+		if (cpu_to_node(cpu) == node)
+			cpumask_set_cpu(cpu, &upmu->associated_cpus);
+	return cpumask_empty(&upmu->associated_cpus) ? -ENODEV : 0;
+}
+EXPORT_SYMBOL_GPL(upmu_cpus_of_node);
+
+/* ---- counting ---------------------------------------------------------- */
+
+static void upmu_event_update(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 prev, now, mask = GENMASK_ULL(upmu->width - 1, 0);
+
+	do {
+		prev = local64_read(&hwc->prev_count);
+		now = upmu->desc->ops->read(upmu, event);
+	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
+
+	local64_add((now - prev) & mask, &event->count);
+}
+
+static enum hrtimer_restart upmu_poll(struct hrtimer *t)
+{
+	struct upmu_pmu *upmu = container_of(t, struct upmu_pmu, timer);
+	unsigned long flags;
+	unsigned int idx;
+
+	raw_spin_lock_irqsave(&upmu->lock, flags);
+	if (!upmu->n_active) {
+		raw_spin_unlock_irqrestore(&upmu->lock, flags);
+		return HRTIMER_NORESTART;
+	}
+	for_each_set_bit(idx, upmu->hw.used, UPMU_MAX_COUNTERS) {
+		struct perf_event *event = upmu->events[idx];
+
+		if (event && !(event->hw.state & PERF_HES_STOPPED))
+			upmu_event_update(upmu, event);
+	}
+	raw_spin_unlock_irqrestore(&upmu->lock, flags);
+
+	hrtimer_forward_now(t, upmu->poll);
+	return HRTIMER_RESTART;
+}
+
+static void upmu_pmu_enable(struct pmu *pmu)
+{
+	struct upmu_pmu *upmu = to_upmu(pmu);
+
+	if (upmu->n_active)
+		upmu->desc->ops->enable(upmu);
+}
+
+static void upmu_pmu_disable(struct pmu *pmu)
+{
+	struct upmu_pmu *upmu = to_upmu(pmu);
+
+	upmu->desc->ops->disable(upmu);
+}
+
+static void upmu_start(struct perf_event *event, int flags)
+{
+	struct upmu_pmu *upmu = to_upmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
+		return;
+
+	hwc->state = 0;
+	upmu->desc->ops->config(upmu, event);
+	local64_set(&hwc->prev_count, upmu->desc->ops->read(upmu, event));
+	upmu->desc->ops->start(upmu, event);
+}
+
+static void upmu_stop(struct perf_event *event, int flags)
+{
+	struct upmu_pmu *upmu = to_upmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (hwc->state & PERF_HES_STOPPED)
+		return;
+
+	upmu->desc->ops->stop(upmu, event);
+	upmu_event_update(upmu, event);
+	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static int upmu_add(struct perf_event *event, int flags)
+{
+	struct upmu_pmu *upmu = to_upmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+	int idx;
+
+	raw_spin_lock(&upmu->lock);
+	idx = upmu->desc->ops->get_idx(upmu, &upmu->hw, event);
+	if (idx < 0) {
+		raw_spin_unlock(&upmu->lock);
+		return idx;
+	}
+	set_bit(idx, upmu->hw.used);
+	upmu->events[idx] = event;
+	hwc->idx = idx;
+	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (!upmu->n_active++ && upmu->poll)
+		hrtimer_start(&upmu->timer, upmu->poll,
+			      HRTIMER_MODE_REL_PINNED_HARD);
+	raw_spin_unlock(&upmu->lock);
+
+	if (flags & PERF_EF_START)
+		upmu_start(event, PERF_EF_RELOAD);
+
+	perf_event_update_userpage(event);
+	return 0;
+}
+
+static void upmu_del(struct perf_event *event, int flags)
+{
+	struct upmu_pmu *upmu = to_upmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+	bool last;
+
+	upmu_stop(event, PERF_EF_UPDATE);
+
+	raw_spin_lock(&upmu->lock);
+	if (upmu->desc->ops->put_idx)
+		upmu->desc->ops->put_idx(upmu, &upmu->hw, event);
+	clear_bit(hwc->idx, upmu->hw.used);
+	upmu->events[hwc->idx] = NULL;
+	hwc->idx = -1;
+	last = !--upmu->n_active;
+	raw_spin_unlock(&upmu->lock);
+
+	/* The timer is pinned to this CPU and we run with IRQs off. */
+	if (last && upmu->poll)
+		hrtimer_try_to_cancel(&upmu->timer);
+
+	perf_event_update_userpage(event);
+}
+
+static void upmu_read(struct perf_event *event)
+{
+	struct upmu_pmu *upmu = to_upmu(event->pmu);
+
+	if (!(event->hw.state & PERF_HES_STOPPED))
+		upmu_event_update(upmu, event);
+}
+
+/* ---- event_init -------------------------------------------------------- */
+
+static bool upmu_sched_one(struct upmu_pmu *upmu, struct upmu_sched *s,
+			   struct perf_event *event)
+{
+	int idx;
+
+	if (is_software_event(event))
+		return true;
+	/* One hardware PMU per group. */
+	if (event->pmu != &upmu->pmu)
+		return false;
+	idx = upmu->desc->ops->get_idx(upmu, s, event);
+	if (idx < 0)
+		return false;
+	set_bit(idx, s->used);
+	return true;
+}
+
+/* Could the whole group be on the hardware at once? */
+static bool upmu_validate_group(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	struct perf_event *sibling, *leader = event->group_leader;
+	struct upmu_sched fake = {};
+
+	if (leader == event)
+		return true;
+
+	if (!upmu_sched_one(upmu, &fake, leader))
+		return false;
+	for_each_sibling_event(sibling, leader)
+		if (!upmu_sched_one(upmu, &fake, sibling))
+			return false;
+	return upmu_sched_one(upmu, &fake, event);
+}
+
+static int upmu_check_config(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	const struct upmu_desc *d = upmu->desc;
+	u64 valid[UPMU_NR_WORDS] = {};
+	unsigned int i;
+	u64 id;
+
+	for (i = 0; i < d->nr_formats; i++)
+		valid[d->formats[i].word] |=
+			GENMASK_ULL(d->formats[i].hi, d->formats[i].lo);
+
+	for (i = 0; i < UPMU_NR_WORDS; i++) {
+		u64 v = upmu_cfg_word(&event->attr, i);
+
+		if (v & ~valid[i]) {
+			dev_dbg(upmu->dev, "config%.0u: reserved bits %#llx set\n",
+				i, v & ~valid[i]);
+			return -EINVAL;
+		}
+	}
+#if UPMU_HAVE_CONFIG3
+	if (event->attr.config3)
+		return -EINVAL;
+#endif
+
+	id = upmu_field(upmu, event, 0);
+	for (i = 0; i < d->nr_events; i++)
+		if (d->events[i].id == id)
+			return 0;
+	dev_dbg(upmu->dev, "unknown event %#llx\n", id);
+	return -EINVAL;
+}
+
+static int upmu_event_init(struct perf_event *event)
+{
+	struct upmu_pmu *upmu = to_upmu(event->pmu);
+	int cpu, ret;
+
+	if (event->attr.type != event->pmu->type)
+		return -ENOENT;
+
+	/* Uncore counters count everything: no sampling, no tasks. */
+	if (is_sampling_event(event))
+		return -EOPNOTSUPP;
+	if (event->cpu < 0 || event->attach_state & PERF_ATTACH_TASK)
+		return -EINVAL;
+	if (!cpumask_test_cpu(event->cpu, &upmu->associated_cpus))
+		return -EINVAL;
+
+	ret = upmu_check_config(upmu, event);
+	if (ret)
+		return ret;
+	if (upmu->desc->ops->validate) {
+		ret = upmu->desc->ops->validate(upmu, event);
+		if (ret)
+			return ret;
+	}
+
+	cpu = READ_ONCE(upmu->cpu);
+	if (cpu < 0)
+		return -EINVAL;
+	event->cpu = cpu;
+
+	if (!upmu_validate_group(upmu, event))
+		return -EINVAL;
+
+	event->hw.idx = -1;
+	return 0;
+}
+
+/* ---- sysfs ------------------------------------------------------------- */
+
+static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct upmu_pmu *upmu = upmu_from_dev(dev);
+	int cpu = READ_ONCE(upmu->cpu);
+
+	return cpumap_print_to_pagebuf(true, buf,
+				       cpu < 0 ? cpu_none_mask : cpumask_of(cpu));
+}
+static DEVICE_ATTR_RO(cpumask);
+
+static ssize_t associated_cpus_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	return cpumap_print_to_pagebuf(true, buf,
+				       &upmu_from_dev(dev)->associated_cpus);
+}
+static DEVICE_ATTR_RO(associated_cpus);
+
+static ssize_t identifier_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", upmu_from_dev(dev)->identifier);
+}
+static DEVICE_ATTR_RO(identifier);
+
+static struct attribute *upmu_common_attrs[] = {
+	&dev_attr_cpumask.attr,
+	&dev_attr_associated_cpus.attr,
+	&dev_attr_identifier.attr,
+	NULL,
+};
+
+static const struct attribute_group upmu_common_group = {
+	.attrs = upmu_common_attrs,
+};
+
+static ssize_t upmu_event_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct perf_pmu_events_attr *ea =
+		container_of(attr, struct perf_pmu_events_attr, attr);
+
+	return sysfs_emit(buf, "event=0x%llx\n", ea->id);
+}
+
+/* device_show_string() is 6.8+; this works on every supported kernel. */
+static ssize_t upmu_show_string(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct dev_ext_attribute *ea = container_of(attr, struct dev_ext_attribute, attr);
+
+	return sysfs_emit(buf, "%s\n", (const char *)ea->var);
+}
+
+static struct attribute *upmu_str_attr(struct device *dev, const char *name,
+				       const char *val)
+{
+	struct dev_ext_attribute *ea = devm_kzalloc(dev, sizeof(*ea), GFP_KERNEL);
+
+	if (!ea)
+		return NULL;
+	sysfs_attr_init(&ea->attr.attr);
+	ea->attr.attr.name = name;
+	ea->attr.attr.mode = 0444;
+	ea->attr.show = upmu_show_string;
+	ea->var = (void *)val;
+	return &ea->attr.attr;
+}
+
+static int upmu_build_groups(struct upmu_pmu *upmu)
+{
+	const struct upmu_desc *d = upmu->desc;
+	struct device *dev = upmu->dev;
+	struct attribute_group *fmt, *ev;
+	struct attribute **fa, **ea;
+	unsigned int i, n = 0, g = 0;
+
+	fmt = devm_kzalloc(dev, sizeof(*fmt), GFP_KERNEL);
+	ev = devm_kzalloc(dev, sizeof(*ev), GFP_KERNEL);
+	fa = devm_kcalloc(dev, d->nr_formats + 1, sizeof(*fa), GFP_KERNEL);
+	ea = devm_kcalloc(dev, 3 * d->nr_events + 1, sizeof(*ea), GFP_KERNEL);
+	if (!fmt || !ev || !fa || !ea)
+		return -ENOMEM;
+
+	for (i = 0; i < d->nr_formats; i++) {
+		const struct upmu_format *f = &d->formats[i];
+		static const char * const w[] = { "config", "config1", "config2" };
+		char *s;
+
+		if (f->lo == f->hi)
+			s = devm_kasprintf(dev, GFP_KERNEL, "%s:%u", w[f->word], f->lo);
+		else
+			s = devm_kasprintf(dev, GFP_KERNEL, "%s:%u-%u", w[f->word],
+					   f->lo, f->hi);
+		fa[i] = s ? upmu_str_attr(dev, f->name, s) : NULL;
+		if (!fa[i])
+			return -ENOMEM;
+	}
+
+	for (i = 0; i < d->nr_events; i++) {
+		const struct upmu_event_desc *e = &d->events[i];
+		struct perf_pmu_events_attr *pa;
+
+		pa = devm_kzalloc(dev, sizeof(*pa), GFP_KERNEL);
+		if (!pa)
+			return -ENOMEM;
+		sysfs_attr_init(&pa->attr.attr);
+		pa->attr.attr.name = e->name;
+		pa->attr.attr.mode = 0444;
+		pa->attr.show = upmu_event_show;
+		pa->id = e->id;
+		ea[n++] = &pa->attr.attr;
+		if (e->unit) {
+			const char *nm = devm_kasprintf(dev, GFP_KERNEL, "%s.unit", e->name);
+
+			ea[n] = nm ? upmu_str_attr(dev, nm, e->unit) : NULL;
+			if (!ea[n++])
+				return -ENOMEM;
+		}
+		if (e->scale) {
+			const char *nm = devm_kasprintf(dev, GFP_KERNEL, "%s.scale", e->name);
+
+			ea[n] = nm ? upmu_str_attr(dev, nm, e->scale) : NULL;
+			if (!ea[n++])
+				return -ENOMEM;
+		}
+	}
+
+	fmt->name = "format";
+	fmt->attrs = fa;
+	ev->name = "events";
+	ev->attrs = ea;
+	upmu->groups[g++] = ev;
+	upmu->groups[g++] = fmt;
+	upmu->groups[g++] = &upmu_common_group;
+	for (i = 0; d->attr_groups && d->attr_groups[i]; i++) {
+		if (g >= ARRAY_SIZE(upmu->groups) - 1)
+			return -E2BIG;
+		upmu->groups[g++] = d->attr_groups[i];
+	}
+	upmu->groups[g] = NULL;
+	return 0;
+}
+
+/* ---- hotplug ----------------------------------------------------------- */
+
+static int upmu_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct upmu_pmu *upmu = hlist_entry_safe(node, struct upmu_pmu, node);
+
+	if (!cpumask_test_cpu(cpu, &upmu->associated_cpus))
+		return 0;
+	if (upmu->cpu < 0)
+		WRITE_ONCE(upmu->cpu, cpu);
+	return 0;
+}
+
+static int upmu_cpu_teardown(unsigned int cpu, struct hlist_node *node)
+{
+	struct upmu_pmu *upmu = hlist_entry_safe(node, struct upmu_pmu, node);
+	unsigned int dst;
+
+	if (cpu != upmu->cpu)
+		return 0;
+
+	for_each_cpu_and(dst, &upmu->associated_cpus, cpu_online_mask)
+		if (dst != cpu)
+			break;
+	if (dst >= nr_cpu_ids || dst == cpu) {
+		/* Nobody left on this socket: events stay with the dead CPU. */
+		WRITE_ONCE(upmu->cpu, -1);
+		return 0;
+	}
+	perf_pmu_migrate_context(&upmu->pmu, cpu, dst);
+	WRITE_ONCE(upmu->cpu, dst);
+	return 0;
+}
+
+/* ---- registration ------------------------------------------------------ */
+
+static ktime_t upmu_poll_period(const struct upmu_pmu *upmu)
+{
+	u64 half_range, ns;
+
+	if (upmu->width >= 64 || !upmu->desc->max_rate_per_ns)
+		return 0;
+	/* Poll at least twice per wrap at the fastest possible rate. */
+	half_range = BIT_ULL(upmu->width - 1);
+	ns = div64_u64(half_range, upmu->desc->max_rate_per_ns);
+	if (ns > UPMU_POLL_MAX_NS)
+		return 0;
+	return ns_to_ktime(max_t(u64, ns, UPMU_POLL_MIN_NS));
+}
+
+/**
+ * __upmu_pmu_register() - register a PMU instance with perf
+ * @upmu: filled in by the family: dev, desc, regs, name, identifier,
+ *	  associated_cpus, num_counters, width
+ * @owner: module that owns the callbacks (events pin it)
+ *
+ * Return: 0 or -errno.
+ */
+int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
+{
+	struct upmu_pmu *other;
+	int ret;
+
+	if (WARN_ON(!upmu->width || upmu->width > 64 ||
+		    upmu->num_counters > UPMU_MAX_COUNTERS))
+		return -EINVAL;
+
+	ret = upmu_build_groups(upmu);
+	if (ret)
+		return ret;
+
+	raw_spin_lock_init(&upmu->lock);
+	upmu->poll = upmu_poll_period(upmu);
+	upmu_hrtimer_setup(&upmu->timer, upmu_poll, CLOCK_MONOTONIC,
+			   HRTIMER_MODE_REL_HARD);
+
+	upmu->pmu = (struct pmu) {
+		.module		= owner,
+#if UPMU_HAVE_PMU_PARENT
+		.parent		= upmu->dev,
+#endif
+		.task_ctx_nr	= perf_invalid_context,
+		.capabilities	= PERF_PMU_CAP_NO_EXCLUDE |
+				  PERF_PMU_CAP_NO_INTERRUPT,
+		.attr_groups	= upmu->groups,
+		.event_init	= upmu_event_init,
+		.pmu_enable	= upmu_pmu_enable,
+		.pmu_disable	= upmu_pmu_disable,
+		.add		= upmu_add,
+		.del		= upmu_del,
+		.start		= upmu_start,
+		.stop		= upmu_stop,
+		.read		= upmu_read,
+	};
+
+	mutex_lock(&upmu_list_lock);
+	list_for_each_entry(other, &upmu_list, list) {
+		if (!strcmp(other->name, upmu->name)) {
+			mutex_unlock(&upmu_list_lock);
+			dev_err(upmu->dev, "PMU %s already exists (from %s)\n",
+				upmu->name, dev_name(other->dev));
+			return -EEXIST;
+		}
+	}
+	list_add_tail(&upmu->list, &upmu_list);
+	mutex_unlock(&upmu_list_lock);
+
+	upmu->cpu = -1;
+	ret = cpuhp_state_add_instance(upmu_hp_state, &upmu->node);
+	if (ret)
+		goto err_list;
+	if (upmu->cpu < 0) {
+		dev_err(upmu->dev, "%s: no online CPU among %*pbl\n", upmu->name,
+			cpumask_pr_args(&upmu->associated_cpus));
+		ret = -ENODEV;
+		goto err_hp;
+	}
+
+	ret = perf_pmu_register(&upmu->pmu, upmu->name, -1);
+	if (ret)
+		goto err_hp;
+
+	dev_dbg(upmu->dev, "%s: %u counters, %u bits, poll %lld ns\n", upmu->name,
+		upmu->num_counters, upmu->width, ktime_to_ns(upmu->poll));
+	return 0;
+
+err_hp:
+	cpuhp_state_remove_instance_nocalls(upmu_hp_state, &upmu->node);
+err_list:
+	mutex_lock(&upmu_list_lock);
+	list_del(&upmu->list);
+	mutex_unlock(&upmu_list_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(__upmu_pmu_register);
+
+/**
+ * upmu_pmu_unregister() - remove a PMU instance
+ * @upmu: the PMU
+ *
+ * Open events are detached by the perf core (Linux 6.15+) and read as
+ * errors from then on.
+ */
+void upmu_pmu_unregister(struct upmu_pmu *upmu)
+{
+	perf_pmu_unregister(&upmu->pmu);
+	cpuhp_state_remove_instance_nocalls(upmu_hp_state, &upmu->node);
+	hrtimer_cancel(&upmu->timer);
+	mutex_lock(&upmu_list_lock);
+	list_del(&upmu->list);
+	mutex_unlock(&upmu_list_lock);
+}
+EXPORT_SYMBOL_GPL(upmu_pmu_unregister);
+
+static int __init upmu_core_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perf/upmu:online",
+				      upmu_cpu_online, upmu_cpu_teardown);
+	if (ret < 0)
+		return ret;
+	upmu_hp_state = ret;
+	return 0;
+}
+
+static void __exit upmu_core_exit(void)
+{
+	cpuhp_remove_multi_state(upmu_hp_state);
+}
+
+module_init(upmu_core_init);
+module_exit(upmu_core_exit);
+
+MODULE_DESCRIPTION("upmu: core for uncore PMU drivers");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Register interface of the Tegra410 CoreSight-architecture PMUs (UCF,
+ * PCIE, PCIE-TGT): what software sees at the PMU's MMIO base.  Shared by
+ * the driver and the simulator, as a datasheet would be.
+ */
+#ifndef __UPMU_HW_T410_CSPMU_H__
+#define __UPMU_HW_T410_CSPMU_H__
+
+#include <linux/bits.h>
+
+#define CSPMU_PMEVCNTR(n)	(0x000 + 8 * (n))	/* 64-bit slots */
+#define CSPMU_PMEVTYPER(n)	(0x400 + 4 * (n))
+#define CSPMU_PMCCFILTR		0x47C
+#define CSPMU_PMEVFILT2R(n)	(0x800 + 4 * (n))
+#define CSPMU_PMEVFILTR(n)	(0xA00 + 4 * (n))
+#define CSPMU_PMCNTENSET	0xC00
+#define CSPMU_PMCNTENCLR	0xC20
+#define CSPMU_PMOVSCLR		0xC80
+#define CSPMU_PMOVSSET		0xCC0
+#define CSPMU_PMCFGR		0xE00
+#define CSPMU_PMCR		0xE04
+#define CSPMU_PMIIDR		0xE08
+#define CSPMU_REG_SIZE		0x1000
+
+#define CSPMU_PMCFGR_CC		BIT(14)		/* cycle counter present */
+#define CSPMU_PMCFGR_SIZE	GENMASK(13, 8)	/* counter width - 1 */
+#define CSPMU_PMCFGR_N		GENMASK(7, 0)	/* counters - 1 */
+
+#define CSPMU_PMCR_E		BIT(0)		/* global enable */
+#define CSPMU_PMCR_P		BIT(1)		/* reset event counters */
+
+#define CSPMU_CYCLE_IDX		31		/* cycle counter slot */
+#define CSPMU_MAX_COUNTERS	31		/* general counters */
+
+/* PMIIDR values: product 0x2CF2 (UCF), implementer 0x36B (NVIDIA). */
+#define T410_UCF_PMIIDR		0x2cf2036b
+
+/* UCF PMEVTYPER event numbers */
+#define UCF_EV_SLC_ACCESS		0x000
+#define UCF_EV_BUS_CYCLES		0x01d
+#define UCF_EV_SLC_ALLOCATE		0x0f0
+#define UCF_EV_SLC_WB			0x0f3
+#define UCF_EV_SLC_REFILL_RD		0x109
+#define UCF_EV_SLC_REFILL_WR		0x10a
+#define UCF_EV_SLC_ACCESS_RD		0x111
+#define UCF_EV_SLC_ACCESS_WR		0x112
+#define UCF_EV_SLC_BYTES_RD		0x113
+#define UCF_EV_SLC_BYTES_WR		0x114
+#define UCF_EV_SLC_HIT_RD		0x119
+#define UCF_EV_MEM_ACCESS_RD		0x121
+#define UCF_EV_MEM_ACCESS_WR		0x122
+#define UCF_EV_MEM_BYTES_RD		0x123
+#define UCF_EV_MEM_BYTES_WR		0x124
+#define UCF_EV_LOCAL_SNOOP		0x180
+#define UCF_EV_EXT_SNP_ACCESS		0x181
+#define UCF_EV_EXT_SNP_EVICT		0x182
+#define UCF_EV_SLC_ACCESS_DATALESS	0x183
+#define UCF_EV_SLC_ACCESS_ATOMIC	0x184
+
+/* UCF PMEVFILTR / PMCCFILTR: source and destination filter bits */
+#define UCF_FILT_SRC_LOC_NONCPU	BIT(0)
+#define UCF_FILT_SRC_LOC_CPU	BIT(1)
+#define UCF_FILT_SRC_REM	BIT(2)
+#define UCF_FILT_SRC		GENMASK(2, 0)
+#define UCF_FILT_DST_LOC_CMEM	BIT(8)
+#define UCF_FILT_DST_LOC_GMEM	BIT(9)
+#define UCF_FILT_DST_LOC_OTHER	BIT(10)
+#define UCF_FILT_DST_REM	BIT(11)
+#define UCF_FILT_DST		GENMASK(11, 8)
+
+/* Fastest UCF traffic per socket: 512 bytes per ns (512 GB/s). */
+#define UCF_MAX_BYTES_PER_NS	512
+
+#endif

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * upmu core: shared perf glue for uncore PMUs.
+ *
+ * A PMU family supplies tables (formats, events) and a small set of
+ * hardware ops; the core owns event_init, group validation, counter
+ * scheduling, width-aware accumulation, overflow polling, sysfs and
+ * CPU hotplug.
+ */
+#ifndef __UPMU_H__
+#define __UPMU_H__
+
+#include <linux/bitops.h>
+#include <linux/cpumask.h>
+#include <linux/device.h>
+#include <linux/hrtimer.h>
+#include <linux/io.h>
+#include <linux/list.h>
+#include <linux/perf_event.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#define UPMU_MAX_COUNTERS	64
+
+/**
+ * struct upmu_regs_ops - register access of a PMU register block
+ * @read32: read the 32-bit register at @off
+ * @write32: write the 32-bit register at @off
+ * @read64: read the 64-bit register at @off (single-copy atomic)
+ *
+ * Silicon uses MMIO (@ops == NULL in &struct upmu_regs); a backend such
+ * as the simulator supplies these.  They are called with interrupts off
+ * and must not sleep.
+ */
+struct upmu_regs_ops {
+	u32 (*read32)(void *ctx, u32 off);
+	void (*write32)(void *ctx, u32 off, u32 val);
+	u64 (*read64)(void *ctx, u32 off);
+};
+
+/**
+ * struct upmu_regs - a PMU register block
+ * @ops: backend accessors, or NULL for MMIO at @base
+ * @ctx: backend cookie passed to @ops
+ * @base: MMIO base when @ops is NULL
+ */
+struct upmu_regs {
+	const struct upmu_regs_ops *ops;
+	void *ctx;
+	void __iomem *base;
+};
+
+static inline u32 upmu_rd32(const struct upmu_regs *r, u32 off)
+{
+	return r->ops ? r->ops->read32(r->ctx, off) : readl(r->base + off);
+}
+
+static inline void upmu_wr32(const struct upmu_regs *r, u32 off, u32 val)
+{
+	if (r->ops)
+		r->ops->write32(r->ctx, off, val);
+	else
+		writel(val, r->base + off);
+}
+
+static inline u64 upmu_rd64(const struct upmu_regs *r, u32 off)
+{
+	if (r->ops)
+		return r->ops->read64(r->ctx, off);
+#ifdef readq
+	return readq(r->base + off);
+#else
+	return readl(r->base + off) | ((u64)readl(r->base + off + 4) << 32);
+#endif
+}
+
+/**
+ * struct upmu_platdata - how a PMU register block is reached
+ * @regs: register accessors supplied by the platform (e.g. a simulator);
+ *	  when @regs.ops is NULL the driver maps MEM resource 0 instead
+ * @socket: socket (NUMA node) the PMU belongs to
+ * @instance: instance within the socket (e.g. PCIe RC number)
+ */
+struct upmu_platdata {
+	struct upmu_regs regs;
+	u32 socket;
+	u32 instance;
+};
+
+enum upmu_cfg_word { UPMU_CONFIG, UPMU_CONFIG1, UPMU_CONFIG2, UPMU_NR_WORDS };
+
+/**
+ * struct upmu_format - one perf format field ("configN:lo-hi")
+ * @name: sysfs name
+ * @word: which attr config word holds it
+ * @lo: lowest bit
+ * @hi: highest bit
+ */
+struct upmu_format {
+	const char *name;
+	u8 word;
+	u8 lo;
+	u8 hi;
+};
+
+#define UPMU_FORMAT(_name, _word, _lo, _hi) \
+	{ .name = #_name, .word = (_word), .lo = (_lo), .hi = (_hi) }
+
+/**
+ * struct upmu_event_desc - one named event
+ * @name: sysfs alias
+ * @id: value of the family's event field (format index 0)
+ * @unit: optional "<name>.unit" text
+ * @scale: optional "<name>.scale" text
+ */
+struct upmu_event_desc {
+	const char *name;
+	u64 id;
+	const char *unit;
+	const char *scale;
+};
+
+#define UPMU_EVENT(_name, _id)		{ .name = #_name, .id = (_id) }
+/* Byte counters are shown in MiB by perf stat (raw counts stay bytes). */
+#define UPMU_EVENT_BYTES(_name, _id)					\
+	{ .name = #_name, .id = (_id), .unit = "MiB",			\
+	  .scale = "9.5367431640625e-07" }
+
+struct upmu_pmu;
+struct platform_device;
+
+/**
+ * struct upmu_sched - counter allocation state
+ * @used: allocated counter indexes
+ * @priv: family scratch (e.g. a filter shared by all counters)
+ *
+ * The core keeps one for the hardware and builds a zeroed one on the
+ * stack to validate a group at event_init time.
+ */
+struct upmu_sched {
+	DECLARE_BITMAP(used, UPMU_MAX_COUNTERS);
+	u64 priv[4];
+};
+
+/**
+ * struct upmu_hw_ops - what a PMU family does to the hardware
+ * @validate: check filter semantics of a new event (config bits already
+ *	      checked against the formats); return 0 or -errno
+ * @get_idx: allocate a counter for @event in @s, or return -EAGAIN/-errno
+ * @put_idx: release what @get_idx took (optional; the core clears the bit)
+ * @enable: start all counting (pmu_enable)
+ * @disable: stop all counting (pmu_disable)
+ * @config: program event type/filters of counter hwc->idx, not enabling it
+ * @start: enable counter hwc->idx
+ * @stop: disable counter hwc->idx
+ * @read: raw value of counter hwc->idx (upmu->width bits)
+ *
+ * All but @validate run on the PMU's CPU with interrupts off.
+ */
+struct upmu_hw_ops {
+	int (*validate)(struct upmu_pmu *upmu, struct perf_event *event);
+	int (*get_idx)(struct upmu_pmu *upmu, struct upmu_sched *s,
+		       struct perf_event *event);
+	void (*put_idx)(struct upmu_pmu *upmu, struct upmu_sched *s,
+			struct perf_event *event);
+	void (*enable)(struct upmu_pmu *upmu);
+	void (*disable)(struct upmu_pmu *upmu);
+	void (*config)(struct upmu_pmu *upmu, struct perf_event *event);
+	void (*start)(struct upmu_pmu *upmu, struct perf_event *event);
+	void (*stop)(struct upmu_pmu *upmu, struct perf_event *event);
+	u64 (*read)(struct upmu_pmu *upmu, struct perf_event *event);
+};
+
+/**
+ * struct upmu_desc - a PMU model: tables plus hardware ops
+ * @formats: format fields; index 0 must be the event selector
+ * @nr_formats: entries in @formats
+ * @events: named events; only these event ids are accepted
+ * @nr_events: entries in @events
+ * @ops: hardware ops
+ * @max_rate_per_ns: the fastest any counter can advance (increments
+ *		     per ns); bounds the overflow polling period
+ * @attr_groups: extra sysfs groups (NULL terminated, optional)
+ */
+struct upmu_desc {
+	const struct upmu_format *formats;
+	unsigned int nr_formats;
+	const struct upmu_event_desc *events;
+	unsigned int nr_events;
+	const struct upmu_hw_ops *ops;
+	u64 max_rate_per_ns;
+	const struct attribute_group **attr_groups;
+};
+
+/**
+ * struct upmu_pmu - one registered PMU instance
+ * @pmu: the perf PMU
+ * @dev: parent device (lifetime of the allocations)
+ * @desc: the model
+ * @regs: register block
+ * @name: perf PMU name
+ * @identifier: sysfs identifier text
+ * @associated_cpus: CPUs allowed to own the PMU
+ * @cpu: owning CPU, or -1 when none is online
+ * @node: cpuhp instance node
+ * @list: in the core's list of registered PMUs
+ * @num_counters: general-purpose counters (set by the family)
+ * @width: counter width in bits (set by the family)
+ * @lock: protects @hw and @events against event_init on other CPUs
+ * @hw: allocation state of the hardware
+ * @events: event on each counter index
+ * @n_active: counters in use, drives the poll timer
+ * @timer: overflow poll timer, pinned to @cpu
+ * @poll: poll period, 0 if the counters cannot wrap in practice
+ * @priv: family data
+ */
+struct upmu_pmu {
+	struct pmu pmu;
+	struct device *dev;
+	const struct upmu_desc *desc;
+	struct upmu_regs regs;
+	const char *name;
+	const char *identifier;
+	cpumask_t associated_cpus;
+	int cpu;
+	struct hlist_node node;
+	struct list_head list;
+	unsigned int num_counters;
+	unsigned int width;
+	raw_spinlock_t lock;
+	struct upmu_sched hw;
+	struct perf_event *events[UPMU_MAX_COUNTERS];
+	unsigned int n_active;
+	struct hrtimer timer;
+	ktime_t poll;
+	const struct attribute_group *groups[8];
+	void *priv;
+};
+
+#define to_upmu(p) container_of(p, struct upmu_pmu, pmu)
+
+static inline struct upmu_pmu *upmu_from_dev(struct device *dev)
+{
+	return to_upmu((struct pmu *)dev_get_drvdata(dev));
+}
+
+u64 upmu_field(const struct upmu_pmu *upmu, const struct perf_event *event,
+	       unsigned int fmt);
+int upmu_regs_get(struct platform_device *pdev, struct upmu_regs *regs);
+int upmu_cpus_of_node(struct upmu_pmu *upmu, int node);
+int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner);
+void upmu_pmu_unregister(struct upmu_pmu *upmu);
+
+#define upmu_pmu_register(u) __upmu_pmu_register(u, THIS_MODULE)
+
+#endif /* __UPMU_H__ */

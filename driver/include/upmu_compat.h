@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel-version differences upmu builds across (Linux 6.1 .. 7.x).
+ * This is the only file that tests LINUX_VERSION_CODE.
+ */
+#ifndef __UPMU_COMPAT_H__
+#define __UPMU_COMPAT_H__
+
+#include <linux/hrtimer.h>
+#include <linux/slab.h>
+#include <linux/version.h>
+
+/* struct pmu::parent (6.7) */
+#define UPMU_HAVE_PMU_PARENT	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0))
+/* perf_event_attr::config3 (6.3) */
+#define UPMU_HAVE_CONFIG3	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0))
+/* platform_driver::remove returns void (6.11) */
+#define UPMU_REMOVE_VOID	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0))
+/*
+ * perf_pmu_unregister() detaches open events (6.15); before that a PMU
+ * must not go away while events are open.
+ */
+#define UPMU_PMU_DETACHES_EVENTS (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0))
+
+/* bus_type is const in the driver core (6.4) */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+typedef const struct bus_type upmu_bus_type_t;
+#else
+typedef struct bus_type upmu_bus_type_t;
+#endif
+
+#ifndef kzalloc_obj
+#define kzalloc_obj(P) kzalloc(sizeof(P), GFP_KERNEL)
+#endif
+
+static inline void upmu_hrtimer_setup(struct hrtimer *t,
+				      enum hrtimer_restart (*fn)(struct hrtimer *),
+				      clockid_t clock, enum hrtimer_mode mode)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0)
+	hrtimer_setup(t, fn, clock, mode);
+#else
+	hrtimer_init(t, clock, mode);
+	t->function = fn;
+#endif
+}
+
+#endif
