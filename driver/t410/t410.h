@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Tegra410 uncore PMU family: models on the CoreSight-architecture PMU. */
+#ifndef __UPMU_T410_H__
+#define __UPMU_T410_H__
+
+#include "upmu.h"
+
+/**
+ * struct t410_model - one Tegra410 PMU type
+ * @name_fmt: perf PMU name, formatted with socket and instance
+ * @desc: tables and ops for the core
+ * @cycles_id: event id that selects the cycle counter
+ * @validate: model-specific filter checks (optional)
+ * @filter: PMEVFILTR value for an event
+ * @filter2: PMEVFILT2R value for an event (optional)
+ * @cc_filter: PMCCFILTR value for the cycle counter
+ */
+struct t410_model {
+	const char *name_fmt;
+	struct upmu_desc desc;
+	u64 cycles_id;
+	int (*validate)(struct upmu_pmu *upmu, struct perf_event *event);
+	u32 (*filter)(struct upmu_pmu *upmu, struct perf_event *event);
+	u32 (*filter2)(struct upmu_pmu *upmu, struct perf_event *event);
+	u32 cc_filter;
+};
+
+extern const struct upmu_hw_ops t410_cspmu_ops;
+extern const struct t410_model t410_ucf_model;
+
+#endif

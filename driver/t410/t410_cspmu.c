@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Programming model shared by the Tegra410 UCF, PCIE and PCIE-TGT PMUs:
+ * the Arm CoreSight PMU architecture register layout.
+ */
+
+#include <linux/bitfield.h>
+
+#include "hw/t410_cspmu.h"
+#include "t410.h"
+
+static const struct t410_model *model(struct upmu_pmu *upmu)
+{
+	return upmu->priv;
+}
+
+static bool is_cycles(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	return upmu_field(upmu, event, 0) == model(upmu)->cycles_id;
+}
+
+static int cspmu_validate(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	return model(upmu)->validate ? model(upmu)->validate(upmu, event) : 0;
+}
+
+static int cspmu_get_idx(struct upmu_pmu *upmu, struct upmu_sched *s,
+			 struct perf_event *event)
+{
+	unsigned int idx;
+
+	/* The cycle counter is a dedicated slot; there is only one. */
+	if (is_cycles(upmu, event))
+		return test_bit(CSPMU_CYCLE_IDX, s->used) ? -EAGAIN :
+							    CSPMU_CYCLE_IDX;
+
+	idx = find_first_zero_bit(s->used, upmu->num_counters);
+	return idx < upmu->num_counters ? idx : -EAGAIN;
+}
+
+static void cspmu_enable(struct upmu_pmu *upmu)
+{
+	upmu_wr32(&upmu->regs, CSPMU_PMCR, CSPMU_PMCR_E);
+}
+
+static void cspmu_disable(struct upmu_pmu *upmu)
+{
+	upmu_wr32(&upmu->regs, CSPMU_PMCR, 0);
+}
+
+static void cspmu_config(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	const struct t410_model *m = model(upmu);
+	int idx = event->hw.idx;
+
+	if (idx == CSPMU_CYCLE_IDX) {
+		upmu_wr32(&upmu->regs, CSPMU_PMCCFILTR, m->cc_filter);
+		return;
+	}
+	upmu_wr32(&upmu->regs, CSPMU_PMEVTYPER(idx), upmu_field(upmu, event, 0));
+	upmu_wr32(&upmu->regs, CSPMU_PMEVFILTR(idx), m->filter(upmu, event));
+	if (m->filter2)
+		upmu_wr32(&upmu->regs, CSPMU_PMEVFILT2R(idx),
+			  m->filter2(upmu, event));
+}
+
+static void cspmu_start(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	upmu_wr32(&upmu->regs, CSPMU_PMCNTENSET, BIT(event->hw.idx));
+}
+
+static void cspmu_stop(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	upmu_wr32(&upmu->regs, CSPMU_PMCNTENCLR, BIT(event->hw.idx));
+}
+
+static u64 cspmu_read(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	return upmu_rd64(&upmu->regs, CSPMU_PMEVCNTR(event->hw.idx));
+}
+
+const struct upmu_hw_ops t410_cspmu_ops = {
+	.validate	= cspmu_validate,
+	.get_idx	= cspmu_get_idx,
+	.enable		= cspmu_enable,
+	.disable	= cspmu_disable,
+	.config		= cspmu_config,
+	.start		= cspmu_start,
+	.stop		= cspmu_stop,
+	.read		= cspmu_read,
+};
