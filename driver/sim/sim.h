@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * upmu_sim: simulated uncore hardware.
+ *
+ * A simulated device is a multi-socket SoC.  Traffic is described as
+ * transactions; every simulated PMU register block decides, from what
+ * the driver programmed into it, which of its counters a transaction
+ * advances.  Time is either real (CLOCK_MONOTONIC) or manual (advanced
+ * only through debugfs), so cycle counts can be exact.
+ */
+#ifndef __UPMU_SIM_H__
+#define __UPMU_SIM_H__
+
+#include <linux/device.h>
+#include <linux/list.h>
+#include <linux/platform_device.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include "upmu.h"
+
+#define SIM_MAX_SOCKETS	4
+#define SIM_MAX_FLOWS	64
+
+enum sim_op { SIM_OP_RD, SIM_OP_WR, SIM_OP_ATOMIC, SIM_OP_DATALESS, SIM_NR_OPS };
+enum sim_src { SIM_SRC_LOC_CPU, SIM_SRC_LOC_NONCPU, SIM_SRC_REM, SIM_NR_SRCS };
+enum sim_dst {
+	SIM_DST_LOC_CMEM, SIM_DST_LOC_GMEM, SIM_DST_LOC_OTHER, SIM_DST_REM,
+	SIM_NR_DSTS
+};
+
+/**
+ * struct sim_txn - a batch of identical transactions
+ * @socket: socket whose fabric carries them
+ * @op: read, write, atomic, dataless
+ * @src: initiator class
+ * @dst: destination memory class
+ * @hit: 1 if they hit in the SLC
+ * @size: bytes per transaction
+ * @lat_ns: latency of each transaction
+ * @count: number of transactions
+ */
+struct sim_txn {
+	u32 socket;
+	u8 op;
+	u8 src;
+	u8 dst;
+	u8 hit;
+	u32 size;
+	u32 lat_ns;
+	u64 count;
+};
+
+/**
+ * struct sim_flow - continuous traffic: @rate transactions per second
+ * @list: in &sim_dev.flows
+ * @id: user-chosen id
+ * @txn: what each transaction looks like (count unused)
+ * @rate: transactions per second; 0 once stopped
+ * @start_ns: sim time the flow started
+ * @done: transactions delivered so far
+ */
+struct sim_flow {
+	struct list_head list;
+	u32 id;
+	struct sim_txn txn;
+	u64 rate;
+	u64 start_ns;
+	u64 done;
+};
+
+struct sim_dev;
+
+/* A CoreSight-architecture PMU register block (UCF, PCIE, PCIE-TGT). */
+struct sim_cspmu_model {
+	const char *pdev_name;
+	u32 pmiidr;
+	/* Increment of a counter with this programming per transaction. */
+	u64 (*count)(u32 evtype, u32 filt, u32 filt2, const struct sim_txn *t);
+	/* Event types that advance by one every cycle. */
+	bool (*is_clock)(u32 evtype);
+};
+
+struct sim_cspmu {
+	struct sim_dev *sd;
+	const struct sim_cspmu_model *model;
+	u32 socket;
+	u32 instance;
+	u32 nr;
+	u64 mask;
+	u32 pmcr;
+	u32 cnten;
+	u32 ovs;
+	u32 evtyper[32];
+	u32 filtr[32];
+	u32 filt2r[32];
+	u32 ccfiltr;
+	u64 cnt[32];
+	u64 last_ns;
+	struct platform_device *pdev;
+};
+
+/**
+ * struct sim_dev - one simulated SoC
+ * @dev: device on the upmu_sim bus
+ * @list: in the global device list
+ * @nr_sockets: sockets
+ * @width: counter width in bits
+ * @nr_counters: general counters per PMU
+ * @clock_mhz: fabric clock
+ * @lock: protects everything below; taken from register accessors
+ *	  with interrupts off
+ * @manual: time advances only through debugfs
+ * @vnow: sim time at the last clock switch (or now, when manual)
+ * @rt_anchor: ktime when @vnow was taken (realtime mode)
+ * @flows: continuous traffic
+ * @nr_flows: entries in @flows
+ * @ucf: UCF PMU per socket
+ * @ddir: debugfs directory
+ */
+struct sim_dev {
+	struct device dev;
+	struct list_head list;
+	u32 nr_sockets;
+	u32 width;
+	u32 nr_counters;
+	u32 clock_mhz;
+	raw_spinlock_t lock;
+	bool manual;
+	u64 vnow;
+	u64 rt_anchor;
+	struct list_head flows;
+	unsigned int nr_flows;
+	struct sim_cspmu ucf[SIM_MAX_SOCKETS];
+	struct dentry *ddir;
+};
+
+/* sim_time.c */
+u64 sim_now(struct sim_dev *sd);
+u64 sim_cycles_at(struct sim_dev *sd, u64 ns);
+void sim_catch_up(struct sim_dev *sd, u64 now);
+void sim_deliver(struct sim_dev *sd, const struct sim_txn *t);
+u64 sim_max_bytes_per_ns(struct sim_dev *sd);
+
+/* sim_debugfs.c */
+void sim_debugfs_init(struct sim_dev *sd);
+void sim_debugfs_exit(struct sim_dev *sd);
+int sim_debugfs_module_init(void);
+void sim_debugfs_module_exit(void);
+
+/* sim_cspmu.c */
+extern const struct sim_cspmu_model sim_ucf_model;
+void sim_cspmu_init(struct sim_dev *sd, struct sim_cspmu *u,
+		    const struct sim_cspmu_model *m, u32 socket, u32 instance);
+int sim_cspmu_add(struct sim_cspmu *u);
+void sim_cspmu_del(struct sim_cspmu *u);
+void sim_cspmu_deliver(struct sim_cspmu *u, const struct sim_txn *t);
+void sim_cspmu_tick(struct sim_cspmu *u, u64 now);
+
+#endif

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * upmu_sim bus: create and destroy simulated SoCs at runtime,
+ * netdevsim-style:
+ *
+ *   echo "ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual]" \
+ *	> /sys/bus/upmu_sim/new_device
+ *   echo ID > /sys/bus/upmu_sim/del_device
+ *
+ * Each socket gets the PMU register blocks of a Tegra410 socket as
+ * platform devices; whichever driver binds to them cannot tell them
+ * from silicon.
+ */
+
+#include <linux/idr.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/ktime.h>
+#include <linux/timekeeping.h>
+
+#include "sim.h"
+#include "upmu_compat.h"
+
+static DEFINE_IDA(sim_ids);
+static LIST_HEAD(sim_list);
+static DEFINE_MUTEX(sim_list_lock);	/* protects sim_list and sim_enabled */
+static bool sim_enabled;
+
+#define to_sim_dev(d) container_of(d, struct sim_dev, dev)
+
+static upmu_bus_type_t sim_bus;
+
+static void sim_dev_release(struct device *dev)
+{
+	struct sim_dev *sd = to_sim_dev(dev);
+	struct sim_flow *f, *tmp;
+
+	list_for_each_entry_safe(f, tmp, &sd->flows, list)
+		kfree(f);
+	kfree(sd);
+}
+
+static const struct device_type sim_dev_type = {
+	.name = "upmu_sim_dev",
+	.release = sim_dev_release,
+};
+
+/* Bound to every device on the bus: builds and tears down the SoC. */
+static int sim_probe(struct device *dev)
+{
+	struct sim_dev *sd = to_sim_dev(dev);
+	unsigned int s;
+	int ret;
+
+	for (s = 0; s < sd->nr_sockets; s++)
+		sim_cspmu_init(sd, &sd->ucf[s], &sim_ucf_model, s, 0);
+	sim_debugfs_init(sd);
+	for (s = 0; s < sd->nr_sockets; s++) {
+		ret = sim_cspmu_add(&sd->ucf[s]);
+		if (ret)
+			goto err_units;
+	}
+	return 0;
+
+err_units:
+	while (s--)
+		sim_cspmu_del(&sd->ucf[s]);
+	sim_debugfs_exit(sd);
+	return ret;
+}
+
+static void sim_remove(struct device *dev)
+{
+	struct sim_dev *sd = to_sim_dev(dev);
+	unsigned int s;
+
+	for (s = 0; s < sd->nr_sockets; s++)
+		sim_cspmu_del(&sd->ucf[s]);
+	sim_debugfs_exit(sd);
+}
+
+static int sim_parse_opts(struct sim_dev *sd, char *opts)
+{
+	char *tok;
+	int ret = 0;
+
+	while ((tok = strsep(&opts, " \t\n")) && !ret) {
+		char *val;
+
+		if (!*tok)
+			continue;
+		val = strchr(tok, '=');
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+		if (!strcmp(tok, "width"))
+			ret = kstrtou32(val, 0, &sd->width);
+		else if (!strcmp(tok, "counters"))
+			ret = kstrtou32(val, 0, &sd->nr_counters);
+		else if (!strcmp(tok, "clock_mhz"))
+			ret = kstrtou32(val, 0, &sd->clock_mhz);
+		else if (!strcmp(tok, "clock"))
+			ret = !strcmp(val, "manual") ? (sd->manual = true, 0) :
+			      !strcmp(val, "realtime") ? 0 : -EINVAL;
+		else
+			ret = -EINVAL;
+	}
+	if (ret)
+		return ret;
+	if (sd->width < 16 || sd->width > 64 || !sd->nr_counters ||
+	    sd->nr_counters > 31 || !sd->clock_mhz || sd->clock_mhz > 10000)
+		return -EINVAL;
+	return 0;
+}
+
+static ssize_t new_device_store(upmu_bus_type_t *bus,
+				const char *buf, size_t count)
+{
+	unsigned int id, nr_sockets;
+	struct sim_dev *sd;
+	char *opts, *p;
+	int n, ret;
+
+	if (count > 256)
+		return -E2BIG;
+	if (sscanf(buf, "%u %u%n", &id, &nr_sockets, &n) != 2 ||
+	    id > INT_MAX || !nr_sockets || nr_sockets > SIM_MAX_SOCKETS) {
+		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual]\", 1 <= NR_SOCKETS <= %d\n",
+		       SIM_MAX_SOCKETS);
+		return -EINVAL;
+	}
+
+	sd = kzalloc_obj(*sd);
+	if (!sd)
+		return -ENOMEM;
+	sd->nr_sockets = nr_sockets;
+	sd->width = 48;
+	sd->nr_counters = 8;
+	sd->clock_mhz = 1000;
+	raw_spin_lock_init(&sd->lock);
+	INIT_LIST_HEAD(&sd->flows);
+
+	opts = kstrndup(buf + n, count - n, GFP_KERNEL);
+	if (!opts) {
+		kfree(sd);
+		return -ENOMEM;
+	}
+	p = opts;
+	ret = sim_parse_opts(sd, p);
+	kfree(opts);
+	if (ret) {
+		kfree(sd);
+		return ret;
+	}
+	sd->rt_anchor = ktime_get_ns();
+
+	mutex_lock(&sim_list_lock);
+	if (!sim_enabled) {
+		ret = -EBUSY;
+		goto err_unlock;
+	}
+	ret = ida_alloc_range(&sim_ids, id, id, GFP_KERNEL);
+	if (ret < 0)
+		goto err_unlock;
+	sd->dev.id = id;
+	sd->dev.bus = &sim_bus;
+	sd->dev.type = &sim_dev_type;
+	dev_set_name(&sd->dev, "upmu_sim%u", id);
+	ret = device_register(&sd->dev);
+	if (ret) {
+		ida_free(&sim_ids, id);
+		put_device(&sd->dev);
+		mutex_unlock(&sim_list_lock);
+		return ret;
+	}
+	if (!sd->dev.driver) {
+		/* probe failed: the SoC could not be built */
+		device_unregister(&sd->dev);
+		ida_free(&sim_ids, id);
+		mutex_unlock(&sim_list_lock);
+		return -ENODEV;
+	}
+	list_add_tail(&sd->list, &sim_list);
+	mutex_unlock(&sim_list_lock);
+	return count;
+
+err_unlock:
+	mutex_unlock(&sim_list_lock);
+	kfree(sd);
+	return ret == -ENOSPC ? -EEXIST : ret;
+}
+static BUS_ATTR_WO(new_device);
+
+static void sim_dev_del(struct sim_dev *sd)
+{
+	unsigned int id = sd->dev.id;
+
+	list_del(&sd->list);
+	device_unregister(&sd->dev);
+	ida_free(&sim_ids, id);
+}
+
+static ssize_t del_device_store(upmu_bus_type_t *bus,
+				const char *buf, size_t count)
+{
+	struct sim_dev *sd;
+	unsigned int id;
+	int ret = -ENOENT;
+
+	if (kstrtouint(buf, 0, &id))
+		return -EINVAL;
+
+	mutex_lock(&sim_list_lock);
+	list_for_each_entry(sd, &sim_list, list) {
+		if (sd->dev.id == id) {
+			sim_dev_del(sd);
+			ret = 0;
+			break;
+		}
+	}
+	mutex_unlock(&sim_list_lock);
+	return ret ?: count;
+}
+static BUS_ATTR_WO(del_device);
+
+static struct attribute *sim_bus_attrs[] = {
+	&bus_attr_new_device.attr,
+	&bus_attr_del_device.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(sim_bus);
+
+static upmu_bus_type_t sim_bus = {
+	.name		= "upmu_sim",
+	.dev_name	= "upmu_sim",
+	.bus_groups	= sim_bus_groups,
+	.probe		= sim_probe,
+	.remove		= sim_remove,
+};
+
+static struct device_driver sim_driver = {
+	.name	= "upmu_sim",
+	.bus	= &sim_bus,
+	.owner	= THIS_MODULE,
+	.suppress_bind_attrs = true,
+};
+
+static int __init sim_init(void)
+{
+	int ret;
+
+	sim_debugfs_module_init();
+	ret = bus_register(&sim_bus);
+	if (ret)
+		goto err_debugfs;
+	ret = driver_register(&sim_driver);
+	if (ret)
+		goto err_bus;
+	mutex_lock(&sim_list_lock);
+	sim_enabled = true;
+	mutex_unlock(&sim_list_lock);
+	return 0;
+
+err_bus:
+	bus_unregister(&sim_bus);
+err_debugfs:
+	sim_debugfs_module_exit();
+	return ret;
+}
+
+static void __exit sim_exit(void)
+{
+	struct sim_dev *sd, *tmp;
+
+	mutex_lock(&sim_list_lock);
+	sim_enabled = false;
+	list_for_each_entry_safe(sd, tmp, &sim_list, list)
+		sim_dev_del(sd);
+	mutex_unlock(&sim_list_lock);
+
+	driver_unregister(&sim_driver);
+	bus_unregister(&sim_bus);
+	sim_debugfs_module_exit();
+	ida_destroy(&sim_ids);
+}
+
+module_init(sim_init);
+module_exit(sim_exit);
+
+MODULE_DESCRIPTION("upmu: simulated uncore PMU hardware");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Simulated CoreSight-architecture PMU register block, and the UCF
+ * traffic model that decides what its counters count.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/math64.h>
+
+#include "hw/t410_cspmu.h"
+#include "sim.h"
+
+static u32 cspmu_valid_mask(struct sim_cspmu *u)
+{
+	return GENMASK(u->nr - 1, 0) | BIT(CSPMU_CYCLE_IDX);
+}
+
+static bool cspmu_counting(struct sim_cspmu *u, unsigned int idx)
+{
+	return (u->pmcr & CSPMU_PMCR_E) && (u->cnten & BIT(idx));
+}
+
+static void cspmu_add(struct sim_cspmu *u, unsigned int idx, u64 delta)
+{
+	u64 v = u->cnt[idx] + delta;
+
+	/* Wrapped past the top (possibly several times): flag overflow. */
+	if (v < u->cnt[idx] || (v & ~u->mask) || delta > u->mask)
+		u->ovs |= BIT(idx);
+	u->cnt[idx] = v & u->mask;
+}
+
+/* Advance time-driven counters from u->last_ns to @now. */
+void sim_cspmu_tick(struct sim_cspmu *u, u64 now)
+{
+	u64 cycles;
+	unsigned int i;
+
+	if (now <= u->last_ns)
+		return;
+	cycles = sim_cycles_at(u->sd, now) - sim_cycles_at(u->sd, u->last_ns);
+	u->last_ns = now;
+	if (!cycles)
+		return;
+
+	if (cspmu_counting(u, CSPMU_CYCLE_IDX))
+		cspmu_add(u, CSPMU_CYCLE_IDX, cycles);
+	for (i = 0; i < u->nr; i++)
+		if (cspmu_counting(u, i) && u->model->is_clock(u->evtyper[i]))
+			cspmu_add(u, i, cycles);
+}
+
+void sim_cspmu_deliver(struct sim_cspmu *u, const struct sim_txn *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < u->nr; i++) {
+		u64 inc;
+
+		if (!cspmu_counting(u, i))
+			continue;
+		inc = u->model->count(u->evtyper[i], u->filtr[i], u->filt2r[i], t);
+		if (inc)
+			cspmu_add(u, i, inc * t->count);
+	}
+}
+
+/* ---- register interface ------------------------------------------------ */
+
+static u64 cspmu_reg_read(struct sim_cspmu *u, u32 off, bool wide)
+{
+	unsigned int n;
+
+	if (off < CSPMU_PMEVCNTR(32)) {
+		n = off / 8;
+		if (n != CSPMU_CYCLE_IDX && n >= u->nr)
+			return 0;
+		if (wide)
+			return u->cnt[n];
+		return off & 4 ? upper_32_bits(u->cnt[n]) : lower_32_bits(u->cnt[n]);
+	}
+	if (off >= CSPMU_PMEVTYPER(0) && off < CSPMU_PMEVTYPER(u->nr))
+		return u->evtyper[(off - CSPMU_PMEVTYPER(0)) / 4];
+	if (off >= CSPMU_PMEVFILTR(0) && off < CSPMU_PMEVFILTR(u->nr))
+		return u->filtr[(off - CSPMU_PMEVFILTR(0)) / 4];
+	if (off >= CSPMU_PMEVFILT2R(0) && off < CSPMU_PMEVFILT2R(u->nr))
+		return u->filt2r[(off - CSPMU_PMEVFILT2R(0)) / 4];
+
+	switch (off) {
+	case CSPMU_PMCCFILTR:
+		return u->ccfiltr;
+	case CSPMU_PMCNTENSET:
+	case CSPMU_PMCNTENCLR:
+		return u->cnten;
+	case CSPMU_PMOVSSET:
+	case CSPMU_PMOVSCLR:
+		return u->ovs;
+	case CSPMU_PMCFGR:
+		return CSPMU_PMCFGR_CC |
+		       FIELD_PREP(CSPMU_PMCFGR_SIZE, u->sd->width - 1) |
+		       FIELD_PREP(CSPMU_PMCFGR_N, u->nr - 1);
+	case CSPMU_PMCR:
+		return u->pmcr;
+	case CSPMU_PMIIDR:
+		return u->model->pmiidr;
+	}
+	return 0;	/* reserved: RAZ */
+}
+
+static void cspmu_reg_write(struct sim_cspmu *u, u32 off, u32 val)
+{
+	if (off >= CSPMU_PMEVTYPER(0) && off < CSPMU_PMEVTYPER(u->nr)) {
+		u->evtyper[(off - CSPMU_PMEVTYPER(0)) / 4] = val;
+		return;
+	}
+	if (off >= CSPMU_PMEVFILTR(0) && off < CSPMU_PMEVFILTR(u->nr)) {
+		u->filtr[(off - CSPMU_PMEVFILTR(0)) / 4] = val;
+		return;
+	}
+	if (off >= CSPMU_PMEVFILT2R(0) && off < CSPMU_PMEVFILT2R(u->nr)) {
+		u->filt2r[(off - CSPMU_PMEVFILT2R(0)) / 4] = val;
+		return;
+	}
+
+	switch (off) {
+	case CSPMU_PMCCFILTR:
+		u->ccfiltr = val;
+		break;
+	case CSPMU_PMCNTENSET:
+		u->cnten |= val & cspmu_valid_mask(u);
+		break;
+	case CSPMU_PMCNTENCLR:
+		u->cnten &= ~val;
+		break;
+	case CSPMU_PMOVSCLR:
+		u->ovs &= ~val;
+		break;
+	case CSPMU_PMCR:
+		if (val & CSPMU_PMCR_P)
+			memset(u->cnt, 0, sizeof(u->cnt));
+		u->pmcr = val & CSPMU_PMCR_E;
+		break;
+	}
+	/* Counters are read-only here; anything else is WI. */
+}
+
+/*
+ * Every access first brings the whole device up to the current sim time,
+ * so that enabling or disabling a counter takes effect at an exact point.
+ */
+static u64 cspmu_access(void *ctx, u32 off, bool write, u32 val, bool wide)
+{
+	struct sim_cspmu *u = ctx;
+	struct sim_dev *sd = u->sd;
+	unsigned long flags;
+	u64 ret = 0;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	sim_catch_up(sd, sim_now(sd));
+	if (write)
+		cspmu_reg_write(u, off, val);
+	else
+		ret = cspmu_reg_read(u, off, wide);
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return ret;
+}
+
+static u32 cspmu_read32(void *ctx, u32 off)
+{
+	return cspmu_access(ctx, off, false, 0, false);
+}
+
+static void cspmu_write32(void *ctx, u32 off, u32 val)
+{
+	cspmu_access(ctx, off, true, val, false);
+}
+
+static u64 cspmu_read64(void *ctx, u32 off)
+{
+	return cspmu_access(ctx, off, false, 0, true);
+}
+
+static const struct upmu_regs_ops sim_cspmu_regs_ops = {
+	.read32 = cspmu_read32,
+	.write32 = cspmu_write32,
+	.read64 = cspmu_read64,
+};
+
+/* Reset state of a register block; no driver can see it yet. */
+void sim_cspmu_init(struct sim_dev *sd, struct sim_cspmu *u,
+		    const struct sim_cspmu_model *m, u32 socket, u32 instance)
+{
+	u->sd = sd;
+	u->model = m;
+	u->socket = socket;
+	u->instance = instance;
+	u->nr = sd->nr_counters;
+	u->mask = GENMASK_ULL(sd->width - 1, 0);
+	u->last_ns = sim_now(sd);
+}
+
+/* Publish the register block: a PMU driver may bind at once. */
+int sim_cspmu_add(struct sim_cspmu *u)
+{
+	struct upmu_platdata pd = {
+		.regs = { .ops = &sim_cspmu_regs_ops, .ctx = u },
+		.socket = u->socket,
+		.instance = u->instance,
+	};
+	struct platform_device_info info = {
+		.parent = &u->sd->dev,
+		.name = u->model->pdev_name,
+		.id = PLATFORM_DEVID_AUTO,
+		.data = &pd,
+		.size_data = sizeof(pd),
+	};
+
+	u->pdev = platform_device_register_full(&info);
+	if (IS_ERR(u->pdev)) {
+		int ret = PTR_ERR(u->pdev);
+
+		u->pdev = NULL;
+		return ret;
+	}
+	return 0;
+}
+
+void sim_cspmu_del(struct sim_cspmu *u)
+{
+	if (u->pdev)
+		platform_device_unregister(u->pdev);
+	u->pdev = NULL;
+}
+
+/* ---- UCF traffic model ------------------------------------------------- */
+
+static const u32 ucf_src_bit[SIM_NR_SRCS] = {
+	[SIM_SRC_LOC_CPU]	= UCF_FILT_SRC_LOC_CPU,
+	[SIM_SRC_LOC_NONCPU]	= UCF_FILT_SRC_LOC_NONCPU,
+	[SIM_SRC_REM]		= UCF_FILT_SRC_REM,
+};
+
+static const u32 ucf_dst_bit[SIM_NR_DSTS] = {
+	[SIM_DST_LOC_CMEM]	= UCF_FILT_DST_LOC_CMEM,
+	[SIM_DST_LOC_GMEM]	= UCF_FILT_DST_LOC_GMEM,
+	[SIM_DST_LOC_OTHER]	= UCF_FILT_DST_LOC_OTHER,
+	[SIM_DST_REM]		= UCF_FILT_DST_REM,
+};
+
+/*
+ * What one transaction does to the UCF's counters.  A read or write that
+ * misses the SLC allocates a line, refills it from memory (one memory
+ * access of the same size) and, for writes, writes back a dirty victim.
+ * Snoop events are not modelled and stay at zero.
+ */
+static u64 ucf_count(u32 ev, u32 filt, u32 filt2, const struct sim_txn *t)
+{
+	bool rd = t->op == SIM_OP_RD, wr = t->op == SIM_OP_WR;
+	bool miss = (rd || wr) && !t->hit;
+
+	if (!(filt & ucf_src_bit[t->src]) || !(filt & ucf_dst_bit[t->dst]))
+		return 0;
+
+	switch (ev) {
+	case UCF_EV_SLC_ACCESS:
+		return 1;
+	case UCF_EV_SLC_ACCESS_RD:
+		return rd;
+	case UCF_EV_SLC_ACCESS_WR:
+		return wr;
+	case UCF_EV_SLC_ACCESS_ATOMIC:
+		return t->op == SIM_OP_ATOMIC;
+	case UCF_EV_SLC_ACCESS_DATALESS:
+		return t->op == SIM_OP_DATALESS;
+	case UCF_EV_SLC_BYTES_RD:
+		return rd ? t->size : 0;
+	case UCF_EV_SLC_BYTES_WR:
+		return wr ? t->size : 0;
+	case UCF_EV_SLC_HIT_RD:
+		return rd && t->hit;
+	case UCF_EV_SLC_REFILL_RD:
+	case UCF_EV_MEM_ACCESS_RD:
+		return rd && miss;
+	case UCF_EV_SLC_REFILL_WR:
+	case UCF_EV_MEM_ACCESS_WR:
+	case UCF_EV_SLC_WB:
+		return wr && miss;
+	case UCF_EV_SLC_ALLOCATE:
+		return miss;
+	case UCF_EV_MEM_BYTES_RD:
+		return rd && miss ? t->size : 0;
+	case UCF_EV_MEM_BYTES_WR:
+		return wr && miss ? t->size : 0;
+	}
+	return 0;
+}
+
+static bool ucf_is_clock(u32 ev)
+{
+	return ev == UCF_EV_BUS_CYCLES;
+}
+
+const struct sim_cspmu_model sim_ucf_model = {
+	.pdev_name	= "nvidia-t410-ucf-pmu",
+	.pmiidr		= T410_UCF_PMIIDR,
+	.count		= ucf_count,
+	.is_clock	= ucf_is_clock,
+};

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs control of a simulated device: traffic injection, continuous
+ * flows and the sim clock.  /sys/kernel/debug/upmu_sim/<id>/:
+ *
+ *   inject   w  "socket=0 op=rd size=64 count=1000 src=loc_cpu dst=loc_cmem hit=0 lat=100"
+ *   flows    rw "add id=1 rate=<txn/s> <txn keys>" | "stop id=1" | "del id=1" | "clear"
+ *		 read: one line per flow with the transactions delivered so far
+ *   clock    rw "realtime" | "manual"
+ *   advance  w  nanoseconds to add to sim time (manual clock only)
+ *   now_ns   r  current sim time
+ *   cycles   r  fabric cycles since sim time 0
+ */
+
+#include <linux/debugfs.h>
+#include <linux/math64.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/ktime.h>
+#include <linux/timekeeping.h>
+
+#include "sim.h"
+#include "upmu_compat.h"
+
+static struct dentry *sim_droot;
+
+static const char * const op_names[SIM_NR_OPS] = {
+	[SIM_OP_RD] = "rd", [SIM_OP_WR] = "wr",
+	[SIM_OP_ATOMIC] = "atomic", [SIM_OP_DATALESS] = "dataless",
+};
+
+static const char * const src_names[SIM_NR_SRCS] = {
+	[SIM_SRC_LOC_CPU] = "loc_cpu", [SIM_SRC_LOC_NONCPU] = "loc_noncpu",
+	[SIM_SRC_REM] = "rem",
+};
+
+static const char * const dst_names[SIM_NR_DSTS] = {
+	[SIM_DST_LOC_CMEM] = "loc_cmem", [SIM_DST_LOC_GMEM] = "loc_gmem",
+	[SIM_DST_LOC_OTHER] = "loc_other", [SIM_DST_REM] = "rem",
+};
+
+struct sim_req {
+	struct sim_txn txn;
+	u64 rate;
+	u32 id;
+	bool has_id;
+	bool has_rate;
+};
+
+static int parse_enum(const char *v, const char * const *names, int n, u8 *out)
+{
+	int i = match_string(names, n, v);
+
+	if (i < 0)
+		return -EINVAL;
+	*out = i;
+	return 0;
+}
+
+/* Parse "key=value ..." into @r.  Unknown keys are an error. */
+static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
+{
+	char *tok;
+	int ret = 0;
+
+	r->txn = (struct sim_txn){ .op = SIM_OP_RD, .size = 64, .count = 1 };
+
+	while ((tok = strsep(&buf, " \t\n")) && !ret) {
+		char *val;
+
+		if (!*tok)
+			continue;
+		val = strchr(tok, '=');
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+
+		if (!strcmp(tok, "socket"))
+			ret = kstrtou32(val, 0, &r->txn.socket);
+		else if (!strcmp(tok, "op"))
+			ret = parse_enum(val, op_names, SIM_NR_OPS, &r->txn.op);
+		else if (!strcmp(tok, "src"))
+			ret = parse_enum(val, src_names, SIM_NR_SRCS, &r->txn.src);
+		else if (!strcmp(tok, "dst"))
+			ret = parse_enum(val, dst_names, SIM_NR_DSTS, &r->txn.dst);
+		else if (!strcmp(tok, "hit"))
+			ret = kstrtou8(val, 0, &r->txn.hit);
+		else if (!strcmp(tok, "size"))
+			ret = kstrtou32(val, 0, &r->txn.size);
+		else if (!strcmp(tok, "lat"))
+			ret = kstrtou32(val, 0, &r->txn.lat_ns);
+		else if (!strcmp(tok, "count"))
+			ret = kstrtou64(val, 0, &r->txn.count);
+		else if (!strcmp(tok, "rate"))
+			ret = kstrtou64(val, 0, &r->rate), r->has_rate = true;
+		else if (!strcmp(tok, "id"))
+			ret = kstrtou32(val, 0, &r->id), r->has_id = true;
+		else
+			ret = -EINVAL;
+	}
+	if (ret)
+		return ret;
+	if (r->txn.socket >= sd->nr_sockets || r->txn.hit > 1 ||
+	    !r->txn.size || r->txn.size > 4096)
+		return -EINVAL;
+	return 0;
+}
+
+static char *sim_user_buf(const char __user *ubuf, size_t len)
+{
+	if (len > 512)
+		return ERR_PTR(-E2BIG);
+	return memdup_user_nul(ubuf, len);
+}
+
+static ssize_t inject_write(struct file *file, const char __user *ubuf,
+			    size_t len, loff_t *ppos)
+{
+	struct sim_dev *sd = file->private_data;
+	struct sim_req r = {};
+	unsigned long flags;
+	char *buf;
+	int ret;
+
+	buf = sim_user_buf(ubuf, len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	ret = sim_parse(sd, buf, &r);
+	kfree(buf);
+	if (ret)
+		return ret;
+	if (r.has_rate || r.has_id)
+		return -EINVAL;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	sim_catch_up(sd, sim_now(sd));
+	sim_deliver(sd, &r.txn);
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return len;
+}
+
+static const struct file_operations inject_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = inject_write,
+};
+
+static struct sim_flow *flow_find(struct sim_dev *sd, u32 id)
+{
+	struct sim_flow *f;
+
+	list_for_each_entry(f, &sd->flows, list)
+		if (f->id == id)
+			return f;
+	return NULL;
+}
+
+/* Byte rate of all running flows on @socket, plus @extra, within limits? */
+static bool flow_rate_ok(struct sim_dev *sd, u32 socket, u64 extra)
+{
+	u64 max = sim_max_bytes_per_ns(sd) * NSEC_PER_SEC, sum = extra;
+	struct sim_flow *f;
+
+	if (extra > max)
+		return false;
+	list_for_each_entry(f, &sd->flows, list) {
+		if (f->txn.socket != socket)
+			continue;
+		sum += f->rate * f->txn.size;
+		if (sum > max)
+			return false;
+	}
+	return true;
+}
+
+static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
+{
+	struct sim_flow *f, *tmp, *nf = NULL;
+	struct sim_req r = {};
+	unsigned long flags;
+	int ret;
+
+	if (!strcmp(cmd, "clear")) {
+		LIST_HEAD(gone);
+
+		raw_spin_lock_irqsave(&sd->lock, flags);
+		sim_catch_up(sd, sim_now(sd));
+		list_splice_init(&sd->flows, &gone);
+		sd->nr_flows = 0;
+		raw_spin_unlock_irqrestore(&sd->lock, flags);
+		list_for_each_entry_safe(f, tmp, &gone, list)
+			kfree(f);
+		return 0;
+	}
+
+	ret = sim_parse(sd, args, &r);
+	if (ret)
+		return ret;
+	if (!r.has_id)
+		return -EINVAL;
+
+	if (!strcmp(cmd, "add")) {
+		if (!r.has_rate || r.rate > U32_MAX)
+			return -EINVAL;
+		nf = kzalloc_obj(*nf);
+		if (!nf)
+			return -ENOMEM;
+		nf->id = r.id;
+		nf->txn = r.txn;
+		nf->rate = r.rate;
+	} else if (strcmp(cmd, "stop") && strcmp(cmd, "del")) {
+		return -EINVAL;
+	}
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	sim_catch_up(sd, sim_now(sd));
+	f = flow_find(sd, r.id);
+	if (nf) {
+		if (f)
+			ret = -EEXIST;
+		else if (sd->nr_flows >= SIM_MAX_FLOWS)
+			ret = -ENOSPC;
+		else if (!flow_rate_ok(sd, nf->txn.socket, nf->rate * nf->txn.size))
+			ret = -ERANGE;
+		if (!ret) {
+			nf->start_ns = sim_now(sd);
+			list_add_tail(&nf->list, &sd->flows);
+			sd->nr_flows++;
+			nf = NULL;
+		}
+	} else if (!f) {
+		ret = -ENOENT;
+	} else if (!strcmp(cmd, "stop")) {
+		f->rate = 0;
+	} else {
+		list_del(&f->list);
+		sd->nr_flows--;
+		nf = f;		/* freed below, outside the lock */
+	}
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	kfree(nf);
+	return ret;
+}
+
+static ssize_t flows_write(struct file *file, const char __user *ubuf,
+			   size_t len, loff_t *ppos)
+{
+	struct sim_dev *sd = file_inode(file)->i_private;
+	char *buf, *args, *cmd;
+	int ret;
+
+	buf = sim_user_buf(ubuf, len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	args = strim(buf);
+	cmd = strsep(&args, " \t");
+	ret = flows_cmd(sd, cmd, args ?: "");
+	kfree(buf);
+	return ret ?: len;
+}
+
+static int flows_show(struct seq_file *m, void *v)
+{
+	struct sim_dev *sd = m->private;
+	struct sim_flow *f;
+	unsigned long flags;
+
+	/* Print under the lock: lines are short and the list is bounded. */
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	sim_catch_up(sd, sim_now(sd));
+	list_for_each_entry(f, &sd->flows, list)
+		seq_printf(m, "id=%u socket=%u op=%s size=%u src=%s dst=%s hit=%u lat=%u rate=%llu txns=%llu bytes=%llu\n",
+			   f->id, f->txn.socket, op_names[f->txn.op], f->txn.size,
+			   src_names[f->txn.src], dst_names[f->txn.dst], f->txn.hit,
+			   f->txn.lat_ns, f->rate, f->done, f->done * f->txn.size);
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return 0;
+}
+
+static int flows_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, flows_show, inode->i_private);
+}
+
+static const struct file_operations flows_fops = {
+	.owner = THIS_MODULE,
+	.open = flows_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = flows_write,
+};
+
+static ssize_t clock_read(struct file *file, char __user *ubuf, size_t len,
+			  loff_t *ppos)
+{
+	struct sim_dev *sd = file->private_data;
+	const char *s = READ_ONCE(sd->manual) ? "manual\n" : "realtime\n";
+
+	return simple_read_from_buffer(ubuf, len, ppos, s, strlen(s));
+}
+
+static ssize_t clock_write(struct file *file, const char __user *ubuf,
+			   size_t len, loff_t *ppos)
+{
+	struct sim_dev *sd = file->private_data;
+	unsigned long flags;
+	bool manual;
+	char *buf;
+	int ret = 0;
+
+	buf = sim_user_buf(ubuf, len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	if (sysfs_streq(buf, "manual"))
+		manual = true;
+	else if (sysfs_streq(buf, "realtime"))
+		manual = false;
+	else
+		ret = -EINVAL;
+	kfree(buf);
+	if (ret)
+		return ret;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	sim_catch_up(sd, sim_now(sd));
+	sd->vnow = sim_now(sd);
+	sd->rt_anchor = ktime_get_ns();
+	sd->manual = manual;
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return len;
+}
+
+static const struct file_operations clock_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = clock_read,
+	.write = clock_write,
+};
+
+static int advance_set(void *data, u64 ns)
+{
+	struct sim_dev *sd = data;
+	unsigned long flags;
+	int ret = 0;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	if (!sd->manual || ns > 3600ULL * NSEC_PER_SEC) {
+		ret = -EINVAL;
+	} else {
+		sd->vnow += ns;
+		sim_catch_up(sd, sd->vnow);
+	}
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return ret;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(advance_fops, NULL, advance_set, "%llu\n");
+
+static int now_get(void *data, u64 *val)
+{
+	struct sim_dev *sd = data;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	*val = sim_now(sd);
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(now_fops, now_get, NULL, "%llu\n");
+
+static int cycles_get(void *data, u64 *val)
+{
+	struct sim_dev *sd = data;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	*val = sim_cycles_at(sd, sim_now(sd));
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(cycles_fops, cycles_get, NULL, "%llu\n");
+
+void sim_debugfs_init(struct sim_dev *sd)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "%u", sd->dev.id);
+	sd->ddir = debugfs_create_dir(name, sim_droot);
+	debugfs_create_file("inject", 0200, sd->ddir, sd, &inject_fops);
+	debugfs_create_file("flows", 0600, sd->ddir, sd, &flows_fops);
+	debugfs_create_file("clock", 0600, sd->ddir, sd, &clock_fops);
+	debugfs_create_file_unsafe("advance", 0200, sd->ddir, sd, &advance_fops);
+	debugfs_create_file_unsafe("now_ns", 0400, sd->ddir, sd, &now_fops);
+	debugfs_create_file_unsafe("cycles", 0400, sd->ddir, sd, &cycles_fops);
+	debugfs_create_u32("clock_mhz", 0400, sd->ddir, &sd->clock_mhz);
+	debugfs_create_u32("counter_width", 0400, sd->ddir, &sd->width);
+	debugfs_create_u32("nr_sockets", 0400, sd->ddir, &sd->nr_sockets);
+}
+
+void sim_debugfs_exit(struct sim_dev *sd)
+{
+	debugfs_remove_recursive(sd->ddir);
+}
+
+int sim_debugfs_module_init(void)
+{
+	sim_droot = debugfs_create_dir("upmu_sim", NULL);
+	return 0;
+}
+
+void sim_debugfs_module_exit(void)
+{
+	debugfs_remove_recursive(sim_droot);
+}
