@@ -535,18 +535,23 @@ static int upmu_cpu_teardown(unsigned int cpu, struct hlist_node *node)
 
 /* ---- registration ------------------------------------------------------ */
 
+/*
+ * Poll at least twice per wrap at the fastest rate the hardware can
+ * count, and at least once a minute.  Only 64-bit counters need no
+ * polling.  Families refuse counters so narrow that the period would
+ * have to be shorter than UPMU_POLL_MIN_NS.
+ */
 static ktime_t upmu_poll_period(const struct upmu_pmu *upmu)
 {
-	u64 half_range, ns;
+	u64 ns;
 
-	if (upmu->width >= 64 || !upmu->desc->max_rate_per_ns)
+	if (upmu->width >= 64)
 		return 0;
-	/* Poll at least twice per wrap at the fastest possible rate. */
-	half_range = BIT_ULL(upmu->width - 1);
-	ns = div64_u64(half_range, upmu->desc->max_rate_per_ns);
-	if (ns > UPMU_POLL_MAX_NS)
-		return 0;
-	return ns_to_ktime(max_t(u64, ns, UPMU_POLL_MIN_NS));
+	ns = UPMU_POLL_MAX_NS;
+	if (upmu->desc->max_rate_per_ns)
+		ns = div64_u64(BIT_ULL(upmu->width - 1),
+			       upmu->desc->max_rate_per_ns);
+	return ns_to_ktime(clamp_t(u64, ns, UPMU_POLL_MIN_NS, UPMU_POLL_MAX_NS));
 }
 
 /**
@@ -565,6 +570,13 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 	if (WARN_ON(!upmu->width || upmu->width > 64 ||
 		    upmu->num_counters > UPMU_MAX_COUNTERS))
 		return -EINVAL;
+	if (upmu->width < 64 && upmu->desc->max_rate_per_ns &&
+	    div64_u64(BIT_ULL(upmu->width - 1), upmu->desc->max_rate_per_ns) <
+	    UPMU_POLL_MIN_NS) {
+		dev_err(upmu->dev, "%s: %u-bit counters wrap too fast to poll\n",
+			upmu->name, upmu->width);
+		return -EINVAL;
+	}
 
 	ret = upmu_build_groups(upmu);
 	if (ret)

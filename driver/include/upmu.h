@@ -155,7 +155,10 @@ struct upmu_sched {
  * @stop: disable counter hwc->idx
  * @read: raw value of counter hwc->idx (upmu->width bits)
  *
- * All but @validate run on the PMU's CPU with interrupts off.
+ * All but @validate and @get_idx run on the PMU's CPU with interrupts
+ * off.  @get_idx also runs from event_init (any CPU, process context) on
+ * a scratch &struct upmu_sched to validate a group; it must only touch
+ * the state it is given.
  */
 struct upmu_hw_ops {
 	int (*validate)(struct upmu_pmu *upmu, struct perf_event *event);

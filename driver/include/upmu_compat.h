@@ -16,11 +16,6 @@
 #define UPMU_HAVE_CONFIG3	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0))
 /* platform_driver::remove returns void (6.11) */
 #define UPMU_REMOVE_VOID	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0))
-/*
- * perf_pmu_unregister() detaches open events (6.15); before that a PMU
- * must not go away while events are open.
- */
-#define UPMU_PMU_DETACHES_EVENTS (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0))
 
 /* bus_type is const in the driver core (6.4) */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)

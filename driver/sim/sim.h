@@ -21,6 +21,8 @@
 
 #define SIM_MAX_SOCKETS	4
 #define SIM_MAX_FLOWS	64
+#define SIM_MAX_COUNT	BIT_ULL(40)	/* transactions per inject */
+#define SIM_MIN_WIDTH	32		/* narrowest counter the sim offers */
 
 enum sim_op { SIM_OP_RD, SIM_OP_WR, SIM_OP_ATOMIC, SIM_OP_DATALESS, SIM_NR_OPS };
 enum sim_src { SIM_SRC_LOC_CPU, SIM_SRC_LOC_NONCPU, SIM_SRC_REM, SIM_NR_SRCS };

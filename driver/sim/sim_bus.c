@@ -3,7 +3,7 @@
  * upmu_sim bus: create and destroy simulated SoCs at runtime,
  * netdevsim-style:
  *
- *   echo "ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual]" \
+ *   echo "ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime]" \
  *	> /sys/bus/upmu_sim/new_device
  *   echo ID > /sys/bus/upmu_sim/del_device
  *
@@ -109,7 +109,7 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 	}
 	if (ret)
 		return ret;
-	if (sd->width < 16 || sd->width > 64 || !sd->nr_counters ||
+	if (sd->width < SIM_MIN_WIDTH || sd->width > 64 || !sd->nr_counters ||
 	    sd->nr_counters > 31 || !sd->clock_mhz || sd->clock_mhz > 10000)
 		return -EINVAL;
 	return 0;
@@ -127,7 +127,7 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 		return -E2BIG;
 	if (sscanf(buf, "%u %u%n", &id, &nr_sockets, &n) != 2 ||
 	    id > INT_MAX || !nr_sockets || nr_sockets > SIM_MAX_SOCKETS) {
-		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual]\", 1 <= NR_SOCKETS <= %d\n",
+		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime]\", 1 <= NR_SOCKETS <= %d\n",
 		       SIM_MAX_SOCKETS);
 		return -EINVAL;
 	}

@@ -137,7 +137,9 @@ static void cspmu_reg_write(struct sim_cspmu *u, u32 off, u32 val)
 		break;
 	case CSPMU_PMCR:
 		if (val & CSPMU_PMCR_P)
-			memset(u->cnt, 0, sizeof(u->cnt));
+			memset(u->cnt, 0, sizeof(u->cnt[0]) * u->nr);
+		if (val & CSPMU_PMCR_C)
+			u->cnt[CSPMU_CYCLE_IDX] = 0;
 		u->pmcr = val & CSPMU_PMCR_E;
 		break;
 	}

@@ -101,8 +101,9 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 	}
 	if (ret)
 		return ret;
+	/* count is bounded so that size * count cannot overflow a counter step */
 	if (r->txn.socket >= sd->nr_sockets || r->txn.hit > 1 ||
-	    !r->txn.size || r->txn.size > 4096)
+	    !r->txn.size || r->txn.size > 4096 || r->txn.count > SIM_MAX_COUNT)
 		return -EINVAL;
 	return 0;
 }

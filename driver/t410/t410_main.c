@@ -59,7 +59,7 @@ static int t410_cspmu_probe(struct platform_device *pdev)
 	upmu->num_counters = min_t(u32, FIELD_GET(CSPMU_PMCFGR_N, cfgr) + 1,
 				   CSPMU_MAX_COUNTERS);
 	upmu->width = FIELD_GET(CSPMU_PMCFGR_SIZE, cfgr) + 1;
-	if (!(cfgr & CSPMU_PMCFGR_CC) || upmu->width < 16)
+	if (!(cfgr & CSPMU_PMCFGR_CC) || upmu->width < 32)
 		return dev_err_probe(dev, -ENODEV, "unsupported PMCFGR %#x\n", cfgr);
 
 	upmu->dev = dev;
@@ -74,7 +74,7 @@ static int t410_cspmu_probe(struct platform_device *pdev)
 	/* Quiesce: all counters off and cleared. */
 	upmu_wr32(&upmu->regs, CSPMU_PMCNTENCLR, U32_MAX);
 	upmu_wr32(&upmu->regs, CSPMU_PMOVSCLR, U32_MAX);
-	upmu_wr32(&upmu->regs, CSPMU_PMCR, CSPMU_PMCR_P);
+	upmu_wr32(&upmu->regs, CSPMU_PMCR, CSPMU_PMCR_P | CSPMU_PMCR_C);
 
 	ret = upmu_pmu_register(upmu);
 	if (ret)

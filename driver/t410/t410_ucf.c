@@ -81,11 +81,12 @@ static u32 ucf_filter(struct upmu_pmu *upmu, struct perf_event *event)
 	return (src ?: UCF_FILT_SRC) | (dst ?: UCF_FILT_DST);
 }
 
-/* Filters do not apply to the cycle counter. */
+/* Filters select traffic; they do not apply to the clock events. */
 static int ucf_validate(struct upmu_pmu *upmu, struct perf_event *event)
 {
-	if (upmu_field(upmu, event, UCF_F_EVENT) == UCF_CYCLES &&
-	    event->attr.config1)
+	u64 ev = upmu_field(upmu, event, UCF_F_EVENT);
+
+	if ((ev == UCF_CYCLES || ev == UCF_EV_BUS_CYCLES) && event->attr.config1)
 		return -EINVAL;
 	return 0;
 }

@@ -29,6 +29,7 @@
 
 #define CSPMU_PMCR_E		BIT(0)		/* global enable */
 #define CSPMU_PMCR_P		BIT(1)		/* reset event counters */
+#define CSPMU_PMCR_C		BIT(2)		/* reset the cycle counter */
 
 #define CSPMU_CYCLE_IDX		31		/* cycle counter slot */
 #define CSPMU_MAX_COUNTERS	31		/* general counters */
