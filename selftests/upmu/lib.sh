@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shell helpers for upmu selftests: TAP output and module handling.
+# UPMU_MODDIR must point at the directory with the .ko files.
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+_tap_n=0
+_tap_fail=0
+
+tap_plan() { echo "TAP version 13"; echo "1..$1"; }
+tap_ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n $*"; }
+tap_fail() { _tap_n=$((_tap_n + 1)); _tap_fail=1; echo "not ok $_tap_n $*"; }
+tap_skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $*"; }
+tap_check() {	# tap_check "name" cmd...
+	local name=$1; shift
+	if "$@"; then tap_ok "$name"; else tap_fail "$name"; fi
+}
+tap_exit() { exit $_tap_fail; }
+fails() { ! "$@"; }
+
+mod_load() {	# mod_load name
+	grep -q "^$1 " /proc/modules || insmod "$UPMU_MODDIR/$1.ko"
+}
+mod_unload() { ! grep -q "^$1 " /proc/modules || rmmod "$1"; }
+mod_refcnt() { cat "/sys/module/$1/refcnt" 2>/dev/null || echo -1; }
+
+upmu_load_all() {
+	mod_load upmu_core && mod_load upmu_sim && mod_load upmu_t410
+}
+
+sim_new() { echo "$*" > /sys/bus/upmu_sim/new_device; }
+sim_del() { echo "$1" > /sys/bus/upmu_sim/del_device 2>/dev/null; }
+sim_inject() { local id=$1; shift; echo "$*" > "/sys/kernel/debug/upmu_sim/$id/inject"; }
+pmu_present() { [ -e "/sys/bus/event_source/devices/$1/type" ]; }
+
+# Wait (up to $2 s) until module $1 holds at least one reference.
+wait_ref() {
+	local i
+	for i in $(seq $(($2 * 10))); do
+		[ "$(mod_refcnt "$1")" -gt 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
