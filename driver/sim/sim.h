@@ -145,6 +145,7 @@ void sim_deliver(struct sim_dev *sd, const struct sim_txn *t);
 u64 sim_max_bytes_per_ns(struct sim_dev *sd);
 
 /* sim_debugfs.c */
+int sim_next_kv(char **buf, char **key, char **val);
 void sim_debugfs_init(struct sim_dev *sd);
 void sim_debugfs_exit(struct sim_dev *sd);
 int sim_debugfs_module_init(void);

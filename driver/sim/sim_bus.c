@@ -83,18 +83,10 @@ static void sim_remove(struct device *dev)
 
 static int sim_parse_opts(struct sim_dev *sd, char *opts)
 {
-	char *tok;
-	int ret = 0;
+	char *tok, *val;
+	int ret;
 
-	while ((tok = strsep(&opts, " \t\n")) && !ret) {
-		char *val;
-
-		if (!*tok)
-			continue;
-		val = strchr(tok, '=');
-		if (!val)
-			return -EINVAL;
-		*val++ = '\0';
+	while ((ret = sim_next_kv(&opts, &tok, &val)) > 0) {
 		if (!strcmp(tok, "width"))
 			ret = kstrtou32(val, 0, &sd->width);
 		else if (!strcmp(tok, "counters"))
@@ -106,6 +98,8 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 			      !strcmp(val, "realtime") ? 0 : -EINVAL;
 		else
 			ret = -EINVAL;
+		if (ret)
+			return ret;
 	}
 	if (ret)
 		return ret;

@@ -58,24 +58,39 @@ static int parse_enum(const char *v, const char * const *names, int n, u8 *out)
 	return 0;
 }
 
+/**
+ * sim_next_kv() - split the next "key=value" word off @buf
+ * @buf: cursor into a writable string, advanced past the word
+ * @key: set to the key
+ * @val: set to the value
+ *
+ * Return: 1 for a word, 0 at the end, -EINVAL for a word without '='.
+ */
+int sim_next_kv(char **buf, char **key, char **val)
+{
+	char *tok;
+
+	while ((tok = strsep(buf, " \t\n")) && !*tok)
+		;
+	if (!tok)
+		return 0;
+	*val = strchr(tok, '=');
+	if (!*val)
+		return -EINVAL;
+	*(*val)++ = '\0';
+	*key = tok;
+	return 1;
+}
+
 /* Parse "key=value ..." into @r.  Unknown keys are an error. */
 static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 {
-	char *tok;
-	int ret = 0;
+	char *tok, *val;
+	int ret;
 
 	r->txn = (struct sim_txn){ .op = SIM_OP_RD, .size = 64, .count = 1 };
 
-	while ((tok = strsep(&buf, " \t\n")) && !ret) {
-		char *val;
-
-		if (!*tok)
-			continue;
-		val = strchr(tok, '=');
-		if (!val)
-			return -EINVAL;
-		*val++ = '\0';
-
+	while ((ret = sim_next_kv(&buf, &tok, &val)) > 0) {
 		if (!strcmp(tok, "socket"))
 			ret = kstrtou32(val, 0, &r->txn.socket);
 		else if (!strcmp(tok, "op"))
@@ -98,6 +113,8 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 			ret = kstrtou32(val, 0, &r->id), r->has_id = true;
 		else
 			ret = -EINVAL;
+		if (ret)
+			return ret;
 	}
 	if (ret)
 		return ret;

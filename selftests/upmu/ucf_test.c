@@ -40,7 +40,8 @@ FIXTURE_SETUP(ucf)
 	ASSERT_TRUE(pmu_exists(UCF1));
 }
 
-FIXTURE_TEARDOWN(ucf)
+/* In the parent: the test has exited and its events are closed. */
+FIXTURE_TEARDOWN_PARENT(ucf)
 {
 	sim_del(SIM_ID);
 }
@@ -173,6 +174,8 @@ TEST_F(ucf, socket1_sees_only_its_traffic)
 	ASSERT_EQ(0, inject("socket=1 count=22"));
 	EXPECT_EQ(11ULL, count_of(_metadata, fd0));
 	EXPECT_EQ(22ULL, count_of(_metadata, fd1));
+	close(fd0);
+	close(fd1);
 }
 
 /*
@@ -238,6 +241,8 @@ TEST_F(ucf, cycles_exact_on_manual_clock)
 	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "%u", 1234567));
 	EXPECT_EQ(1234567ULL, count_of(_metadata, cyc));
 	EXPECT_EQ(1234567ULL, count_of(_metadata, bus));
+	close(cyc);
+	close(bus);
 }
 
 TEST_F(ucf, bad_attrs_errno)

@@ -1,0 +1,13 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make demo: build what is needed, boot the debug kernel with 2 sockets
+# (NUMA nodes) and show perf on a simulated Tegra410.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+cd "$UPMU_TOP"
+
+scripts/deps.sh
+kdir=$(scripts/kbuild.sh)
+scripts/build-modules.sh "$kdir" >/dev/null
+upmu_log "booting the debug kernel (QEMU/TCG, 4 CPUs, 2 sockets); this takes ~30 s"
+exec scripts/vm.sh --kernel debug --cpus 4 --nodes 2 -- "$UPMU_TOP/scripts/guest-demo.sh"

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside the demo VM: a simulated 2-socket Tegra410 with live
+# traffic, shown through sysfs and perf stat.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+mod="$top/build/$(uname -r)"
+PERF=${PERF:-/usr/bin/perf}
+D=/sys/kernel/debug/upmu_sim/1
+
+say() { printf '\n\033[1m### %s\033[0m\n' "$*"; }
+run() { printf '$ %s\n' "$*"; "$@"; }
+
+for m in upmu_core upmu_sim upmu_t410; do insmod "$mod/$m.ko" || exit 1; done
+
+say "Create a simulated 2-socket Tegra410 (sockets = NUMA nodes 0 and 1)"
+run sh -c 'echo "1 2" > /sys/bus/upmu_sim/new_device'
+run sh -c 'ls -d /sys/bus/event_source/devices/nvidia_*'
+for f in cpumask associated_cpus identifier format/event format/src_loc_cpu events/slc_bytes_rd events/slc_bytes_rd.unit; do
+	printf '%-26s %s\n' "$f" "$(cat /sys/bus/event_source/devices/nvidia_ucf_pmu_0/$f)"
+done
+run sh -c "$PERF list 2>/dev/null | grep -E 'nvidia_ucf_pmu_0/(slc|mem)_bytes' "
+
+say "Start traffic (flows: transactions/s of a given size, source and destination)"
+flows=(
+	"add id=1 socket=0 op=rd size=64  rate=20000000 src=loc_cpu    dst=loc_cmem"
+	"add id=2 socket=0 op=wr size=64  rate=10000000 src=loc_cpu    dst=loc_cmem"
+	"add id=3 socket=0 op=rd size=128 rate=5000000  src=loc_noncpu dst=rem hit=1"
+	"add id=4 socket=1 op=rd size=256 rate=4000000  src=rem        dst=loc_gmem"
+	"add id=5 socket=1 op=wr size=64  rate=2000000  src=loc_noncpu dst=rem"
+)
+for f in "${flows[@]}"; do run sh -c "echo '$f' > $D/flows"; done
+echo "expected: socket 0 SLC reads  = 20M*64 + 5M*128 = 1.92 GB/s, of which 1.28 GB/s miss to memory"
+echo "          socket 0 SLC writes = 10M*64 = 0.64 GB/s; socket 1 reads = 4M*256 = 1.024 GB/s"
+echo "          socket 1 non-CPU writes to remote memory: 2M requests/s"
+
+say "Interval mode: perf stat -I 1000 (live bandwidth, MiB per second)"
+run "$PERF" stat -I 1000 -a -e nvidia_ucf_pmu_0/slc_bytes_rd/,nvidia_ucf_pmu_0/slc_bytes_wr/,nvidia_ucf_pmu_0/mem_bytes_rd/,nvidia_ucf_pmu_1/slc_bytes_rd/ -- sleep 3
+
+say "The document's UCF examples, verbatim (stopped with SIGINT after 2 s)"
+for ev in 'nvidia_ucf_pmu_0/event=0x0/' \
+	  'nvidia_ucf_pmu_0/event=0x0,src_loc_cpu=0x1,dst_loc_cmem=0x1/' \
+	  'nvidia_ucf_pmu_1/event=0x0,src_loc_noncpu=0x1,dst_rem=0x1/'; do
+	printf '$ perf stat -a -e %s\n' "$ev"
+	timeout -s INT 2 "$PERF" stat -a -e "$ev"
+done
+
+say "Totals and the document's formulas"
+out=$(mktemp)
+"$PERF" stat -a -x, -o "$out" -e '{nvidia_ucf_pmu_0/event=0x113/,nvidia_ucf_pmu_0/event=0x114/,nvidia_ucf_pmu_0/event=0x123/,nvidia_ucf_pmu_0/event=0x111/,nvidia_ucf_pmu_0/cycles/}' -- sleep 2
+grep -v '^#' "$out" | grep -v '^$'
+# perf stat -x, columns: count,unit,event,run time (ns),percent running,...
+val() { awk -F, -v e="$1" '$3 == e { print $'"$2"' }' "$out"; }
+rd=$(val nvidia_ucf_pmu_0/event=0x113/ 1)
+wr=$(val nvidia_ucf_pmu_0/event=0x114/ 1)
+mem=$(val nvidia_ucf_pmu_0/event=0x123/ 1)
+acc=$(val nvidia_ucf_pmu_0/event=0x111/ 1)
+cyc=$(val nvidia_ucf_pmu_0/cycles/ 1)
+run_ns=$(val nvidia_ucf_pmu_0/cycles/ 4)
+awk -v rd="$rd" -v wr="$wr" -v mem="$mem" -v acc="$acc" -v cyc="$cyc" -v ns="$run_ns" 'BEGIN {
+	printf "ELAPSED_TIME_IN_NS               = %.0f\n", ns
+	printf "AVG_SLC_READ_BANDWIDTH_IN_GBPS   = %.3f   (expected 1.920)\n", rd / ns
+	printf "AVG_SLC_WRITE_BANDWIDTH_IN_GBPS  = %.3f   (expected 0.640)\n", wr / ns
+	printf "AVG_MEM_READ_BANDWIDTH_IN_GBPS   = %.3f   (expected 1.280)\n", mem / ns
+	printf "AVG_SLC_READ_REQUEST_RATE        = %.4f  requests/cycle (expected 0.0250 at 1 GHz)\n", acc / cyc
+}'
+rm -f "$out"
+
+say "Ground truth kept by the simulator"
+run cat $D/flows
+echo 1 > /sys/bus/upmu_sim/del_device
