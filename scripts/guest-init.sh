@@ -80,6 +80,12 @@ mount -t tmpfs -o mode=755 tmpfs "$R/run" || die "mount tmpfs on /run"
 mkdir -p "$R/run/lock" "$R$RES"
 mount -t 9p -o "$P9OPTS" results "$R$RES" || die "cannot mount the results share"
 [ -f "$R$RES/cmd.sh" ] || die "no cmd.sh in the results share"
+# A work tree on one of the tmpfs paths comes as its own share (vm.sh).
+if [ -f "$R$RES/top_path" ]; then
+	top=$(cat "$R$RES/top_path")
+	mkdir -p "$R$top"
+	mount -t 9p -o "$P9OPTS,ro,cache=$rootcache" top "$R$top" || die "cannot mount the work tree share"
+fi
 hostname upmu-vm
 uname -r > "$R$RES/uname"
 

@@ -113,9 +113,21 @@ fi
 results=$(cd "$results" && pwd -P)
 rm -f "$results"/{cmd.sh,rc,uname,console.log,stdout.log,stderr.log,dmesg.log,kmemleak.log,qemu.log}
 
-case "$PWD" in
-/tmp | /tmp/* | /var/tmp | /var/tmp/* | /run | /run/*)
-	upmu_log "vm: warning: $PWD is on an empty tmpfs in the guest" ;;
+# /tmp, /var/tmp and /run are empty tmpfs in the guest.  A work tree there
+# (a CI clone, say) is shared on its own and mounted at the same path.
+in_tmpfs() {
+	case "$1" in /tmp | /tmp/* | /var/tmp | /var/tmp/* | /run | /run/*) return 0 ;; esac
+	return 1
+}
+top_share=()
+if in_tmpfs "$UPMU_TOP"; then
+	echo "$UPMU_TOP" > "$results/top_path"
+	top_share=(-virtfs "local,path=${UPMU_TOP//,/,,},mount_tag=top,security_model=none,readonly=on,multidevs=remap")
+else
+	rm -f "$results/top_path"
+fi
+case "$PWD" in "$UPMU_TOP" | "$UPMU_TOP"/*) ;; *)
+	in_tmpfs "$PWD" && upmu_log "vm: warning: $PWD is on an empty tmpfs in the guest" ;;
 esac
 
 # The command, as a script in the results share (read by the guest's /bin/sh).
@@ -194,6 +206,7 @@ timeout -k 10 "$tmo" qemu-system-x86_64 \
 	-kernel "$bzimage" -initrd "$initrd" -append "$append" \
 	-virtfs "local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap" \
 	-virtfs "local,path=$(qesc "$results"),mount_tag=results,security_model=none,multidevs=remap" \
+	"${top_share[@]}" \
 	-chardev "pipe,id=con,path=$(qesc "$fifos/con")" -serial chardev:con \
 	-chardev "pipe,id=out,path=$(qesc "$fifos/out")" -serial chardev:out \
 	-chardev "pipe,id=err,path=$(qesc "$fifos/err")" -serial chardev:err \
