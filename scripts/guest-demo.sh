@@ -37,12 +37,12 @@ echo "          socket 1 non-CPU writes to remote memory: 2M requests/s"
 say "Interval mode: perf stat -I 1000 (live bandwidth, MiB per second)"
 run "$PERF" stat -I 1000 -a -e nvidia_ucf_pmu_0/slc_bytes_rd/,nvidia_ucf_pmu_0/slc_bytes_wr/,nvidia_ucf_pmu_0/mem_bytes_rd/,nvidia_ucf_pmu_1/slc_bytes_rd/ -- sleep 3
 
-say "The document's UCF examples, verbatim (stopped with SIGINT after 2 s)"
+say "The document's UCF examples, verbatim (stopped with SIGINT after 15 s: perf itself needs several seconds to start on the debug kernel)"
 for ev in 'nvidia_ucf_pmu_0/event=0x0/' \
 	  'nvidia_ucf_pmu_0/event=0x0,src_loc_cpu=0x1,dst_loc_cmem=0x1/' \
 	  'nvidia_ucf_pmu_1/event=0x0,src_loc_noncpu=0x1,dst_rem=0x1/'; do
 	printf '$ perf stat -a -e %s\n' "$ev"
-	timeout -s INT 2 "$PERF" stat -a -e "$ev"
+	timeout -s INT 15 "$PERF" stat -a -e "$ev"
 done
 
 say "Totals and the document's formulas"
