@@ -285,20 +285,15 @@ static bool upmu_validate_group(struct upmu_pmu *upmu, struct perf_event *event)
 static int upmu_check_config(struct upmu_pmu *upmu, struct perf_event *event)
 {
 	const struct upmu_desc *d = upmu->desc;
-	u64 valid[UPMU_NR_WORDS] = {};
 	unsigned int i;
 	u64 id;
-
-	for (i = 0; i < d->nr_formats; i++)
-		valid[d->formats[i].word] |=
-			GENMASK_ULL(d->formats[i].hi, d->formats[i].lo);
 
 	for (i = 0; i < UPMU_NR_WORDS; i++) {
 		u64 v = upmu_cfg_word(&event->attr, i);
 
-		if (v & ~valid[i]) {
+		if (v & ~upmu->valid[i]) {
 			dev_dbg(upmu->dev, "config%.0u: reserved bits %#llx set\n",
-				i, v & ~valid[i]);
+				i, v & ~upmu->valid[i]);
 			return -EINVAL;
 		}
 	}
@@ -452,6 +447,7 @@ static int upmu_build_groups(struct upmu_pmu *upmu)
 		fa[i] = s ? upmu_str_attr(dev, f->name, s) : NULL;
 		if (!fa[i])
 			return -ENOMEM;
+		upmu->valid[f->word] |= GENMASK_ULL(f->hi, f->lo);
 	}
 
 	for (i = 0; i < d->nr_events; i++) {

@@ -203,6 +203,7 @@ struct upmu_desc {
  * @regs: register block
  * @name: perf PMU name
  * @identifier: sysfs identifier text
+ * @valid: config bits covered by the formats, per config word
  * @associated_cpus: CPUs allowed to own the PMU
  * @cpu: owning CPU, or -1 when none is online
  * @node: cpuhp instance node
@@ -224,6 +225,7 @@ struct upmu_pmu {
 	struct upmu_regs regs;
 	const char *name;
 	const char *identifier;
+	u64 valid[UPMU_NR_WORDS];
 	cpumask_t associated_cpus;
 	int cpu;
 	struct hlist_node node;
