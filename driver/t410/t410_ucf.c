@@ -55,30 +55,32 @@ static const struct upmu_event_desc ucf_events[] = {
 	UPMU_EVENT(cycles, UCF_CYCLES),
 };
 
+/* Hardware filter bit of each filter format field. */
+static const u32 ucf_filter_bit[] = {
+	[UCF_F_SRC_LOC_NONCPU]	= UCF_FILT_SRC_LOC_NONCPU,
+	[UCF_F_SRC_LOC_CPU]	= UCF_FILT_SRC_LOC_CPU,
+	[UCF_F_SRC_REM]		= UCF_FILT_SRC_REM,
+	[UCF_F_DST_LOC_CMEM]	= UCF_FILT_DST_LOC_CMEM,
+	[UCF_F_DST_LOC_GMEM]	= UCF_FILT_DST_LOC_GMEM,
+	[UCF_F_DST_LOC_OTHER]	= UCF_FILT_DST_LOC_OTHER,
+	[UCF_F_DST_REM]		= UCF_FILT_DST_REM,
+};
+
 /*
  * An unset source (or destination) group means "all sources" (or "all
  * destinations"), so the hardware filter gets every bit of that group.
  */
 static u32 ucf_filter(struct upmu_pmu *upmu, struct perf_event *event)
 {
-	u32 src = 0, dst = 0;
+	unsigned int f;
+	u32 filt = 0;
 
-	if (upmu_field(upmu, event, UCF_F_SRC_LOC_NONCPU))
-		src |= UCF_FILT_SRC_LOC_NONCPU;
-	if (upmu_field(upmu, event, UCF_F_SRC_LOC_CPU))
-		src |= UCF_FILT_SRC_LOC_CPU;
-	if (upmu_field(upmu, event, UCF_F_SRC_REM))
-		src |= UCF_FILT_SRC_REM;
-	if (upmu_field(upmu, event, UCF_F_DST_LOC_CMEM))
-		dst |= UCF_FILT_DST_LOC_CMEM;
-	if (upmu_field(upmu, event, UCF_F_DST_LOC_GMEM))
-		dst |= UCF_FILT_DST_LOC_GMEM;
-	if (upmu_field(upmu, event, UCF_F_DST_LOC_OTHER))
-		dst |= UCF_FILT_DST_LOC_OTHER;
-	if (upmu_field(upmu, event, UCF_F_DST_REM))
-		dst |= UCF_FILT_DST_REM;
+	for (f = UCF_F_SRC_LOC_NONCPU; f < ARRAY_SIZE(ucf_filter_bit); f++)
+		if (upmu_field(upmu, event, f))
+			filt |= ucf_filter_bit[f];
 
-	return (src ?: UCF_FILT_SRC) | (dst ?: UCF_FILT_DST);
+	return (filt & UCF_FILT_SRC ?: UCF_FILT_SRC) |
+	       (filt & UCF_FILT_DST ?: UCF_FILT_DST);
 }
 
 /* Filters select traffic; they do not apply to the clock events. */
