@@ -3,10 +3,9 @@
 # Runs inside the test VM as root: loads the upmu modules built for the
 # running kernel and runs the selftests.  Each program's TAP output is
 # printed between "=== upmu-test: NAME" and "=== upmu-end: NAME rc=RC".
-#   guest-suite.sh full|smoke
+#   guest-suite.sh
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-mode=${1:-full}
 rel=$(uname -r)
 export UPMU_MODDIR="$top/build/$rel"
 export PERF=${PERF:-/usr/bin/perf}
@@ -30,19 +29,7 @@ for m in upmu_core upmu_sim upmu_t410; do
 done
 echo "upmu: modules loaded on $rel ($(nproc) CPUs, $(ls -d /sys/devices/system/node/node* | wc -l) nodes)"
 
-case $mode in
-full)
-	run ucf_test "$bin/ucf_test"
-	run perf_ucf_examples "$top/selftests/upmu/perf_ucf_examples.sh"
-	run modules_test "$top/selftests/upmu/modules_test.sh"
-	;;
-smoke)
-	# Linux < 6.15 cannot detach events from an unregistered PMU, so
-	# removal with open events is left out here.
-	run ucf_test "$bin/ucf_test" -T del_device_with_open_events
-	run perf_ucf_examples "$top/selftests/upmu/perf_ucf_examples.sh"
-	;;
-*)
-	echo "usage: $0 full|smoke"; exit 2 ;;
-esac
+run ucf_test "$bin/ucf_test"
+run perf_ucf_examples "$top/selftests/upmu/perf_ucf_examples.sh"
+run modules_test "$top/selftests/upmu/modules_test.sh"
 exit 0

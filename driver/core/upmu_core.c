@@ -12,6 +12,7 @@
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
+#include <linux/workqueue.h>
 
 #include "upmu.h"
 #include "upmu_compat.h"
@@ -108,16 +109,21 @@ EXPORT_SYMBOL_GPL(upmu_cpus_of_node);
 
 /* ---- counting ---------------------------------------------------------- */
 
+/*
+ * Every register access happens under upmu->lock and only while the PMU
+ * is not dead, so that a PMU whose device is gone (see
+ * upmu_pmu_unregister()) never touches its registers again.
+ */
+
 static void upmu_event_update(struct upmu_pmu *upmu, struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 prev, now, mask = GENMASK_ULL(upmu->width - 1, 0);
 
-	do {
-		prev = local64_read(&hwc->prev_count);
-		now = upmu->desc->ops->read(upmu, event);
-	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
-
+	lockdep_assert_held(&upmu->lock);
+	prev = local64_read(&hwc->prev_count);
+	now = upmu->desc->ops->read(upmu, event);
+	local64_set(&hwc->prev_count, now);
 	local64_add((now - prev) & mask, &event->count);
 }
 
@@ -128,7 +134,7 @@ static enum hrtimer_restart upmu_poll(struct hrtimer *t)
 	unsigned int idx;
 
 	raw_spin_lock_irqsave(&upmu->lock, flags);
-	if (!upmu->n_active) {
+	if (!upmu->n_active || upmu->dead) {
 		raw_spin_unlock_irqrestore(&upmu->lock, flags);
 		return HRTIMER_NORESTART;
 	}
@@ -147,55 +153,74 @@ static enum hrtimer_restart upmu_poll(struct hrtimer *t)
 static void upmu_pmu_enable(struct pmu *pmu)
 {
 	struct upmu_pmu *upmu = to_upmu(pmu);
+	unsigned long flags;
 
-	if (upmu->n_active)
+	raw_spin_lock_irqsave(&upmu->lock, flags);
+	if (upmu->n_active && !upmu->dead)
 		upmu->desc->ops->enable(upmu);
+	raw_spin_unlock_irqrestore(&upmu->lock, flags);
 }
 
 static void upmu_pmu_disable(struct pmu *pmu)
 {
 	struct upmu_pmu *upmu = to_upmu(pmu);
+	unsigned long flags;
 
-	upmu->desc->ops->disable(upmu);
+	raw_spin_lock_irqsave(&upmu->lock, flags);
+	if (!upmu->dead)
+		upmu->desc->ops->disable(upmu);
+	raw_spin_unlock_irqrestore(&upmu->lock, flags);
 }
 
 static void upmu_start(struct perf_event *event, int flags)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
+	unsigned long irqflags;
 
 	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
 		return;
 
+	raw_spin_lock_irqsave(&upmu->lock, irqflags);
 	hwc->state = 0;
-	upmu->desc->ops->config(upmu, event);
-	local64_set(&hwc->prev_count, upmu->desc->ops->read(upmu, event));
-	upmu->desc->ops->start(upmu, event);
+	if (!upmu->dead) {
+		upmu->desc->ops->config(upmu, event);
+		local64_set(&hwc->prev_count, upmu->desc->ops->read(upmu, event));
+		upmu->desc->ops->start(upmu, event);
+	}
+	raw_spin_unlock_irqrestore(&upmu->lock, irqflags);
 }
 
 static void upmu_stop(struct perf_event *event, int flags)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
+	unsigned long irqflags;
 
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
 
-	upmu->desc->ops->stop(upmu, event);
-	upmu_event_update(upmu, event);
+	raw_spin_lock_irqsave(&upmu->lock, irqflags);
+	if (!upmu->dead) {
+		upmu->desc->ops->stop(upmu, event);
+		upmu_event_update(upmu, event);
+	}
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	raw_spin_unlock_irqrestore(&upmu->lock, irqflags);
 }
 
 static int upmu_add(struct perf_event *event, int flags)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
+	unsigned long irqflags;
 	int idx;
 
-	raw_spin_lock(&upmu->lock);
-	idx = upmu->desc->ops->get_idx(upmu, &upmu->hw, event);
+	raw_spin_lock_irqsave(&upmu->lock, irqflags);
+	idx = upmu->dead ? -ENODEV :
+	      upmu->desc->ops->get_idx(upmu, &upmu->hw, event);
 	if (idx < 0) {
-		raw_spin_unlock(&upmu->lock);
+		raw_spin_unlock_irqrestore(&upmu->lock, irqflags);
 		return idx;
 	}
 	set_bit(idx, upmu->hw.used);
@@ -205,7 +230,7 @@ static int upmu_add(struct perf_event *event, int flags)
 	if (!upmu->n_active++ && upmu->poll)
 		hrtimer_start(&upmu->timer, upmu->poll,
 			      HRTIMER_MODE_REL_PINNED_HARD);
-	raw_spin_unlock(&upmu->lock);
+	raw_spin_unlock_irqrestore(&upmu->lock, irqflags);
 
 	if (flags & PERF_EF_START)
 		upmu_start(event, PERF_EF_RELOAD);
@@ -218,18 +243,19 @@ static void upmu_del(struct perf_event *event, int flags)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
+	unsigned long irqflags;
 	bool last;
 
 	upmu_stop(event, PERF_EF_UPDATE);
 
-	raw_spin_lock(&upmu->lock);
+	raw_spin_lock_irqsave(&upmu->lock, irqflags);
 	if (upmu->desc->ops->put_idx)
 		upmu->desc->ops->put_idx(upmu, &upmu->hw, event);
 	clear_bit(hwc->idx, upmu->hw.used);
 	upmu->events[hwc->idx] = NULL;
 	hwc->idx = -1;
 	last = !--upmu->n_active;
-	raw_spin_unlock(&upmu->lock);
+	raw_spin_unlock_irqrestore(&upmu->lock, irqflags);
 
 	/* The timer is pinned to this CPU and we run with IRQs off. */
 	if (last && upmu->poll)
@@ -241,9 +267,12 @@ static void upmu_del(struct perf_event *event, int flags)
 static void upmu_read(struct perf_event *event)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
+	unsigned long flags;
 
-	if (!(event->hw.state & PERF_HES_STOPPED))
+	raw_spin_lock_irqsave(&upmu->lock, flags);
+	if (!(event->hw.state & PERF_HES_STOPPED) && !upmu->dead)
 		upmu_event_update(upmu, event);
+	raw_spin_unlock_irqrestore(&upmu->lock, flags);
 }
 
 /* ---- event_init -------------------------------------------------------- */
@@ -313,6 +342,7 @@ static int upmu_check_config(struct upmu_pmu *upmu, struct perf_event *event)
 static int upmu_event_init(struct perf_event *event)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
+	unsigned long flags;
 	int cpu, ret;
 
 	if (event->attr.type != event->pmu->type)
@@ -323,28 +353,40 @@ static int upmu_event_init(struct perf_event *event)
 		return -EOPNOTSUPP;
 	if (event->cpu < 0 || event->attach_state & PERF_ATTACH_TASK)
 		return -EINVAL;
-	if (!cpumask_test_cpu(event->cpu, &upmu->associated_cpus))
-		return -EINVAL;
 
+	/*
+	 * The family's checks may look at shared filter state, and a dead
+	 * PMU's device (and its dev_dbg name) may be gone: hold the lock.
+	 */
+	raw_spin_lock_irqsave(&upmu->lock, flags);
+	if (upmu->dead) {
+		ret = -ENODEV;
+		goto out;
+	}
+	ret = -EINVAL;
+	if (!cpumask_test_cpu(event->cpu, &upmu->associated_cpus))
+		goto out;
 	ret = upmu_check_config(upmu, event);
 	if (ret)
-		return ret;
+		goto out;
 	if (upmu->desc->ops->validate) {
 		ret = upmu->desc->ops->validate(upmu, event);
 		if (ret)
-			return ret;
+			goto out;
 	}
-
+	ret = -EINVAL;
 	cpu = READ_ONCE(upmu->cpu);
 	if (cpu < 0)
-		return -EINVAL;
+		goto out;
 	event->cpu = cpu;
-
 	if (!upmu_validate_group(upmu, event))
-		return -EINVAL;
+		goto out;
 
 	event->hw.idx = -1;
-	return 0;
+	ret = 0;
+out:
+	raw_spin_unlock_irqrestore(&upmu->lock, flags);
+	return ret;
 }
 
 /* ---- sysfs ------------------------------------------------------------- */
@@ -404,13 +446,9 @@ static ssize_t upmu_show_string(struct device *dev,
 	return sysfs_emit(buf, "%s\n", (const char *)ea->var);
 }
 
-static struct attribute *upmu_str_attr(struct device *dev, const char *name,
-				       const char *val)
+static struct attribute *upmu_str_attr(struct dev_ext_attribute *ea,
+				       const char *name, const char *val)
 {
-	struct dev_ext_attribute *ea = devm_kzalloc(dev, sizeof(*ea), GFP_KERNEL);
-
-	if (!ea)
-		return NULL;
 	sysfs_attr_init(&ea->attr.attr);
 	ea->attr.attr.name = name;
 	ea->attr.attr.mode = 0444;
@@ -419,72 +457,90 @@ static struct attribute *upmu_str_attr(struct device *dev, const char *name,
 	return &ea->attr.attr;
 }
 
+/* "config2:63-63" */
+#define UPMU_FMT_TEXT_LEN	16
+
+/* Append "<name><suffix>" to the string pool at *pos. */
+static const char *upmu_pool_name(char **pos, const char *name,
+				  const char *suffix)
+{
+	char *s = *pos;
+
+	*pos += sprintf(s, "%s%s", name, suffix) + 1;
+	return s;
+}
+
+/*
+ * The attributes live as long as the upmu_pmu, not its device: a PMU on
+ * Linux < 6.15 can stay registered after its device is gone.
+ */
 static int upmu_build_groups(struct upmu_pmu *upmu)
 {
+	static const char * const word[] = { "config", "config1", "config2" };
 	const struct upmu_desc *d = upmu->desc;
-	struct device *dev = upmu->dev;
-	struct attribute_group *fmt, *ev;
-	struct attribute **fa, **ea;
+	struct dev_ext_attribute *ext;
 	unsigned int i, n = 0, g = 0;
+	struct attribute **fa, **ea;
+	size_t pool = 0;
+	char *pos;
 
-	fmt = devm_kzalloc(dev, sizeof(*fmt), GFP_KERNEL);
-	ev = devm_kzalloc(dev, sizeof(*ev), GFP_KERNEL);
-	fa = devm_kcalloc(dev, d->nr_formats + 1, sizeof(*fa), GFP_KERNEL);
-	ea = devm_kcalloc(dev, 3 * d->nr_events + 1, sizeof(*ea), GFP_KERNEL);
-	if (!fmt || !ev || !fa || !ea)
+	for (i = 0; i < d->nr_formats; i++)
+		pool += UPMU_FMT_TEXT_LEN;
+	for (i = 0; i < d->nr_events; i++)
+		pool += 2 * (strlen(d->events[i].name) + sizeof(".scale"));
+
+	upmu->attrs = kcalloc(d->nr_formats + 3 * d->nr_events + 2,
+			      sizeof(*upmu->attrs), GFP_KERNEL);
+	upmu->ext = kcalloc(d->nr_formats + 2 * d->nr_events,
+			    sizeof(*upmu->ext), GFP_KERNEL);
+	upmu->evattrs = kcalloc(d->nr_events, sizeof(*upmu->evattrs), GFP_KERNEL);
+	upmu->strs = kzalloc(pool, GFP_KERNEL);
+	if (!upmu->attrs || !upmu->ext || !upmu->evattrs || !upmu->strs)
 		return -ENOMEM;
+
+	fa = upmu->attrs;
+	ea = fa + d->nr_formats + 1;
+	ext = upmu->ext;
+	pos = upmu->strs;
 
 	for (i = 0; i < d->nr_formats; i++) {
 		const struct upmu_format *f = &d->formats[i];
-		static const char * const w[] = { "config", "config1", "config2" };
-		char *s;
+		char *s = pos;
 
 		if (f->lo == f->hi)
-			s = devm_kasprintf(dev, GFP_KERNEL, "%s:%u", w[f->word], f->lo);
+			snprintf(s, UPMU_FMT_TEXT_LEN, "%s:%u", word[f->word], f->lo);
 		else
-			s = devm_kasprintf(dev, GFP_KERNEL, "%s:%u-%u", w[f->word],
-					   f->lo, f->hi);
-		fa[i] = s ? upmu_str_attr(dev, f->name, s) : NULL;
-		if (!fa[i])
-			return -ENOMEM;
+			snprintf(s, UPMU_FMT_TEXT_LEN, "%s:%u-%u", word[f->word],
+				 f->lo, f->hi);
+		pos += UPMU_FMT_TEXT_LEN;
+		fa[i] = upmu_str_attr(ext++, f->name, s);
 		upmu->valid[f->word] |= GENMASK_ULL(f->hi, f->lo);
 	}
 
 	for (i = 0; i < d->nr_events; i++) {
 		const struct upmu_event_desc *e = &d->events[i];
-		struct perf_pmu_events_attr *pa;
+		struct perf_pmu_events_attr *pa = &upmu->evattrs[i];
 
-		pa = devm_kzalloc(dev, sizeof(*pa), GFP_KERNEL);
-		if (!pa)
-			return -ENOMEM;
 		sysfs_attr_init(&pa->attr.attr);
 		pa->attr.attr.name = e->name;
 		pa->attr.attr.mode = 0444;
 		pa->attr.show = upmu_event_show;
 		pa->id = e->id;
 		ea[n++] = &pa->attr.attr;
-		if (e->unit) {
-			const char *nm = devm_kasprintf(dev, GFP_KERNEL, "%s.unit", e->name);
-
-			ea[n] = nm ? upmu_str_attr(dev, nm, e->unit) : NULL;
-			if (!ea[n++])
-				return -ENOMEM;
-		}
-		if (e->scale) {
-			const char *nm = devm_kasprintf(dev, GFP_KERNEL, "%s.scale", e->name);
-
-			ea[n] = nm ? upmu_str_attr(dev, nm, e->scale) : NULL;
-			if (!ea[n++])
-				return -ENOMEM;
-		}
+		if (e->unit)
+			ea[n++] = upmu_str_attr(ext++, upmu_pool_name(&pos, e->name, ".unit"),
+						e->unit);
+		if (e->scale)
+			ea[n++] = upmu_str_attr(ext++, upmu_pool_name(&pos, e->name, ".scale"),
+						e->scale);
 	}
 
-	fmt->name = "format";
-	fmt->attrs = fa;
-	ev->name = "events";
-	ev->attrs = ea;
-	upmu->groups[g++] = ev;
-	upmu->groups[g++] = fmt;
+	upmu->fmt_group.name = "format";
+	upmu->fmt_group.attrs = fa;
+	upmu->ev_group.name = "events";
+	upmu->ev_group.attrs = ea;
+	upmu->groups[g++] = &upmu->ev_group;
+	upmu->groups[g++] = &upmu->fmt_group;
 	upmu->groups[g++] = &upmu_common_group;
 	for (i = 0; d->attr_groups && d->attr_groups[i]; i++) {
 		if (g >= ARRAY_SIZE(upmu->groups) - 1)
@@ -551,12 +607,115 @@ static ktime_t upmu_poll_period(const struct upmu_pmu *upmu)
 }
 
 /**
+ * upmu_pmu_alloc() - allocate a PMU instance for a family to fill in
+ * @dev: the device that provides the registers
+ *
+ * Return: the instance, or NULL.  Free it with upmu_pmu_free() until
+ * upmu_pmu_register() succeeds; from then on the core owns it.
+ */
+struct upmu_pmu *upmu_pmu_alloc(struct device *dev)
+{
+	struct upmu_pmu *upmu = kzalloc(sizeof(*upmu), GFP_KERNEL);
+
+	if (upmu)
+		upmu->dev = dev;
+	return upmu;
+}
+EXPORT_SYMBOL_GPL(upmu_pmu_alloc);
+
+/**
+ * upmu_pmu_free() - free an instance that is not (or no longer) registered
+ * @upmu: the instance, or NULL
+ */
+void upmu_pmu_free(struct upmu_pmu *upmu)
+{
+	if (!upmu)
+		return;
+	kfree(upmu->attrs);
+	kfree(upmu->ext);
+	kfree(upmu->evattrs);
+	kfree(upmu->strs);
+	kfree(upmu);
+}
+EXPORT_SYMBOL_GPL(upmu_pmu_free);
+
+/*
+ * Linux < 6.15 cannot detach events from a PMU: perf_pmu_unregister()
+ * frees the contexts that open events still use.  There, a PMU whose
+ * device goes away while events are open stays registered, dead (its
+ * callbacks no longer touch the registers, new events get -ENODEV),
+ * until no event of its module is left: every event holds a reference
+ * on pmu->module, and dropping it is the last thing perf does with the
+ * event's PMU.  Such PMUs are reaped when the next PMU registers, by a
+ * periodic work, and at the latest when their module goes.
+ */
+static void upmu_reap_workfn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(upmu_reaper, upmu_reap_workfn);
+
+static bool upmu_reapable(const struct upmu_pmu *upmu, const struct module *going)
+{
+	struct module *mod = upmu->pmu.module;
+
+	return upmu->dead && mod && (mod == going || module_refcount(mod) <= 0);
+}
+
+/* Reap what can be reaped; return true while dead PMUs remain. */
+static bool upmu_reap_locked(const struct module *going)
+{
+	struct upmu_pmu *upmu, *tmp;
+	bool left = false;
+
+	lockdep_assert_held(&upmu_list_lock);
+	list_for_each_entry_safe(upmu, tmp, &upmu_list, list) {
+		if (!upmu_reapable(upmu, going)) {
+			left |= upmu->dead;
+			continue;
+		}
+		/* Still on the list: the name stays taken until it is gone. */
+		perf_pmu_unregister(&upmu->pmu);
+		pr_debug("upmu: %s: released\n", upmu->name);
+		list_del(&upmu->list);
+		upmu_pmu_free(upmu);
+	}
+	return left;
+}
+
+static void upmu_reap(const struct module *going)
+{
+	bool left;
+
+	mutex_lock(&upmu_list_lock);
+	left = upmu_reap_locked(going);
+	mutex_unlock(&upmu_list_lock);
+	if (left)
+		schedule_delayed_work(&upmu_reaper, HZ / 2);
+}
+
+static void upmu_reap_workfn(struct work_struct *work)
+{
+	upmu_reap(NULL);
+}
+
+static int upmu_module_notify(struct notifier_block *nb, unsigned long action,
+			      void *data)
+{
+	/* Nothing of a going module may stay registered. */
+	if (action == MODULE_STATE_GOING)
+		upmu_reap(data);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block upmu_module_nb = {
+	.notifier_call = upmu_module_notify,
+};
+
+/**
  * __upmu_pmu_register() - register a PMU instance with perf
- * @upmu: filled in by the family: dev, desc, regs, name, identifier,
- *	  associated_cpus, num_counters, width
+ * @upmu: from upmu_pmu_alloc(), filled in by the family: desc, regs, name,
+ *	  identifier, associated_cpus, num_counters, width
  * @owner: module that owns the callbacks (events pin it)
  *
- * Return: 0 or -errno.
+ * Return: 0 or -errno.  On error the caller still owns @upmu.
  */
 int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 {
@@ -585,7 +744,8 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 
 	upmu->pmu = (struct pmu) {
 		.module		= owner,
-#if UPMU_HAVE_PMU_PARENT
+#if UPMU_HAVE_PMU_PARENT && UPMU_PMU_REVOKES
+		/* Only where the PMU cannot outlive its parent. */
 		.parent		= upmu->dev,
 #endif
 		.task_ctx_nr	= perf_invalid_context,
@@ -603,13 +763,18 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 	};
 
 	mutex_lock(&upmu_list_lock);
+	upmu_reap_locked(NULL);
 	list_for_each_entry(other, &upmu_list, list) {
-		if (!strcmp(other->name, upmu->name)) {
-			mutex_unlock(&upmu_list_lock);
+		if (strcmp(other->name, upmu->name))
+			continue;
+		mutex_unlock(&upmu_list_lock);
+		if (other->dead)
+			dev_err(upmu->dev, "PMU %s is still held by open events of a removed device\n",
+				upmu->name);
+		else
 			dev_err(upmu->dev, "PMU %s already exists (from %s)\n",
 				upmu->name, dev_name(other->dev));
-			return -EEXIST;
-		}
+		return -EEXIST;
 	}
 	list_add_tail(&upmu->list, &upmu_list);
 	mutex_unlock(&upmu_list_lock);
@@ -644,19 +809,39 @@ err_list:
 EXPORT_SYMBOL_GPL(__upmu_pmu_register);
 
 /**
- * upmu_pmu_unregister() - remove a PMU instance
- * @upmu: the PMU
+ * upmu_pmu_unregister() - remove a PMU instance whose device is going
+ * @upmu: the PMU; the core frees it
  *
- * Open events are detached by the perf core (Linux 6.15+) and read as
- * errors from then on.
+ * When this returns the registers are no longer used.  On Linux 6.15+
+ * the perf core detaches open events (they keep their last count and
+ * report POLLERR).  On older kernels a PMU with open events stays
+ * registered but dead until they are closed, see upmu_reap_locked().
  */
 void upmu_pmu_unregister(struct upmu_pmu *upmu)
 {
-	perf_pmu_unregister(&upmu->pmu);
-	cpuhp_state_remove_instance_nocalls(upmu_hp_state, &upmu->node);
+	unsigned long flags;
+
+	if (UPMU_PMU_REVOKES)
+		perf_pmu_unregister(&upmu->pmu);
+
+	raw_spin_lock_irqsave(&upmu->lock, flags);
+	upmu->dead = true;
+	raw_spin_unlock_irqrestore(&upmu->lock, flags);
+	/* The poll handler sees @dead and does not rearm. */
 	hrtimer_cancel(&upmu->timer);
+	cpuhp_state_remove_instance_nocalls(upmu_hp_state, &upmu->node);
+
 	mutex_lock(&upmu_list_lock);
-	list_del(&upmu->list);
+	if (UPMU_PMU_REVOKES) {
+		list_del(&upmu->list);
+		upmu_pmu_free(upmu);
+	} else if (!upmu_reapable(upmu, NULL)) {
+		dev_info(upmu->dev, "%s: kept until the open events of %s are closed\n",
+			 upmu->name, module_name(upmu->pmu.module));
+		schedule_delayed_work(&upmu_reaper, HZ / 2);
+	} else {
+		upmu_reap_locked(NULL);
+	}
 	mutex_unlock(&upmu_list_lock);
 }
 EXPORT_SYMBOL_GPL(upmu_pmu_unregister);
@@ -670,11 +855,16 @@ static int __init upmu_core_init(void)
 	if (ret < 0)
 		return ret;
 	upmu_hp_state = ret;
-	return 0;
+	ret = register_module_notifier(&upmu_module_nb);
+	if (ret)
+		cpuhp_remove_multi_state(upmu_hp_state);
+	return ret;
 }
 
 static void __exit upmu_core_exit(void)
 {
+	unregister_module_notifier(&upmu_module_nb);
+	cancel_delayed_work_sync(&upmu_reaper);
 	cpuhp_remove_multi_state(upmu_hp_state);
 }
 

@@ -21,6 +21,8 @@
 #include <linux/types.h>
 
 #define UPMU_MAX_COUNTERS	64
+#define UPMU_NAME_LEN		48
+#define UPMU_ID_LEN		32
 
 /**
  * struct upmu_regs_ops - register access of a PMU register block
@@ -198,11 +200,11 @@ struct upmu_desc {
 /**
  * struct upmu_pmu - one registered PMU instance
  * @pmu: the perf PMU
- * @dev: parent device (lifetime of the allocations)
+ * @dev: the device that provides the registers; not used once @dead
  * @desc: the model
  * @regs: register block
- * @name: perf PMU name
- * @identifier: sysfs identifier text
+ * @name: perf PMU name (set by the family)
+ * @identifier: sysfs identifier text (set by the family)
  * @valid: config bits covered by the formats, per config word
  * @associated_cpus: CPUs allowed to own the PMU
  * @cpu: owning CPU, or -1 when none is online
@@ -210,21 +212,33 @@ struct upmu_desc {
  * @list: in the core's list of registered PMUs
  * @num_counters: general-purpose counters (set by the family)
  * @width: counter width in bits (set by the family)
- * @lock: protects @hw and @events against event_init on other CPUs
+ * @lock: protects @hw, @events and @dead, and serialises all register
+ *	  access of the PMU
  * @hw: allocation state of the hardware
  * @events: event on each counter index
  * @n_active: counters in use, drives the poll timer
  * @timer: overflow poll timer, pinned to @cpu
  * @poll: poll period, 0 if the counters cannot wrap in practice
+ * @dead: the registers are gone; perf callbacks no longer touch them
+ * @groups: sysfs attribute groups handed to perf
+ * @fmt_group: the "format" group
+ * @ev_group: the "events" group
+ * @attrs: attribute pointer arrays of @fmt_group and @ev_group
+ * @ext: string attributes (formats, event units and scales)
+ * @evattrs: event attributes
+ * @strs: generated attribute names and texts
  * @priv: family data
+ *
+ * Allocated by upmu_pmu_alloc() and owned by the core once registered:
+ * it can outlive its device (see upmu_pmu_unregister()).
  */
 struct upmu_pmu {
 	struct pmu pmu;
 	struct device *dev;
 	const struct upmu_desc *desc;
 	struct upmu_regs regs;
-	const char *name;
-	const char *identifier;
+	char name[UPMU_NAME_LEN];
+	char identifier[UPMU_ID_LEN];
 	u64 valid[UPMU_NR_WORDS];
 	cpumask_t associated_cpus;
 	int cpu;
@@ -238,7 +252,14 @@ struct upmu_pmu {
 	unsigned int n_active;
 	struct hrtimer timer;
 	ktime_t poll;
+	bool dead;
 	const struct attribute_group *groups[8];
+	struct attribute_group fmt_group;
+	struct attribute_group ev_group;
+	struct attribute **attrs;
+	struct dev_ext_attribute *ext;
+	struct perf_pmu_events_attr *evattrs;
+	char *strs;
 	void *priv;
 };
 
@@ -253,6 +274,8 @@ u64 upmu_field(const struct upmu_pmu *upmu, const struct perf_event *event,
 	       unsigned int fmt);
 int upmu_regs_get(struct platform_device *pdev, struct upmu_regs *regs);
 int upmu_cpus_of_node(struct upmu_pmu *upmu, int node);
+struct upmu_pmu *upmu_pmu_alloc(struct device *dev);
+void upmu_pmu_free(struct upmu_pmu *upmu);
 int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner);
 void upmu_pmu_unregister(struct upmu_pmu *upmu);
 

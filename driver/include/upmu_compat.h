@@ -14,6 +14,8 @@
 #define UPMU_HAVE_PMU_PARENT	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0))
 /* perf_event_attr::config3 (6.3) */
 #define UPMU_HAVE_CONFIG3	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0))
+/* perf_pmu_unregister() detaches open events (6.15) */
+#define UPMU_PMU_REVOKES	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0))
 /* platform_driver::remove returns void (6.11) */
 #define UPMU_REMOVE_VOID	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0))
 

@@ -32,18 +32,12 @@ static int t410_location(struct device *dev, u32 *socket, u32 *instance)
 	return device_property_read_u32(dev, "socket-id", socket);
 }
 
-static int t410_cspmu_probe(struct platform_device *pdev)
+static int t410_cspmu_init(struct platform_device *pdev, struct upmu_pmu *upmu,
+			   const struct t410_model *m)
 {
-	const struct t410_model *m =
-		(const void *)platform_get_device_id(pdev)->driver_data;
 	struct device *dev = &pdev->dev;
-	struct upmu_pmu *upmu;
 	u32 socket, instance, cfgr;
 	int ret;
-
-	upmu = devm_kzalloc(dev, sizeof(*upmu), GFP_KERNEL);
-	if (!upmu)
-		return -ENOMEM;
 
 	ret = t410_location(dev, &socket, &instance);
 	if (ret)
@@ -62,14 +56,11 @@ static int t410_cspmu_probe(struct platform_device *pdev)
 	if (!(cfgr & CSPMU_PMCFGR_CC) || upmu->width < 32)
 		return dev_err_probe(dev, -ENODEV, "unsupported PMCFGR %#x\n", cfgr);
 
-	upmu->dev = dev;
 	upmu->desc = &m->desc;
 	upmu->priv = (void *)m;
-	upmu->name = devm_kasprintf(dev, GFP_KERNEL, m->name_fmt, socket, instance);
-	upmu->identifier = devm_kasprintf(dev, GFP_KERNEL, "%x",
-					  upmu_rd32(&upmu->regs, CSPMU_PMIIDR));
-	if (!upmu->name || !upmu->identifier)
-		return -ENOMEM;
+	snprintf(upmu->name, sizeof(upmu->name), m->name_fmt, socket, instance);
+	snprintf(upmu->identifier, sizeof(upmu->identifier), "%x",
+		 upmu_rd32(&upmu->regs, CSPMU_PMIIDR));
 
 	/* Quiesce: all counters off and cleared. */
 	upmu_wr32(&upmu->regs, CSPMU_PMCNTENCLR, U32_MAX);
@@ -79,6 +70,24 @@ static int t410_cspmu_probe(struct platform_device *pdev)
 	ret = upmu_pmu_register(upmu);
 	if (ret)
 		return dev_err_probe(dev, ret, "%s: register failed\n", upmu->name);
+	return 0;
+}
+
+static int t410_cspmu_probe(struct platform_device *pdev)
+{
+	const struct t410_model *m =
+		(const void *)platform_get_device_id(pdev)->driver_data;
+	struct upmu_pmu *upmu;
+	int ret;
+
+	upmu = upmu_pmu_alloc(&pdev->dev);
+	if (!upmu)
+		return -ENOMEM;
+	ret = t410_cspmu_init(pdev, upmu, m);
+	if (ret) {
+		upmu_pmu_free(upmu);
+		return ret;
+	}
 	platform_set_drvdata(pdev, upmu);
 	return 0;
 }

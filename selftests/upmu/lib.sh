@@ -32,6 +32,21 @@ upmu_load_all() {
 sim_new() { echo "$*" > /sys/bus/upmu_sim/new_device; }
 sim_del() { echo "$1" > /sys/bus/upmu_sim/del_device 2>/dev/null; }
 sim_inject() { local id=$1; shift; echo "$*" > "/sys/kernel/debug/upmu_sim/$id/inject"; }
+# Linux 6.15+ detaches open events from a PMU that goes away.
+kernel_revokes() {
+	local v=$(uname -r) maj min
+	maj=${v%%.*}; min=${v#*.}; min=${min%%[.-]*}
+	[ "$maj" -gt 6 ] || { [ "$maj" -eq 6 ] && [ "$min" -ge 15 ]; }
+}
+# Wait (up to $2 s) until PMU $1 is gone.
+pmu_gone_within() {
+	local i
+	for i in $(seq $(($2 * 10))); do
+		pmu_present "$1" || return 0
+		sleep 0.1
+	done
+	return 1
+}
 pmu_present() { [ -e "/sys/bus/event_source/devices/$1/type" ]; }
 
 # Wait (up to $2 s) until module $1 holds at least one reference.

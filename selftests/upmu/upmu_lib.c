@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "upmu_lib.h"
@@ -265,4 +266,26 @@ int cpu_set_online(int cpu, bool online)
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
 	return write_str(path, online ? "1" : "0");
+}
+
+bool kernel_revokes_events(void)
+{
+	struct utsname u;
+	unsigned int major = 0, minor = 0;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return true;
+	return major > 6 || (major == 6 && minor >= 15);
+}
+
+bool pmu_gone_within(const char *pmu, unsigned int ms)
+{
+	for (;;) {
+		if (!pmu_exists(pmu))
+			return true;
+		if (ms < 10)
+			return false;
+		usleep(10000);
+		ms -= 10;
+	}
 }

@@ -48,4 +48,12 @@ int count_read(int fd, uint64_t *val);
 
 int cpu_set_online(int cpu, bool online);
 
+/*
+ * Linux 6.15+ detaches open events from a PMU that goes away; older
+ * kernels keep the PMU registered (dead) until they are closed.
+ */
+bool kernel_revokes_events(void);
+/* Wait up to @ms for @pmu to disappear. */
+bool pmu_gone_within(const char *pmu, unsigned int ms);
+
 #endif
