@@ -127,23 +127,30 @@ static void upmu_event_update(struct upmu_pmu *upmu, struct perf_event *event)
 	local64_add((now - prev) & mask, &event->count);
 }
 
-static enum hrtimer_restart upmu_poll(struct hrtimer *t)
+/* Fold the hardware counts of every running event into its count. */
+static void upmu_update_all(struct upmu_pmu *upmu)
 {
-	struct upmu_pmu *upmu = container_of(t, struct upmu_pmu, timer);
-	unsigned long flags;
 	unsigned int idx;
 
-	raw_spin_lock_irqsave(&upmu->lock, flags);
-	if (!upmu->n_active || upmu->dead) {
-		raw_spin_unlock_irqrestore(&upmu->lock, flags);
-		return HRTIMER_NORESTART;
-	}
 	for_each_set_bit(idx, upmu->hw.used, UPMU_MAX_COUNTERS) {
 		struct perf_event *event = upmu->events[idx];
 
 		if (event && !(event->hw.state & PERF_HES_STOPPED))
 			upmu_event_update(upmu, event);
 	}
+}
+
+static enum hrtimer_restart upmu_poll(struct hrtimer *t)
+{
+	struct upmu_pmu *upmu = container_of(t, struct upmu_pmu, timer);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&upmu->lock, flags);
+	if (!upmu->n_active || upmu->dead) {
+		raw_spin_unlock_irqrestore(&upmu->lock, flags);
+		return HRTIMER_NORESTART;
+	}
+	upmu_update_all(upmu);
 	raw_spin_unlock_irqrestore(&upmu->lock, flags);
 
 	hrtimer_forward_now(t, upmu->poll);
@@ -175,6 +182,7 @@ static void upmu_pmu_disable(struct pmu *pmu)
 static void upmu_start(struct perf_event *event, int flags)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
+	const struct upmu_hw_ops *ops = upmu->desc->ops;
 	struct hw_perf_event *hwc = &event->hw;
 	unsigned long irqflags;
 
@@ -184,9 +192,11 @@ static void upmu_start(struct perf_event *event, int flags)
 	raw_spin_lock_irqsave(&upmu->lock, irqflags);
 	hwc->state = 0;
 	if (!upmu->dead) {
-		upmu->desc->ops->config(upmu, event);
-		local64_set(&hwc->prev_count, upmu->desc->ops->read(upmu, event));
-		upmu->desc->ops->start(upmu, event);
+		if (ops->config)
+			ops->config(upmu, event);
+		local64_set(&hwc->prev_count, ops->read(upmu, event));
+		if (ops->start)
+			ops->start(upmu, event);
 	}
 	raw_spin_unlock_irqrestore(&upmu->lock, irqflags);
 }
@@ -202,7 +212,8 @@ static void upmu_stop(struct perf_event *event, int flags)
 
 	raw_spin_lock_irqsave(&upmu->lock, irqflags);
 	if (!upmu->dead) {
-		upmu->desc->ops->stop(upmu, event);
+		if (upmu->desc->ops->stop)
+			upmu->desc->ops->stop(upmu, event);
 		upmu_event_update(upmu, event);
 	}
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
@@ -824,7 +835,12 @@ void upmu_pmu_unregister(struct upmu_pmu *upmu)
 	if (UPMU_PMU_REVOKES)
 		perf_pmu_unregister(&upmu->pmu);
 
+	/*
+	 * Events still on the hardware (< 6.15) keep what was counted up to
+	 * now; the registers are not read again.
+	 */
 	raw_spin_lock_irqsave(&upmu->lock, flags);
+	upmu_update_all(upmu);
 	upmu->dead = true;
 	raw_spin_unlock_irqrestore(&upmu->lock, flags);
 	/* The poll handler sees @dead and does not rearm. */

@@ -153,8 +153,9 @@ struct upmu_sched {
  * @enable: start all counting (pmu_enable)
  * @disable: stop all counting (pmu_disable)
  * @config: program event type/filters of counter hwc->idx, not enabling it
- * @start: enable counter hwc->idx
- * @stop: disable counter hwc->idx
+ *	    (optional: fixed-function counters need nothing)
+ * @start: enable counter hwc->idx (optional)
+ * @stop: disable counter hwc->idx (optional)
  * @read: raw value of counter hwc->idx (upmu->width bits)
  *
  * All but @validate and @get_idx run on the PMU's CPU with interrupts
