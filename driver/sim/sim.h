@@ -17,6 +17,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "hw/t410_cmem.h"
 #include "upmu.h"
 
 #define SIM_MAX_SOCKETS	4
@@ -102,6 +103,21 @@ struct sim_cspmu {
 	struct platform_device *pdev;
 };
 
+/* The CMEM latency PMU register window of one socket (hw/t410_cmem.h). */
+struct sim_cmem {
+	struct sim_dev *sd;
+	u32 socket;
+	u32 cg[CMEM_NR_INST];
+	u32 ctrl[CMEM_NR_INST];
+	u32 status[CMEM_NR_INST];
+	u64 cycles[CMEM_NR_INST];
+	u64 req[CMEM_NR_INST][CMEM_NR_MC];
+	u64 aor[CMEM_NR_INST][CMEM_NR_MC];
+	unsigned int next;
+	u64 last_ns;
+	struct platform_device *pdev;
+};
+
 /**
  * struct sim_dev - one simulated SoC
  * @dev: device on the upmu_sim bus
@@ -118,6 +134,7 @@ struct sim_cspmu {
  * @flows: continuous traffic
  * @nr_flows: entries in @flows
  * @ucf: UCF PMU per socket
+ * @cmem: CMEM latency PMU per socket
  * @ddir: debugfs directory
  */
 struct sim_dev {
@@ -134,8 +151,14 @@ struct sim_dev {
 	struct list_head flows;
 	unsigned int nr_flows;
 	struct sim_cspmu ucf[SIM_MAX_SOCKETS];
+	struct sim_cmem cmem[SIM_MAX_SOCKETS];
 	struct dentry *ddir;
 };
+
+/* sim_bus.c */
+struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,
+				     const struct upmu_regs_ops *ops, void *ctx,
+				     u32 socket, u32 instance);
 
 /* sim_time.c */
 u64 sim_now(struct sim_dev *sd);
@@ -159,5 +182,12 @@ int sim_cspmu_add(struct sim_cspmu *u);
 void sim_cspmu_del(struct sim_cspmu *u);
 void sim_cspmu_deliver(struct sim_cspmu *u, const struct sim_txn *t);
 void sim_cspmu_tick(struct sim_cspmu *u, u64 now);
+
+/* sim_cmem.c */
+void sim_cmem_init(struct sim_dev *sd, struct sim_cmem *c, u32 socket);
+int sim_cmem_add(struct sim_cmem *c);
+void sim_cmem_del(struct sim_cmem *c);
+void sim_cmem_deliver(struct sim_cmem *c, const struct sim_txn *t);
+void sim_cmem_tick(struct sim_cmem *c, u64 now);
 
 #endif

@@ -47,28 +47,35 @@ static const struct device_type sim_dev_type = {
 	.release = sim_dev_release,
 };
 
-/* Bound to every device on the bus: builds and tears down the SoC. */
-static int sim_probe(struct device *dev)
+/**
+ * sim_add_pdev() - publish a register block as a platform device
+ * @sd: the simulated SoC (parent)
+ * @name: platform device name the PMU driver matches
+ * @ops: register accessors
+ * @ctx: their cookie
+ * @socket: socket of the block
+ * @instance: instance within the socket
+ *
+ * A PMU driver may bind at once.  Return: the device or an ERR_PTR.
+ */
+struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,
+				     const struct upmu_regs_ops *ops, void *ctx,
+				     u32 socket, u32 instance)
 {
-	struct sim_dev *sd = to_sim_dev(dev);
-	unsigned int s;
-	int ret;
+	struct upmu_platdata pd = {
+		.regs = { .ops = ops, .ctx = ctx },
+		.socket = socket,
+		.instance = instance,
+	};
+	struct platform_device_info info = {
+		.parent = &sd->dev,
+		.name = name,
+		.id = PLATFORM_DEVID_AUTO,
+		.data = &pd,
+		.size_data = sizeof(pd),
+	};
 
-	for (s = 0; s < sd->nr_sockets; s++)
-		sim_cspmu_init(sd, &sd->ucf[s], &sim_ucf_model, s, 0);
-	sim_debugfs_init(sd);
-	for (s = 0; s < sd->nr_sockets; s++) {
-		ret = sim_cspmu_add(&sd->ucf[s]);
-		if (ret)
-			goto err_units;
-	}
-	return 0;
-
-err_units:
-	while (s--)
-		sim_cspmu_del(&sd->ucf[s]);
-	sim_debugfs_exit(sd);
-	return ret;
+	return platform_device_register_full(&info);
 }
 
 static void sim_remove(struct device *dev)
@@ -76,9 +83,37 @@ static void sim_remove(struct device *dev)
 	struct sim_dev *sd = to_sim_dev(dev);
 	unsigned int s;
 
-	for (s = 0; s < sd->nr_sockets; s++)
+	for (s = 0; s < sd->nr_sockets; s++) {
+		sim_cmem_del(&sd->cmem[s]);
 		sim_cspmu_del(&sd->ucf[s]);
+	}
 	sim_debugfs_exit(sd);
+}
+
+/* Bound to every device on the bus: builds and tears down the SoC. */
+static int sim_probe(struct device *dev)
+{
+	struct sim_dev *sd = to_sim_dev(dev);
+	unsigned int s;
+	int ret;
+
+	for (s = 0; s < sd->nr_sockets; s++) {
+		sim_cspmu_init(sd, &sd->ucf[s], &sim_ucf_model, s, 0);
+		sim_cmem_init(sd, &sd->cmem[s], s);
+	}
+	sim_debugfs_init(sd);
+	for (s = 0; s < sd->nr_sockets; s++) {
+		ret = sim_cspmu_add(&sd->ucf[s]);
+		if (!ret)
+			ret = sim_cmem_add(&sd->cmem[s]);
+		if (ret)
+			goto err_units;
+	}
+	return 0;
+
+err_units:
+	sim_remove(dev);
+	return ret;
 }
 
 static int sim_parse_opts(struct sim_dev *sd, char *opts)

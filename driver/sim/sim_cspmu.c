@@ -204,32 +204,14 @@ void sim_cspmu_init(struct sim_dev *sd, struct sim_cspmu *u,
 /* Publish the register block: a PMU driver may bind at once. */
 int sim_cspmu_add(struct sim_cspmu *u)
 {
-	struct upmu_platdata pd = {
-		.regs = { .ops = &sim_cspmu_regs_ops, .ctx = u },
-		.socket = u->socket,
-		.instance = u->instance,
-	};
-	struct platform_device_info info = {
-		.parent = &u->sd->dev,
-		.name = u->model->pdev_name,
-		.id = PLATFORM_DEVID_AUTO,
-		.data = &pd,
-		.size_data = sizeof(pd),
-	};
-
-	u->pdev = platform_device_register_full(&info);
-	if (IS_ERR(u->pdev)) {
-		int ret = PTR_ERR(u->pdev);
-
-		u->pdev = NULL;
-		return ret;
-	}
-	return 0;
+	u->pdev = sim_add_pdev(u->sd, u->model->pdev_name, &sim_cspmu_regs_ops,
+			       u, u->socket, u->instance);
+	return PTR_ERR_OR_ZERO(u->pdev);
 }
 
 void sim_cspmu_del(struct sim_cspmu *u)
 {
-	if (u->pdev)
+	if (!IS_ERR_OR_NULL(u->pdev))
 		platform_device_unregister(u->pdev);
 	u->pdev = NULL;
 }

@@ -32,8 +32,10 @@ u64 sim_max_bytes_per_ns(struct sim_dev *sd)
 
 void sim_deliver(struct sim_dev *sd, const struct sim_txn *t)
 {
-	if (t->socket < sd->nr_sockets)
-		sim_cspmu_deliver(&sd->ucf[t->socket], t);
+	if (t->socket >= sd->nr_sockets)
+		return;
+	sim_cspmu_deliver(&sd->ucf[t->socket], t);
+	sim_cmem_deliver(&sd->cmem[t->socket], t);
 }
 
 /*
@@ -47,8 +49,10 @@ void sim_catch_up(struct sim_dev *sd, u64 now)
 
 	lockdep_assert_held(&sd->lock);
 
-	for (s = 0; s < sd->nr_sockets; s++)
+	for (s = 0; s < sd->nr_sockets; s++) {
 		sim_cspmu_tick(&sd->ucf[s], now);
+		sim_cmem_tick(&sd->cmem[s], now);
+	}
 
 	list_for_each_entry(f, &sd->flows, list) {
 		struct sim_txn t = f->txn;

@@ -9,6 +9,8 @@
  * struct t410_model - one Tegra410 PMU type
  * @name_fmt: perf PMU name, formatted with socket and instance
  * @desc: tables and ops for the core
+ * @probe_hw: read the register block's geometry into @upmu (counters,
+ *	      width, identifier) and quiesce it; 0 or -errno
  * @cycles_id: event id that selects the cycle counter
  * @validate: model-specific filter checks (optional)
  * @filter: PMEVFILTR value for an event
@@ -18,6 +20,7 @@
 struct t410_model {
 	const char *name_fmt;
 	struct upmu_desc desc;
+	int (*probe_hw)(struct upmu_pmu *upmu);
 	u64 cycles_id;
 	int (*validate)(struct upmu_pmu *upmu, struct perf_event *event);
 	u32 (*filter)(struct upmu_pmu *upmu, struct perf_event *event);
@@ -26,6 +29,8 @@ struct t410_model {
 };
 
 extern const struct upmu_hw_ops t410_cspmu_ops;
+int t410_cspmu_probe_hw(struct upmu_pmu *upmu);
 extern const struct t410_model t410_ucf_model;
+extern const struct t410_model t410_cmem_model;
 
 #endif

@@ -89,3 +89,24 @@ const struct upmu_hw_ops t410_cspmu_ops = {
 	.stop		= cspmu_stop,
 	.read		= cspmu_read,
 };
+
+/* Geometry from PMCFGR; all counters off and cleared. */
+int t410_cspmu_probe_hw(struct upmu_pmu *upmu)
+{
+	u32 cfgr = upmu_rd32(&upmu->regs, CSPMU_PMCFGR);
+
+	upmu->num_counters = min_t(u32, FIELD_GET(CSPMU_PMCFGR_N, cfgr) + 1,
+				   CSPMU_MAX_COUNTERS);
+	upmu->width = FIELD_GET(CSPMU_PMCFGR_SIZE, cfgr) + 1;
+	if (!(cfgr & CSPMU_PMCFGR_CC) || upmu->width < 32) {
+		dev_err(upmu->dev, "unsupported PMCFGR %#x\n", cfgr);
+		return -ENODEV;
+	}
+	snprintf(upmu->identifier, sizeof(upmu->identifier), "%x",
+		 upmu_rd32(&upmu->regs, CSPMU_PMIIDR));
+
+	upmu_wr32(&upmu->regs, CSPMU_PMCNTENCLR, U32_MAX);
+	upmu_wr32(&upmu->regs, CSPMU_PMOVSCLR, U32_MAX);
+	upmu_wr32(&upmu->regs, CSPMU_PMCR, CSPMU_PMCR_P | CSPMU_PMCR_C);
+	return 0;
+}

@@ -103,6 +103,7 @@ const struct t410_model t410_ucf_model = {
 		.ops		= &t410_cspmu_ops,
 		.max_rate_per_ns = UCF_MAX_BYTES_PER_NS,
 	},
+	.probe_hw	= t410_cspmu_probe_hw,
 	.cycles_id	= UCF_CYCLES,
 	.validate	= ucf_validate,
 	.filter		= ucf_filter,

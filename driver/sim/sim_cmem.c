@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Simulated Tegra410 CMEM latency PMU (hw/t410_cmem.h) and its traffic
+ * model: every read that reaches the socket's local CPU memory (an SLC
+ * miss to CMEM) is split into 32-byte requests, spread round-robin over
+ * the memory controllers of all instances.  Each request adds one to its
+ * MC's request counter and its latency, in fabric cycles, to the MC's
+ * accumulated-outstanding counter: the sum over every cycle of the
+ * requests in flight, credited when the request is issued.  By Little's
+ * law rd_cum_outs / rd_req is then the injected latency in cycles.
+ */
+
+#include <linux/math64.h>
+
+#include "sim.h"
+
+static bool cmem_counting(const struct sim_cmem *c, unsigned int i)
+{
+	return c->cg[i] && (c->ctrl[i] & CMEM_CTRL_ENABLE);
+}
+
+static void cmem_add(u64 *cnt, u32 *status, u32 ovf, u64 delta)
+{
+	if (*cnt + delta < *cnt)
+		*status |= ovf;
+	*cnt += delta;
+}
+
+void sim_cmem_tick(struct sim_cmem *c, u64 now)
+{
+	unsigned int i;
+	u64 cycles;
+
+	if (now <= c->last_ns)
+		return;
+	cycles = sim_cycles_at(c->sd, now) - sim_cycles_at(c->sd, c->last_ns);
+	c->last_ns = now;
+	for (i = 0; i < CMEM_NR_INST; i++)
+		if (cmem_counting(c, i))
+			cmem_add(&c->cycles[i], &c->status[i],
+				 CMEM_STATUS_CYCLE_OVF, cycles);
+}
+
+void sim_cmem_deliver(struct sim_cmem *c, const struct sim_txn *t)
+{
+	const unsigned int nr = CMEM_NR_INST * CMEM_NR_MC;
+	u64 reqs, each, lat;
+	unsigned int k, rem;
+
+	if (t->op != SIM_OP_RD || t->hit || t->dst != SIM_DST_LOC_CMEM)
+		return;
+
+	reqs = DIV_ROUND_UP(t->size, CMEM_REQ_BYTES) * t->count;
+	lat = sim_cycles_at(c->sd, t->lat_ns);
+	each = div_u64_rem(reqs, nr, &rem);
+	for (k = 0; k < nr; k++) {
+		/* The first @rem MCs from the round-robin position get one more. */
+		unsigned int slot = (c->next + k) % nr;
+		unsigned int i = slot / CMEM_NR_MC, mc = slot % CMEM_NR_MC;
+		u64 n = each + (k < rem);
+
+		if (!n || !cmem_counting(c, i))
+			continue;
+		cmem_add(&c->req[i][mc], &c->status[i], CMEM_STATUS_REQ_OVF(mc), n);
+		cmem_add(&c->aor[i][mc], &c->status[i], CMEM_STATUS_AOR_OVF(mc),
+			 n * lat);
+	}
+	c->next = (c->next + rem) % nr;
+}
+
+/* ---- register interface ------------------------------------------------ */
+
+static u64 cmem_reg_read(struct sim_cmem *c, unsigned int i, u32 off)
+{
+	unsigned int mc;
+
+	if (i == CMEM_NR_INST)		/* broadcast page: write-only */
+		return 0;
+	switch (off) {
+	case CMEM_CG_CTRL:
+		return c->cg[i];
+	case CMEM_CTRL:
+		return c->ctrl[i];
+	case CMEM_STATUS:
+		return c->status[i];
+	case CMEM_CYCLE_CNTR:
+		return c->cycles[i];
+	}
+	for (mc = 0; mc < CMEM_NR_MC; mc++) {
+		if (off == CMEM_MC_REQ_CNTR(mc))
+			return c->req[i][mc];
+		if (off == CMEM_MC_AOR_CNTR(mc))
+			return c->aor[i][mc];
+	}
+	return 0;	/* reserved: RAZ */
+}
+
+static void cmem_reg_write_one(struct sim_cmem *c, unsigned int i, u32 off,
+			       u32 val)
+{
+	switch (off) {
+	case CMEM_CG_CTRL:
+		c->cg[i] = val & 1;
+		break;
+	case CMEM_CTRL:
+		if (val & CMEM_CTRL_CLR) {
+			c->cycles[i] = 0;
+			memset(c->req[i], 0, sizeof(c->req[i]));
+			memset(c->aor[i], 0, sizeof(c->aor[i]));
+			c->status[i] = 0;
+		}
+		c->ctrl[i] = val & CMEM_CTRL_ENABLE;
+		break;
+	case CMEM_STATUS:
+		c->status[i] &= ~val;
+		break;
+	}
+	/* Counters are read-only; anything else is WI. */
+}
+
+static void cmem_reg_write(struct sim_cmem *c, unsigned int i, u32 off, u32 val)
+{
+	if (i < CMEM_NR_INST) {
+		cmem_reg_write_one(c, i, off, val);
+		return;
+	}
+	/* The broadcast page writes the control registers of every instance. */
+	if (off == CMEM_CG_CTRL || off == CMEM_CTRL)
+		for (i = 0; i < CMEM_NR_INST; i++)
+			cmem_reg_write_one(c, i, off, val);
+}
+
+static u64 cmem_access(void *ctx, u32 off, bool write, u32 val)
+{
+	struct sim_cmem *c = ctx;
+	struct sim_dev *sd = c->sd;
+	unsigned long flags;
+	u64 ret = 0;
+
+	if (off >= CMEM_WINDOW)
+		return 0;
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	sim_catch_up(sd, sim_now(sd));
+	if (write)
+		cmem_reg_write(c, off / CMEM_PAGE, off % CMEM_PAGE, val);
+	else
+		ret = cmem_reg_read(c, off / CMEM_PAGE, off % CMEM_PAGE);
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return ret;
+}
+
+static u32 cmem_read32(void *ctx, u32 off)
+{
+	u64 v = cmem_access(ctx, off & ~7U, false, 0);
+
+	return off & 4 ? upper_32_bits(v) : lower_32_bits(v);
+}
+
+static void cmem_write32(void *ctx, u32 off, u32 val)
+{
+	/* Control registers are 64-bit; their upper halves are reserved. */
+	if (!(off & 4))
+		cmem_access(ctx, off, true, val);
+}
+
+static u64 cmem_read64(void *ctx, u32 off)
+{
+	return cmem_access(ctx, off, false, 0);
+}
+
+static const struct upmu_regs_ops sim_cmem_regs_ops = {
+	.read32 = cmem_read32,
+	.write32 = cmem_write32,
+	.read64 = cmem_read64,
+};
+
+/* Reset state: clock gated, stopped, zero. */
+void sim_cmem_init(struct sim_dev *sd, struct sim_cmem *c, u32 socket)
+{
+	c->sd = sd;
+	c->socket = socket;
+	c->last_ns = sim_now(sd);
+}
+
+int sim_cmem_add(struct sim_cmem *c)
+{
+	c->pdev = sim_add_pdev(c->sd, "nvidia-t410-cmem-pmu",
+			       &sim_cmem_regs_ops, c, c->socket, 0);
+	return PTR_ERR_OR_ZERO(c->pdev);
+}
+
+void sim_cmem_del(struct sim_cmem *c)
+{
+	if (!IS_ERR_OR_NULL(c->pdev))
+		platform_device_unregister(c->pdev);
+	c->pdev = NULL;
+}
