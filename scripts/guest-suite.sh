@@ -30,6 +30,7 @@ done
 echo "upmu: modules loaded on $rel ($(nproc) CPUs, $(ls -d /sys/devices/system/node/node* | wc -l) nodes)"
 
 run ucf_test "$bin/ucf_test"
-run perf_ucf_examples "$top/selftests/upmu/perf_ucf_examples.sh"
+run cmem_test "$bin/cmem_test"
+run perf_examples "$top/selftests/upmu/perf_examples.sh"
 run modules_test "$top/selftests/upmu/modules_test.sh"
 exit 0

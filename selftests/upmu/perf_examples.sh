@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The three UCF example commands of the Tegra410 PMU document, run
-# verbatim (plus a workload that injects known traffic and -x, so the
-# count can be read back), with the perf binary in $PERF.
+# The example commands of the Tegra410 PMU document, run verbatim (plus
+# a workload that injects known traffic and -x, so the counts can be
+# read back), with the perf binary in $PERF.
 set -u
 . "$(dirname "$0")/lib.sh"
 PERF=${PERF:-perf}
@@ -36,7 +36,7 @@ check() {	# check NAME EVENT WORKLOAD WANT
 	else tap_fail "$1: want $4, got '$got'"; fi
 }
 
-tap_plan 5
+tap_plan 7
 upmu_load_all || { echo "Bail out! cannot load modules"; exit 1; }
 sim_del $ID
 sim_new "$ID 2" || { echo "Bail out! cannot create device"; exit 1; }
@@ -57,6 +57,24 @@ if "$PERF" stat -a -x, -e nvidia_ucf_pmu_0/event=0x5/ -- true 2>&1 |
 else
 	tap_fail "unknown event id refused by perf stat"
 fi
+
+# CMEM latency: the document's group, on a 1 GHz clock.  3000 reads of
+# 64 bytes at 250 ns are 6000 requests of 32 bytes, 250 cycles each.
+cmem='{nvidia_cmem_latency_pmu_0/rd_req/,nvidia_cmem_latency_pmu_0/rd_cum_outs/,nvidia_cmem_latency_pmu_0/cycles/}'
+if "$PERF" stat -a -x, -o "$OUT" -e "$cmem" -- \
+	sh -c "echo 'socket=0 op=rd size=64 count=3000 lat=250' > $D/inject; sleep 0.2" \
+	>/dev/null 2>&1; then
+	got=$(grep -v '^#' "$OUT" | grep -v '^$' | cut -d, -f1 | head -n2 | tr '\n' ' ')
+	cyc=$(grep -v '^#' "$OUT" | grep -v '^$' | sed -n 3p | cut -d, -f1)
+else
+	got=failed cyc=0
+fi
+if [ "$got" = "6000 1500000 " ]; then tap_ok "perf stat -a -e '$cmem' ($PERF: $got)"
+else tap_fail "perf stat -a -e '$cmem': want '6000 1500000 ', got '$got'"; fi
+# realtime clock at 1 GHz: the group ran at least the 0.2 s of the workload
+if [ "${cyc:-0}" -ge 200000000 ] 2>/dev/null; then tap_ok "CMEM cycles ran with the group ($cyc)"
+else tap_fail "CMEM cycles ran with the group: got '$cyc'"; fi
+
 sim_del $ID
 rm -f "$OUT"
 tap_exit
