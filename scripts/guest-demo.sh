@@ -23,7 +23,7 @@ run sh -c "$PERF list 2>/dev/null | grep -E 'nvidia_ucf_pmu_0/(slc|mem)_bytes' "
 
 say "Start traffic (flows: transactions/s of a given size, source and destination)"
 flows=(
-	"add id=1 socket=0 op=rd size=64  rate=20000000 src=loc_cpu    dst=loc_cmem"
+	"add id=1 socket=0 op=rd size=64  rate=20000000 src=loc_cpu    dst=loc_cmem lat=120"
 	"add id=2 socket=0 op=wr size=64  rate=10000000 src=loc_cpu    dst=loc_cmem"
 	"add id=3 socket=0 op=rd size=128 rate=5000000  src=loc_noncpu dst=rem hit=1"
 	"add id=4 socket=1 op=rd size=256 rate=4000000  src=rem        dst=loc_gmem"
@@ -33,6 +33,7 @@ for f in "${flows[@]}"; do run sh -c "echo '$f' > $D/flows"; done
 echo "expected: socket 0 SLC reads  = 20M*64 + 5M*128 = 1.92 GB/s, of which 1.28 GB/s miss to memory"
 echo "          socket 0 SLC writes = 10M*64 = 0.64 GB/s; socket 1 reads = 4M*256 = 1.024 GB/s"
 echo "          socket 1 non-CPU writes to remote memory: 2M requests/s"
+echo "          socket 0 CMEM reads: 20M*64/32 = 40M requests/s of 32 B, 120 ns each"
 
 say "Interval mode: perf stat -I 1000 (live bandwidth, MiB per second)"
 run "$PERF" stat -I 1000 -a -e nvidia_ucf_pmu_0/slc_bytes_rd/,nvidia_ucf_pmu_0/slc_bytes_wr/,nvidia_ucf_pmu_0/mem_bytes_rd/,nvidia_ucf_pmu_1/slc_bytes_rd/ -- sleep 3
@@ -63,6 +64,26 @@ awk -v rd="$rd" -v wr="$wr" -v mem="$mem" -v acc="$acc" -v cyc="$cyc" -v ns="$ru
 	printf "AVG_SLC_WRITE_BANDWIDTH_IN_GBPS  = %.3f   (expected 0.640)\n", wr / ns
 	printf "AVG_MEM_READ_BANDWIDTH_IN_GBPS   = %.3f   (expected 1.280)\n", mem / ns
 	printf "AVG_SLC_READ_REQUEST_RATE        = %.4f  requests/cycle (expected 0.0250 at 1 GHz)\n", acc / cyc
+}'
+rm -f "$out"
+
+say "CMEM latency: the document's example, verbatim (SIGINT after 15 s), then its formulas"
+cmem='{nvidia_cmem_latency_pmu_0/rd_req/,nvidia_cmem_latency_pmu_0/rd_cum_outs/,nvidia_cmem_latency_pmu_0/cycles/}'
+printf "$ perf stat -a -e '%s'\n" "$cmem"
+timeout -s INT 15 "$PERF" stat -a -e "$cmem"
+out=$(mktemp)
+"$PERF" stat -a -x, -o "$out" -e "$cmem" -- sleep 2
+grep -v '^#' "$out" | grep -v '^$'
+req=$(val nvidia_cmem_latency_pmu_0/rd_req/ 1)
+aor=$(val nvidia_cmem_latency_pmu_0/rd_cum_outs/ 1)
+cyc=$(val nvidia_cmem_latency_pmu_0/cycles/ 1)
+run_ns=$(val nvidia_cmem_latency_pmu_0/cycles/ 4)
+awk -v req="$req" -v aor="$aor" -v cyc="$cyc" -v ns="$run_ns" 'BEGIN {
+	f = cyc / ns
+	printf "FREQ_IN_GHZ                      = %.3f   (expected 1.000)\n", f
+	printf "AVG_LATENCY_IN_CYCLES            = %.1f   (expected 120.0)\n", aor / req
+	printf "AVERAGE_LATENCY_IN_NS            = %.1f   (expected 120.0)\n", aor / req / f
+	printf "READ_REQUESTS_PER_SECOND         = %.0f   (expected 40000000)\n", req / ns * 1e9
 }'
 rm -f "$out"
 
