@@ -37,7 +37,14 @@ done
 log() { echo "[upmu-init] $(cut -d' ' -f1 /proc/uptime)s: $*"; }
 
 power_off() {
+	local c
 	sync
+	# Take the other CPUs down through hotplug first: the power-off path
+	# stops them behind the scheduler's back, and a wakeup racing with
+	# that WARNs ("Unexpected reschedule of offline CPU").
+	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do
+		[ -w "$c" ] && echo 0 > "$c" 2>/dev/null
+	done
 	echo o > /proc/sysrq-trigger
 	sleep 5
 	poweroff -f
