@@ -37,7 +37,7 @@ lint:
 
 selftests: $(SELFTESTS)
 
-build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/upmu_lib.h
+build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/upmu_lib.h selftests/upmu/upmu_test.h
 	@mkdir -p $(@D)
 	$(CC) $(USERCFLAGS) -I"$$(scripts/ksrc.sh 2>/dev/null)/tools/testing/selftests" \
 		-o $@ $< selftests/upmu/upmu_lib.c

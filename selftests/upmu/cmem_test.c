@@ -13,9 +13,11 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "upmu_lib.h"
 
 #define SIM_ID	8
+
+#include "upmu_test.h"
+
 #define CMEM0	"nvidia_cmem_latency_pmu_0"
 #define CMEM1	"nvidia_cmem_latency_pmu_1"
 #define UCF0	"nvidia_ucf_pmu_0"
@@ -42,19 +44,6 @@ FIXTURE_SETUP(cmem)
 FIXTURE_TEARDOWN_PARENT(cmem)
 {
 	sim_del(SIM_ID);
-}
-
-static int inject(const char *what)
-{
-	return sim_ctl(SIM_ID, "inject", "%s", what);
-}
-
-static uint64_t count_of(struct __test_metadata *_metadata, int fd)
-{
-	uint64_t v = ~0ULL;
-
-	EXPECT_EQ(0, count_read(fd, &v));
-	return v;
 }
 
 TEST_F(cmem, sysfs_layout)

@@ -16,9 +16,11 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "upmu_lib.h"
 
 #define SIM_ID	7
+
+#include "upmu_test.h"
+
 #define UCF0	"nvidia_ucf_pmu_0"
 #define UCF1	"nvidia_ucf_pmu_1"
 
@@ -44,19 +46,6 @@ FIXTURE_SETUP(ucf)
 FIXTURE_TEARDOWN_PARENT(ucf)
 {
 	sim_del(SIM_ID);
-}
-
-static int inject(const char *fmt_socket_etc)
-{
-	return sim_ctl(SIM_ID, "inject", "%s", fmt_socket_etc);
-}
-
-static uint64_t count_of(struct __test_metadata *_metadata, int fd)
-{
-	uint64_t v = ~0ULL;
-
-	EXPECT_EQ(0, count_read(fd, &v));
-	return v;
 }
 
 TEST_F(ucf, sysfs_layout)
