@@ -489,9 +489,9 @@ static int upmu_build_groups(struct upmu_pmu *upmu)
 {
 	static const char * const word[] = { "config", "config1", "config2" };
 	const struct upmu_desc *d = upmu->desc;
+	struct attribute **fa, **ea, **ia;
 	struct dev_ext_attribute *ext;
 	unsigned int i, n = 0, g = 0;
-	struct attribute **fa, **ea;
 	size_t pool = 0;
 	char *pos;
 
@@ -500,9 +500,9 @@ static int upmu_build_groups(struct upmu_pmu *upmu)
 	for (i = 0; i < d->nr_events; i++)
 		pool += 2 * (strlen(d->events[i].name) + sizeof(".scale"));
 
-	upmu->attrs = kcalloc(d->nr_formats + 3 * d->nr_events + 2,
+	upmu->attrs = kcalloc(d->nr_formats + 3 * d->nr_events + UPMU_MAX_INFO + 3,
 			      sizeof(*upmu->attrs), GFP_KERNEL);
-	upmu->ext = kcalloc(d->nr_formats + 2 * d->nr_events,
+	upmu->ext = kcalloc(d->nr_formats + 2 * d->nr_events + UPMU_MAX_INFO,
 			    sizeof(*upmu->ext), GFP_KERNEL);
 	upmu->evattrs = kcalloc(d->nr_events, sizeof(*upmu->evattrs), GFP_KERNEL);
 	upmu->strs = kzalloc(pool, GFP_KERNEL);
@@ -511,6 +511,7 @@ static int upmu_build_groups(struct upmu_pmu *upmu)
 
 	fa = upmu->attrs;
 	ea = fa + d->nr_formats + 1;
+	ia = ea + 3 * d->nr_events + 1;
 	ext = upmu->ext;
 	pos = upmu->strs;
 
@@ -546,6 +547,11 @@ static int upmu_build_groups(struct upmu_pmu *upmu)
 						e->scale);
 	}
 
+	for (i = 0, n = 0; i < UPMU_MAX_INFO; i++)
+		if (upmu->info[i].name)
+			ia[n++] = upmu_str_attr(ext++, upmu->info[i].name,
+						upmu->info[i].val);
+
 	upmu->fmt_group.name = "format";
 	upmu->fmt_group.attrs = fa;
 	upmu->ev_group.name = "events";
@@ -553,6 +559,10 @@ static int upmu_build_groups(struct upmu_pmu *upmu)
 	upmu->groups[g++] = &upmu->ev_group;
 	upmu->groups[g++] = &upmu->fmt_group;
 	upmu->groups[g++] = &upmu_common_group;
+	if (n) {
+		upmu->info_group.attrs = ia;
+		upmu->groups[g++] = &upmu->info_group;
+	}
 	for (i = 0; d->attr_groups && d->attr_groups[i]; i++) {
 		if (g >= ARRAY_SIZE(upmu->groups) - 1)
 			return -E2BIG;
@@ -649,6 +659,32 @@ void upmu_pmu_free(struct upmu_pmu *upmu)
 	kfree(upmu);
 }
 EXPORT_SYMBOL_GPL(upmu_pmu_free);
+
+/**
+ * upmu_set_info() - add a read-only sysfs file to a PMU instance
+ * @upmu: the instance, not yet registered
+ * @name: file name (a static string)
+ * @fmt: printf format of the contents
+ *
+ * Return: 0, or -ENOSPC when all UPMU_MAX_INFO files are taken.
+ */
+int upmu_set_info(struct upmu_pmu *upmu, const char *name, const char *fmt, ...)
+{
+	unsigned int i;
+	va_list args;
+
+	for (i = 0; i < UPMU_MAX_INFO; i++) {
+		if (upmu->info[i].name)
+			continue;
+		upmu->info[i].name = name;
+		va_start(args, fmt);
+		vsnprintf(upmu->info[i].val, UPMU_INFO_LEN, fmt, args);
+		va_end(args);
+		return 0;
+	}
+	return -ENOSPC;
+}
+EXPORT_SYMBOL_GPL(upmu_set_info);
 
 /*
  * Linux < 6.15 cannot detach events from a PMU: perf_pmu_unregister()

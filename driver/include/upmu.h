@@ -23,6 +23,8 @@
 #define UPMU_MAX_COUNTERS	64
 #define UPMU_NAME_LEN		48
 #define UPMU_ID_LEN		32
+#define UPMU_MAX_INFO		4
+#define UPMU_INFO_LEN		64
 
 /**
  * struct upmu_regs_ops - register access of a PMU register block
@@ -199,6 +201,16 @@ struct upmu_desc {
 };
 
 /**
+ * struct upmu_info - a read-only sysfs file of one PMU instance
+ * @name: file name (static string), or NULL for an unused slot
+ * @val: its contents, without the trailing newline
+ */
+struct upmu_info {
+	const char *name;
+	char val[UPMU_INFO_LEN];
+};
+
+/**
  * struct upmu_pmu - one registered PMU instance
  * @pmu: the perf PMU
  * @dev: the device that provides the registers; not used once @dead
@@ -206,6 +218,7 @@ struct upmu_desc {
  * @regs: register block
  * @name: perf PMU name (set by the family)
  * @identifier: sysfs identifier text (set by the family)
+ * @info: extra per-instance sysfs files (set by the family, optional)
  * @valid: config bits covered by the formats, per config word
  * @associated_cpus: CPUs allowed to own the PMU
  * @cpu: owning CPU, or -1 when none is online
@@ -224,6 +237,7 @@ struct upmu_desc {
  * @groups: sysfs attribute groups handed to perf
  * @fmt_group: the "format" group
  * @ev_group: the "events" group
+ * @info_group: the @info files
  * @attrs: attribute pointer arrays of @fmt_group and @ev_group
  * @ext: string attributes (formats, event units and scales)
  * @evattrs: event attributes
@@ -240,6 +254,7 @@ struct upmu_pmu {
 	struct upmu_regs regs;
 	char name[UPMU_NAME_LEN];
 	char identifier[UPMU_ID_LEN];
+	struct upmu_info info[UPMU_MAX_INFO];
 	u64 valid[UPMU_NR_WORDS];
 	cpumask_t associated_cpus;
 	int cpu;
@@ -257,6 +272,7 @@ struct upmu_pmu {
 	const struct attribute_group *groups[8];
 	struct attribute_group fmt_group;
 	struct attribute_group ev_group;
+	struct attribute_group info_group;
 	struct attribute **attrs;
 	struct dev_ext_attribute *ext;
 	struct perf_pmu_events_attr *evattrs;
@@ -277,6 +293,8 @@ int upmu_regs_get(struct platform_device *pdev, struct upmu_regs *regs);
 int upmu_cpus_of_node(struct upmu_pmu *upmu, int node);
 struct upmu_pmu *upmu_pmu_alloc(struct device *dev);
 void upmu_pmu_free(struct upmu_pmu *upmu);
+int upmu_set_info(struct upmu_pmu *upmu, const char *name, const char *fmt, ...)
+	__printf(3, 4);
 int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner);
 void upmu_pmu_unregister(struct upmu_pmu *upmu);
 
