@@ -14,6 +14,8 @@
 #include <linux/device.h>
 #include <linux/list.h>
 #include <linux/platform_device.h>
+#include <linux/property.h>
+#include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -27,10 +29,15 @@
 
 enum sim_op { SIM_OP_RD, SIM_OP_WR, SIM_OP_ATOMIC, SIM_OP_DATALESS, SIM_NR_OPS };
 enum sim_src { SIM_SRC_LOC_CPU, SIM_SRC_LOC_NONCPU, SIM_SRC_REM, SIM_NR_SRCS };
+/* SIM_DST_LOC_OTHER is local CXL memory ("loc_cxl" is an alias). */
 enum sim_dst {
 	SIM_DST_LOC_CMEM, SIM_DST_LOC_GMEM, SIM_DST_LOC_OTHER, SIM_DST_REM,
-	SIM_NR_DSTS
+	SIM_DST_LOC_P2P, SIM_NR_DSTS
 };
+
+#define SIM_PCIE_NR_RC	6	/* PCIe root complexes per socket */
+#define SIM_NO_RC	0xff
+#define SIM_PCIE_MAX_OUTSTANDING 1024ULL	/* reads in flight per RC */
 
 /**
  * struct sim_txn - a batch of identical transactions
@@ -42,6 +49,10 @@ enum sim_dst {
  * @size: bytes per transaction
  * @lat_ns: latency of each transaction
  * @count: number of transactions
+ * @rc: PCIe root complex of the initiator, or SIM_NO_RC
+ * @rp: root port (number within @rc) of the initiator
+ * @bdf: requester ID of the initiator
+ * @lat_cycles: @lat_ns in fabric cycles (set on delivery)
  */
 struct sim_txn {
 	u32 socket;
@@ -52,6 +63,10 @@ struct sim_txn {
 	u32 size;
 	u32 lat_ns;
 	u64 count;
+	u8 rc;
+	u8 rp;
+	u16 bdf;
+	u64 lat_cycles;
 };
 
 /**
@@ -135,6 +150,7 @@ struct sim_cmem {
  * @nr_flows: entries in @flows
  * @ucf: UCF PMU per socket
  * @cmem: CMEM latency PMU per socket
+ * @pcie: PCIE PMU per socket and root complex
  * @ddir: debugfs directory
  */
 struct sim_dev {
@@ -152,13 +168,15 @@ struct sim_dev {
 	unsigned int nr_flows;
 	struct sim_cspmu ucf[SIM_MAX_SOCKETS];
 	struct sim_cmem cmem[SIM_MAX_SOCKETS];
+	struct sim_cspmu pcie[SIM_MAX_SOCKETS][SIM_PCIE_NR_RC];
 	struct dentry *ddir;
 };
 
 /* sim_bus.c */
 struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,
 				     const struct upmu_regs_ops *ops, void *ctx,
-				     u32 socket, u32 instance);
+				     u32 socket, u32 instance,
+				     const struct property_entry *props);
 
 /* sim_time.c */
 u64 sim_now(struct sim_dev *sd);
@@ -178,10 +196,19 @@ void sim_debugfs_module_exit(void);
 extern const struct sim_cspmu_model sim_ucf_model;
 void sim_cspmu_init(struct sim_dev *sd, struct sim_cspmu *u,
 		    const struct sim_cspmu_model *m, u32 socket, u32 instance);
-int sim_cspmu_add(struct sim_cspmu *u);
+int sim_cspmu_add(struct sim_cspmu *u, const struct property_entry *props);
 void sim_cspmu_del(struct sim_cspmu *u);
 void sim_cspmu_deliver(struct sim_cspmu *u, const struct sim_txn *t);
 void sim_cspmu_tick(struct sim_cspmu *u, u64 now);
+
+/* sim_pcie.c */
+void sim_pcie_init(struct sim_dev *sd);
+int sim_pcie_add(struct sim_dev *sd);
+void sim_pcie_del(struct sim_dev *sd);
+void sim_pcie_deliver(struct sim_dev *sd, const struct sim_txn *t);
+void sim_pcie_tick(struct sim_dev *sd, u64 now);
+int sim_pcie_resolve(struct sim_txn *t, bool has_rp, bool has_bdf);
+void sim_pcie_show_devices(struct sim_dev *sd, struct seq_file *m);
 
 /* sim_cmem.c */
 void sim_cmem_init(struct sim_dev *sd, struct sim_cmem *c, u32 socket);

@@ -55,12 +55,14 @@ static const struct device_type sim_dev_type = {
  * @ctx: their cookie
  * @socket: socket of the block
  * @instance: instance within the socket
+ * @props: firmware properties of the device, or NULL
  *
  * A PMU driver may bind at once.  Return: the device or an ERR_PTR.
  */
 struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,
 				     const struct upmu_regs_ops *ops, void *ctx,
-				     u32 socket, u32 instance)
+				     u32 socket, u32 instance,
+				     const struct property_entry *props)
 {
 	struct upmu_platdata pd = {
 		.regs = { .ops = ops, .ctx = ctx },
@@ -73,6 +75,7 @@ struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,
 		.id = PLATFORM_DEVID_AUTO,
 		.data = &pd,
 		.size_data = sizeof(pd),
+		.properties = props,
 	};
 
 	return platform_device_register_full(&info);
@@ -87,6 +90,7 @@ static void sim_remove(struct device *dev)
 		sim_cmem_del(&sd->cmem[s]);
 		sim_cspmu_del(&sd->ucf[s]);
 	}
+	sim_pcie_del(sd);
 	sim_debugfs_exit(sd);
 }
 
@@ -101,14 +105,18 @@ static int sim_probe(struct device *dev)
 		sim_cspmu_init(sd, &sd->ucf[s], &sim_ucf_model, s, 0);
 		sim_cmem_init(sd, &sd->cmem[s], s);
 	}
+	sim_pcie_init(sd);
 	sim_debugfs_init(sd);
 	for (s = 0; s < sd->nr_sockets; s++) {
-		ret = sim_cspmu_add(&sd->ucf[s]);
+		ret = sim_cspmu_add(&sd->ucf[s], NULL);
 		if (!ret)
 			ret = sim_cmem_add(&sd->cmem[s]);
 		if (ret)
 			goto err_units;
 	}
+	ret = sim_pcie_add(sd);
+	if (ret)
+		goto err_units;
 	return 0;
 
 err_units:

@@ -44,14 +44,13 @@ void sim_cmem_tick(struct sim_cmem *c, u64 now)
 void sim_cmem_deliver(struct sim_cmem *c, const struct sim_txn *t)
 {
 	const unsigned int nr = CMEM_NR_INST * CMEM_NR_MC;
-	u64 reqs, each, lat;
+	u64 reqs, each;
 	unsigned int k, rem;
 
 	if (t->op != SIM_OP_RD || t->hit || t->dst != SIM_DST_LOC_CMEM)
 		return;
 
 	reqs = DIV_ROUND_UP(t->size, CMEM_REQ_BYTES) * t->count;
-	lat = sim_cycles_at(c->sd, t->lat_ns);
 	each = div_u64_rem(reqs, nr, &rem);
 	for (k = 0; k < nr; k++) {
 		/* The first @rem MCs from the round-robin position get one more. */
@@ -63,7 +62,7 @@ void sim_cmem_deliver(struct sim_cmem *c, const struct sim_txn *t)
 			continue;
 		cmem_add(&c->req[i][mc], &c->status[i], CMEM_STATUS_REQ_OVF(mc), n);
 		cmem_add(&c->aor[i][mc], &c->status[i], CMEM_STATUS_AOR_OVF(mc),
-			 n * lat);
+			 n * t->lat_cycles);
 	}
 	c->next = (c->next + rem) % nr;
 }
@@ -185,7 +184,7 @@ void sim_cmem_init(struct sim_dev *sd, struct sim_cmem *c, u32 socket)
 int sim_cmem_add(struct sim_cmem *c)
 {
 	c->pdev = sim_add_pdev(c->sd, "nvidia-t410-cmem-pmu",
-			       &sim_cmem_regs_ops, c, c->socket, 0);
+			       &sim_cmem_regs_ops, c, c->socket, 0, NULL);
 	return PTR_ERR_OR_ZERO(c->pdev);
 }
 

@@ -202,10 +202,10 @@ void sim_cspmu_init(struct sim_dev *sd, struct sim_cspmu *u,
 }
 
 /* Publish the register block: a PMU driver may bind at once. */
-int sim_cspmu_add(struct sim_cspmu *u)
+int sim_cspmu_add(struct sim_cspmu *u, const struct property_entry *props)
 {
 	u->pdev = sim_add_pdev(u->sd, u->model->pdev_name, &sim_cspmu_regs_ops,
-			       u, u->socket, u->instance);
+			       u, u->socket, u->instance, props);
 	return PTR_ERR_OR_ZERO(u->pdev);
 }
 
@@ -229,6 +229,7 @@ static const u32 ucf_dst_bit[SIM_NR_DSTS] = {
 	[SIM_DST_LOC_GMEM]	= UCF_FILT_DST_LOC_GMEM,
 	[SIM_DST_LOC_OTHER]	= UCF_FILT_DST_LOC_OTHER,
 	[SIM_DST_REM]		= UCF_FILT_DST_REM,
+	[SIM_DST_LOC_P2P]	= UCF_FILT_DST_LOC_OTHER,
 };
 
 /*

@@ -38,6 +38,7 @@ static const char * const src_names[SIM_NR_SRCS] = {
 static const char * const dst_names[SIM_NR_DSTS] = {
 	[SIM_DST_LOC_CMEM] = "loc_cmem", [SIM_DST_LOC_GMEM] = "loc_gmem",
 	[SIM_DST_LOC_OTHER] = "loc_other", [SIM_DST_REM] = "rem",
+	[SIM_DST_LOC_P2P] = "loc_p2p",
 };
 
 struct sim_req {
@@ -46,6 +47,9 @@ struct sim_req {
 	u32 id;
 	bool has_id;
 	bool has_rate;
+	bool has_src;
+	bool has_rp;
+	bool has_bdf;
 };
 
 static int parse_enum(const char *v, const char * const *names, int n, u8 *out)
@@ -88,7 +92,8 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 	char *tok, *val;
 	int ret;
 
-	r->txn = (struct sim_txn){ .op = SIM_OP_RD, .size = 64, .count = 1 };
+	r->txn = (struct sim_txn){ .op = SIM_OP_RD, .size = 64, .count = 1,
+				   .rc = SIM_NO_RC };
 
 	while ((ret = sim_next_kv(&buf, &tok, &val)) > 0) {
 		if (!strcmp(tok, "socket"))
@@ -96,9 +101,18 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 		else if (!strcmp(tok, "op"))
 			ret = parse_enum(val, op_names, SIM_NR_OPS, &r->txn.op);
 		else if (!strcmp(tok, "src"))
-			ret = parse_enum(val, src_names, SIM_NR_SRCS, &r->txn.src);
+			ret = parse_enum(val, src_names, SIM_NR_SRCS, &r->txn.src),
+			r->has_src = true;
+		else if (!strcmp(tok, "dst") && !strcmp(val, "loc_cxl"))
+			r->txn.dst = SIM_DST_LOC_OTHER, ret = 0;
 		else if (!strcmp(tok, "dst"))
 			ret = parse_enum(val, dst_names, SIM_NR_DSTS, &r->txn.dst);
+		else if (!strcmp(tok, "rc"))
+			ret = kstrtou8(val, 0, &r->txn.rc);
+		else if (!strcmp(tok, "rp"))
+			ret = kstrtou8(val, 0, &r->txn.rp), r->has_rp = true;
+		else if (!strcmp(tok, "bdf"))
+			ret = kstrtou16(val, 0, &r->txn.bdf), r->has_bdf = true;
 		else if (!strcmp(tok, "hit"))
 			ret = kstrtou8(val, 0, &r->txn.hit);
 		else if (!strcmp(tok, "size"))
@@ -122,7 +136,10 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 	if (r->txn.socket >= sd->nr_sockets || r->txn.hit > 1 ||
 	    !r->txn.size || r->txn.size > 4096 || r->txn.count > SIM_MAX_COUNT)
 		return -EINVAL;
-	return 0;
+	/* A PCIe requester is a local non-CPU source. */
+	if (r->txn.rc != SIM_NO_RC && !r->has_src)
+		r->txn.src = SIM_SRC_LOC_NONCPU;
+	return sim_pcie_resolve(&r->txn, r->has_rp, r->has_bdf);
 }
 
 static char *sim_user_buf(const char __user *ubuf, size_t len)
@@ -192,6 +209,31 @@ static bool flow_rate_ok(struct sim_dev *sd, u32 socket, u64 extra)
 	return true;
 }
 
+/*
+ * A root complex has at most SIM_PCIE_MAX_OUTSTANDING reads in flight:
+ * by Little's law, the sum of rate * latency of its read flows.
+ */
+static bool flow_outstanding_ok(struct sim_dev *sd, const struct sim_flow *nf)
+{
+	u64 max = SIM_PCIE_MAX_OUTSTANDING * NSEC_PER_SEC;
+	u64 sum = nf->rate * nf->txn.lat_ns;
+	struct sim_flow *f;
+
+	if (nf->txn.rc == SIM_NO_RC || nf->txn.op != SIM_OP_RD)
+		return true;
+	if (sum > max)
+		return false;
+	list_for_each_entry(f, &sd->flows, list) {
+		if (f->txn.socket != nf->txn.socket || f->txn.rc != nf->txn.rc ||
+		    f->txn.op != SIM_OP_RD)
+			continue;
+		sum += f->rate * f->txn.lat_ns;
+		if (sum > max)
+			return false;
+	}
+	return true;
+}
+
 static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 {
 	struct sim_flow *f, *tmp, *nf = NULL;
@@ -239,7 +281,8 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 			ret = -EEXIST;
 		else if (sd->nr_flows >= SIM_MAX_FLOWS)
 			ret = -ENOSPC;
-		else if (!flow_rate_ok(sd, nf->txn.socket, nf->rate * nf->txn.size))
+		else if (!flow_rate_ok(sd, nf->txn.socket, nf->rate * nf->txn.size) ||
+			 !flow_outstanding_ok(sd, nf))
 			ret = -ERANGE;
 		if (!ret) {
 			nf->start_ns = sim_now(sd);
@@ -287,11 +330,16 @@ static int flows_show(struct seq_file *m, void *v)
 	/* Print under the lock: lines are short and the list is bounded. */
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	sim_catch_up(sd, sim_now(sd));
-	list_for_each_entry(f, &sd->flows, list)
-		seq_printf(m, "id=%u socket=%u op=%s size=%u src=%s dst=%s hit=%u lat=%u rate=%llu txns=%llu bytes=%llu\n",
+	list_for_each_entry(f, &sd->flows, list) {
+		seq_printf(m, "id=%u socket=%u op=%s size=%u src=%s dst=%s hit=%u lat=%u rate=%llu txns=%llu bytes=%llu",
 			   f->id, f->txn.socket, op_names[f->txn.op], f->txn.size,
 			   src_names[f->txn.src], dst_names[f->txn.dst], f->txn.hit,
 			   f->txn.lat_ns, f->rate, f->done, f->done * f->txn.size);
+		if (f->txn.rc != SIM_NO_RC)
+			seq_printf(m, " rc=%u rp=%u bdf=0x%04x", f->txn.rc,
+				   f->txn.rp, f->txn.bdf);
+		seq_putc(m, '\n');
+	}
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	return 0;
 }
@@ -399,6 +447,13 @@ static int cycles_get(void *data, u64 *val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(cycles_fops, cycles_get, NULL, "%llu\n");
 
+static int pci_devices_show(struct seq_file *m, void *unused)
+{
+	sim_pcie_show_devices(m->private, m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pci_devices);
+
 void sim_debugfs_init(struct sim_dev *sd)
 {
 	char name[16];
@@ -406,6 +461,7 @@ void sim_debugfs_init(struct sim_dev *sd)
 	snprintf(name, sizeof(name), "%u", sd->dev.id);
 	sd->ddir = debugfs_create_dir(name, sim_droot);
 	debugfs_create_file("inject", 0200, sd->ddir, sd, &inject_fops);
+	debugfs_create_file("pci_devices", 0400, sd->ddir, sd, &pci_devices_fops);
 	debugfs_create_file("flows", 0600, sd->ddir, sd, &flows_fops);
 	debugfs_create_file("clock", 0600, sd->ddir, sd, &clock_fops);
 	debugfs_create_file_unsafe("advance", 0200, sd->ddir, sd, &advance_fops);

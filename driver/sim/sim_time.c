@@ -30,12 +30,16 @@ u64 sim_max_bytes_per_ns(struct sim_dev *sd)
 	return UCF_MAX_BYTES_PER_NS;
 }
 
-void sim_deliver(struct sim_dev *sd, const struct sim_txn *t)
+void sim_deliver(struct sim_dev *sd, const struct sim_txn *txn)
 {
-	if (t->socket >= sd->nr_sockets)
+	struct sim_txn t = *txn;
+
+	if (t.socket >= sd->nr_sockets)
 		return;
-	sim_cspmu_deliver(&sd->ucf[t->socket], t);
-	sim_cmem_deliver(&sd->cmem[t->socket], t);
+	t.lat_cycles = sim_cycles_at(sd, t.lat_ns);
+	sim_cspmu_deliver(&sd->ucf[t.socket], &t);
+	sim_cmem_deliver(&sd->cmem[t.socket], &t);
+	sim_pcie_deliver(sd, &t);
 }
 
 /*
@@ -53,6 +57,7 @@ void sim_catch_up(struct sim_dev *sd, u64 now)
 		sim_cspmu_tick(&sd->ucf[s], now);
 		sim_cmem_tick(&sd->cmem[s], now);
 	}
+	sim_pcie_tick(sd, now);
 
 	list_for_each_entry(f, &sd->flows, list) {
 		struct sim_txn t = f->txn;

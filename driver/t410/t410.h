@@ -15,6 +15,9 @@
  * @validate: model-specific filter checks (optional)
  * @filter: PMEVFILTR value for an event
  * @filter2: PMEVFILT2R value for an event (optional)
+ * @claim: take a filter resource shared by all counters for @event in @s
+ *	   (optional); 0 or -errno
+ * @release: give back what @claim took
  * @cc_filter: PMCCFILTR value for the cycle counter
  */
 struct t410_model {
@@ -25,6 +28,10 @@ struct t410_model {
 	int (*validate)(struct upmu_pmu *upmu, struct perf_event *event);
 	u32 (*filter)(struct upmu_pmu *upmu, struct perf_event *event);
 	u32 (*filter2)(struct upmu_pmu *upmu, struct perf_event *event);
+	int (*claim)(struct upmu_pmu *upmu, struct upmu_sched *s,
+		     struct perf_event *event);
+	void (*release)(struct upmu_pmu *upmu, struct upmu_sched *s,
+			struct perf_event *event);
 	u32 cc_filter;
 };
 
@@ -32,5 +39,6 @@ extern const struct upmu_hw_ops t410_cspmu_ops;
 int t410_cspmu_probe_hw(struct upmu_pmu *upmu);
 extern const struct t410_model t410_ucf_model;
 extern const struct t410_model t410_cmem_model;
+extern const struct t410_model t410_pcie_model;
 
 #endif

@@ -35,7 +35,22 @@ static int cspmu_get_idx(struct upmu_pmu *upmu, struct upmu_sched *s,
 							    CSPMU_CYCLE_IDX;
 
 	idx = find_first_zero_bit(s->used, upmu->num_counters);
-	return idx < upmu->num_counters ? idx : -EAGAIN;
+	if (idx >= upmu->num_counters)
+		return -EAGAIN;
+	if (model(upmu)->claim) {
+		int ret = model(upmu)->claim(upmu, s, event);
+
+		if (ret)
+			return ret;
+	}
+	return idx;
+}
+
+static void cspmu_put_idx(struct upmu_pmu *upmu, struct upmu_sched *s,
+			  struct perf_event *event)
+{
+	if (model(upmu)->release && !is_cycles(upmu, event))
+		model(upmu)->release(upmu, s, event);
 }
 
 static void cspmu_enable(struct upmu_pmu *upmu)
@@ -82,6 +97,7 @@ static u64 cspmu_read(struct upmu_pmu *upmu, struct perf_event *event)
 const struct upmu_hw_ops t410_cspmu_ops = {
 	.validate	= cspmu_validate,
 	.get_idx	= cspmu_get_idx,
+	.put_idx	= cspmu_put_idx,
 	.enable		= cspmu_enable,
 	.disable	= cspmu_disable,
 	.config		= cspmu_config,

@@ -96,6 +96,7 @@ static int t410_pmu_remove(struct platform_device *pdev)
 static const struct platform_device_id t410_pmu_ids[] = {
 	{ "nvidia-t410-ucf-pmu", (kernel_ulong_t)&t410_ucf_model },
 	{ "nvidia-t410-cmem-pmu", (kernel_ulong_t)&t410_cmem_model },
+	{ "nvidia-t410-pcie-pmu", (kernel_ulong_t)&t410_pcie_model },
 	{ }
 };
 MODULE_DEVICE_TABLE(platform, t410_pmu_ids);

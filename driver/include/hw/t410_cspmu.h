@@ -70,6 +70,34 @@
 #define UCF_FILT_DST_REM	BIT(11)
 #define UCF_FILT_DST		GENMASK(11, 8)
 
+/* PCIE PMU (one per PCIe root complex): product 0x103 */
+#define T410_PCIE_PMIIDR	0x1030136b
+#define PCIE_EV_RD_BYTES	0x0
+#define PCIE_EV_WR_BYTES	0x1
+#define PCIE_EV_RD_REQ		0x2
+#define PCIE_EV_WR_REQ		0x3
+#define PCIE_EV_RD_CUM_OUTS	0x4
+
+/* PCIE PMEVFILTR: traffic source, root ports or one requester ID */
+#define PCIE_FILT_RP_MASK	GENMASK(7, 0)
+#define PCIE_FILT_BDF		GENMASK(23, 8)
+#define PCIE_FILT_BDF_EN	BIT(24)
+/* PCIE PMEVFILT2R: destination */
+#define PCIE_FILT2_LOC_CMEM	BIT(0)
+#define PCIE_FILT2_LOC_GMEM	BIT(1)
+#define PCIE_FILT2_LOC_P2P	BIT(2)
+#define PCIE_FILT2_LOC_CXL	BIT(3)
+#define PCIE_FILT2_REM		BIT(4)
+#define PCIE_FILT2_DST		GENMASK(4, 0)
+
+/* Root ports per PCIe root complex */
+#define T410_PCIE_MAX_RP	8
+/*
+ * Fastest PCIE counter: rd_cum_outs adds the reads in flight every
+ * cycle, at most 1024 outstanding reads at up to 2 GHz.
+ */
+#define T410_PCIE_MAX_PER_NS	2048
+
 /* Fastest UCF traffic per socket: 512 bytes per ns (512 GB/s). */
 #define UCF_MAX_BYTES_PER_NS	512
 

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Simulated PCIe side of a Tegra410 socket: root complexes, their root
+ * ports and one endpoint below each port, and the PCIE PMU of each root
+ * complex (a CoreSight-architecture register block) with its traffic
+ * model.
+ *
+ * The layout is the one of the Tegra410 PMU document's mapping example:
+ * socket S, root complex R is PCI segment 1 + 8 * S + R; a root port
+ * owns the buses from its own bus number up to the next port's.
+ */
+
+#include <linux/bitfield.h>
+
+#include "hw/t410_cspmu.h"
+#include "sim.h"
+
+struct sim_rc_layout {
+	u8 nr_rp;
+	u8 rp[T410_PCIE_MAX_RP];	/* root port numbers */
+	u8 bus[T410_PCIE_MAX_RP];	/* their bus numbers, ascending */
+};
+
+static const struct sim_rc_layout sim_rc_layout[SIM_PCIE_NR_RC] = {
+	{ 1, { 0 }, { 0x00 } },
+	{ 4, { 1, 2, 3, 4 }, { 0x80, 0xa0, 0xc0, 0xe0 } },
+	{ 1, { 0 }, { 0x00 } },
+	{ 1, { 0 }, { 0x00 } },
+	{ 3, { 0, 1, 2 }, { 0x00, 0x40, 0xc0 } },
+	{ 1, { 0 }, { 0x00 } },
+};
+
+static u32 sim_segment(u32 socket, u32 rc)
+{
+	return 1 + 8 * socket + rc;
+}
+
+static unsigned int rp_last_bus(const struct sim_rc_layout *l, unsigned int i)
+{
+	return i + 1 < l->nr_rp ? l->bus[i + 1] - 1 : 0xff;
+}
+
+/* Endpoint below root port @i: device 0 on the port's secondary bus. */
+static u16 rp_endpoint(const struct sim_rc_layout *l, unsigned int i)
+{
+	return (l->bus[i] + 1) << 8;
+}
+
+/**
+ * sim_pcie_resolve() - complete the PCIe initiator of a transaction
+ * @t: transaction with @t->rc set (or SIM_NO_RC), and @t->rp / @t->bdf
+ *     as the user gave them
+ * @has_rp: the user gave rp=
+ * @has_bdf: the user gave bdf=
+ *
+ * With bdf=, the root port is the one whose buses hold it; with only
+ * rp=, the initiator is the endpoint below that port; with neither, the
+ * endpoint below the first port.  Return: 0, or -EINVAL for a port or
+ * bus the root complex does not have, or rp=/bdf= without rc=.
+ */
+int sim_pcie_resolve(struct sim_txn *t, bool has_rp, bool has_bdf)
+{
+	const struct sim_rc_layout *l;
+	unsigned int i, bus = t->bdf >> 8;
+
+	if (t->rc == SIM_NO_RC)
+		return has_rp || has_bdf ? -EINVAL : 0;
+	if (t->rc >= SIM_PCIE_NR_RC || t->src != SIM_SRC_LOC_NONCPU)
+		return -EINVAL;
+	l = &sim_rc_layout[t->rc];
+
+	for (i = 0; i < l->nr_rp; i++) {
+		if (has_bdf && bus >= l->bus[i] && bus <= rp_last_bus(l, i))
+			break;
+		if (!has_bdf && (!has_rp || l->rp[i] == t->rp))
+			break;
+	}
+	if (i == l->nr_rp || (has_bdf && has_rp && l->rp[i] != t->rp))
+		return -EINVAL;
+	t->rp = l->rp[i];
+	if (!has_bdf)
+		t->bdf = rp_endpoint(l, i);
+	return 0;
+}
+
+/* lspci-like list of the simulated functions, for device mapping. */
+void sim_pcie_show_devices(struct sim_dev *sd, struct seq_file *m)
+{
+	unsigned int s, rc, i;
+
+	for (s = 0; s < sd->nr_sockets; s++) {
+		for (rc = 0; rc < SIM_PCIE_NR_RC; rc++) {
+			const struct sim_rc_layout *l = &sim_rc_layout[rc];
+			u32 seg = sim_segment(s, rc);
+
+			for (i = 0; i < l->nr_rp; i++) {
+				u16 ep = rp_endpoint(l, i);
+
+				seq_printf(m, "%04x:%02x:00.0 root_port\n", seg, l->bus[i]);
+				seq_printf(m, "%04x:%02x:%02x.%x endpoint\n", seg, ep >> 8,
+					   (ep >> 3) & 0x1f, ep & 7);
+			}
+		}
+	}
+}
+
+/* ---- PCIE PMU traffic model -------------------------------------------- */
+
+static const u32 pcie_dst_bit[SIM_NR_DSTS] = {
+	[SIM_DST_LOC_CMEM]	= PCIE_FILT2_LOC_CMEM,
+	[SIM_DST_LOC_GMEM]	= PCIE_FILT2_LOC_GMEM,
+	[SIM_DST_LOC_OTHER]	= PCIE_FILT2_LOC_CXL,
+	[SIM_DST_REM]		= PCIE_FILT2_REM,
+	[SIM_DST_LOC_P2P]	= PCIE_FILT2_LOC_P2P,
+};
+
+/*
+ * One transaction of a PCIe requester of this root complex: its source
+ * must pass the root-port mask, or equal the BDF filter when that is
+ * enabled, and its destination must be in PMEVFILT2R.  Reads and writes
+ * count; rd_cum_outs adds the cycles each read is outstanding.
+ */
+static u64 pcie_count(u32 ev, u32 filt, u32 filt2, const struct sim_txn *t)
+{
+	bool rd = t->op == SIM_OP_RD, wr = t->op == SIM_OP_WR;
+
+	if (filt & PCIE_FILT_BDF_EN) {
+		if (FIELD_GET(PCIE_FILT_BDF, filt) != t->bdf)
+			return 0;
+	} else if (!(filt & BIT(t->rp))) {
+		return 0;
+	}
+	if (!(filt2 & pcie_dst_bit[t->dst]))
+		return 0;
+
+	switch (ev) {
+	case PCIE_EV_RD_BYTES:
+		return rd ? t->size : 0;
+	case PCIE_EV_WR_BYTES:
+		return wr ? t->size : 0;
+	case PCIE_EV_RD_REQ:
+		return rd;
+	case PCIE_EV_WR_REQ:
+		return wr;
+	case PCIE_EV_RD_CUM_OUTS:
+		return rd ? t->lat_cycles : 0;
+	}
+	return 0;
+}
+
+static bool pcie_is_clock(u32 ev)
+{
+	return false;
+}
+
+static const struct sim_cspmu_model sim_pcie_model = {
+	.pdev_name	= "nvidia-t410-pcie-pmu",
+	.pmiidr		= T410_PCIE_PMIIDR,
+	.count		= pcie_count,
+	.is_clock	= pcie_is_clock,
+};
+
+void sim_pcie_deliver(struct sim_dev *sd, const struct sim_txn *t)
+{
+	if (t->rc < SIM_PCIE_NR_RC)
+		sim_cspmu_deliver(&sd->pcie[t->socket][t->rc], t);
+}
+
+void sim_pcie_tick(struct sim_dev *sd, u64 now)
+{
+	unsigned int s, rc;
+
+	for (s = 0; s < sd->nr_sockets; s++)
+		for (rc = 0; rc < SIM_PCIE_NR_RC; rc++)
+			sim_cspmu_tick(&sd->pcie[s][rc], now);
+}
+
+void sim_pcie_init(struct sim_dev *sd)
+{
+	unsigned int s, rc;
+
+	for (s = 0; s < sd->nr_sockets; s++)
+		for (rc = 0; rc < SIM_PCIE_NR_RC; rc++)
+			sim_cspmu_init(sd, &sd->pcie[s][rc], &sim_pcie_model, s, rc);
+}
+
+/* What firmware tells about a root complex (copied by the device core). */
+static void sim_rc_properties(struct property_entry *p, u32 socket, u32 rc)
+{
+	const struct sim_rc_layout *l = &sim_rc_layout[rc];
+
+	p[0] = PROPERTY_ENTRY_U32("nvidia,pcie-segment", sim_segment(socket, rc));
+	p[1] = PROPERTY_ENTRY_U8_ARRAY_LEN("nvidia,root-ports", l->rp, l->nr_rp);
+	p[2] = PROPERTY_ENTRY_U8_ARRAY_LEN("nvidia,root-port-buses", l->bus,
+					   l->nr_rp);
+	p[3] = (struct property_entry){ };
+}
+
+int sim_pcie_add(struct sim_dev *sd)
+{
+	struct property_entry props[4];
+	unsigned int s, rc;
+	int ret;
+
+	for (s = 0; s < sd->nr_sockets; s++) {
+		for (rc = 0; rc < SIM_PCIE_NR_RC; rc++) {
+			sim_rc_properties(props, s, rc);
+			ret = sim_cspmu_add(&sd->pcie[s][rc], props);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+void sim_pcie_del(struct sim_dev *sd)
+{
+	unsigned int s, rc;
+
+	for (s = 0; s < sd->nr_sockets; s++)
+		for (rc = 0; rc < SIM_PCIE_NR_RC; rc++)
+			sim_cspmu_del(&sd->pcie[s][rc]);
+}

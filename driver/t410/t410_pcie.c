@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tegra410 PCIE PMU: traffic from the root ports (or one requester) of
+ * a PCIe root complex to memory, by destination.
+ *
+ * The source filter is a root-port mask or a single BDF, never both.
+ * The hardware has one BDF comparator per root complex, shared by all
+ * counters: events that filter on a BDF must agree on it.  That is
+ * checked against the group and the events on the hardware when an
+ * event is created, and again whenever one is scheduled, so an event
+ * with another BDF is never counted as if it had this one.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/property.h>
+
+#include "hw/t410_cspmu.h"
+#include "t410.h"
+
+enum {
+	PCIE_F_EVENT,
+	PCIE_F_SRC_RP_MASK,
+	PCIE_F_SRC_BDF,
+	PCIE_F_SRC_BDF_EN,
+	PCIE_F_DST_LOC_CMEM,
+	PCIE_F_DST_LOC_GMEM,
+	PCIE_F_DST_LOC_P2P,
+	PCIE_F_DST_LOC_CXL,
+	PCIE_F_DST_REM,
+};
+
+#define PCIE_CYCLES	BIT_ULL(32)
+
+static const struct upmu_format pcie_formats[] = {
+	[PCIE_F_EVENT]		= UPMU_FORMAT(event, UPMU_CONFIG, 0, 32),
+	[PCIE_F_SRC_RP_MASK]	= UPMU_FORMAT(src_rp_mask, UPMU_CONFIG1, 0, 7),
+	[PCIE_F_SRC_BDF]	= UPMU_FORMAT(src_bdf, UPMU_CONFIG1, 8, 23),
+	[PCIE_F_SRC_BDF_EN]	= UPMU_FORMAT(src_bdf_en, UPMU_CONFIG1, 24, 24),
+	[PCIE_F_DST_LOC_CMEM]	= UPMU_FORMAT(dst_loc_cmem, UPMU_CONFIG2, 0, 0),
+	[PCIE_F_DST_LOC_GMEM]	= UPMU_FORMAT(dst_loc_gmem, UPMU_CONFIG2, 1, 1),
+	[PCIE_F_DST_LOC_P2P]	= UPMU_FORMAT(dst_loc_pcie_p2p, UPMU_CONFIG2, 2, 2),
+	[PCIE_F_DST_LOC_CXL]	= UPMU_FORMAT(dst_loc_pcie_cxl, UPMU_CONFIG2, 3, 3),
+	[PCIE_F_DST_REM]	= UPMU_FORMAT(dst_rem, UPMU_CONFIG2, 4, 4),
+};
+
+static const struct upmu_event_desc pcie_events[] = {
+	UPMU_EVENT_BYTES(rd_bytes, PCIE_EV_RD_BYTES),
+	UPMU_EVENT_BYTES(wr_bytes, PCIE_EV_WR_BYTES),
+	UPMU_EVENT(rd_req, PCIE_EV_RD_REQ),
+	UPMU_EVENT(wr_req, PCIE_EV_WR_REQ),
+	UPMU_EVENT(rd_cum_outs, PCIE_EV_RD_CUM_OUTS),
+	UPMU_EVENT(cycles, PCIE_CYCLES),
+};
+
+/* upmu_sched.priv slots of the shared BDF comparator */
+#define PCIE_BDF	0	/* the BDF programmed */
+#define PCIE_BDF_USERS	1	/* counters that use it */
+
+static bool pcie_bdf_en(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	return upmu_field(upmu, event, PCIE_F_SRC_BDF_EN);
+}
+
+static bool pcie_bdf_fits(struct upmu_pmu *upmu, const struct upmu_sched *s,
+			  struct perf_event *event)
+{
+	return !pcie_bdf_en(upmu, event) || !s->priv[PCIE_BDF_USERS] ||
+	       s->priv[PCIE_BDF] == upmu_field(upmu, event, PCIE_F_SRC_BDF);
+}
+
+static int pcie_claim(struct upmu_pmu *upmu, struct upmu_sched *s,
+		      struct perf_event *event)
+{
+	if (!pcie_bdf_en(upmu, event))
+		return 0;
+	if (!pcie_bdf_fits(upmu, s, event))
+		return -EINVAL;
+	s->priv[PCIE_BDF] = upmu_field(upmu, event, PCIE_F_SRC_BDF);
+	s->priv[PCIE_BDF_USERS]++;
+	return 0;
+}
+
+static void pcie_release(struct upmu_pmu *upmu, struct upmu_sched *s,
+			 struct perf_event *event)
+{
+	if (pcie_bdf_en(upmu, event))
+		s->priv[PCIE_BDF_USERS]--;
+}
+
+/* Called with upmu->lock held: upmu->hw is what the hardware has now. */
+static int pcie_validate(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	u64 rp = upmu_field(upmu, event, PCIE_F_SRC_RP_MASK);
+	u64 bdf = upmu_field(upmu, event, PCIE_F_SRC_BDF);
+	bool bdf_en = pcie_bdf_en(upmu, event);
+
+	if (upmu_field(upmu, event, PCIE_F_EVENT) == PCIE_CYCLES)
+		return event->attr.config1 || event->attr.config2 ? -EINVAL : 0;
+	if (bdf_en && rp) {
+		dev_dbg(upmu->dev, "src_rp_mask and src_bdf are exclusive\n");
+		return -EINVAL;
+	}
+	if (bdf && !bdf_en) {
+		dev_dbg(upmu->dev, "src_bdf without src_bdf_en\n");
+		return -EINVAL;
+	}
+	if (!pcie_bdf_fits(upmu, &upmu->hw, event)) {
+		dev_dbg(upmu->dev, "BDF %#llx: the comparator holds %#llx\n",
+			bdf, upmu->hw.priv[PCIE_BDF]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* No source filter means all root ports. */
+static u32 pcie_filter(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	if (pcie_bdf_en(upmu, event))
+		return PCIE_FILT_BDF_EN |
+		       FIELD_PREP(PCIE_FILT_BDF,
+				  upmu_field(upmu, event, PCIE_F_SRC_BDF));
+	return upmu_field(upmu, event, PCIE_F_SRC_RP_MASK) ?: PCIE_FILT_RP_MASK;
+}
+
+/* No destination filter means all destinations. */
+static u32 pcie_filter2(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	return (event->attr.config2 & PCIE_FILT2_DST) ?: PCIE_FILT2_DST;
+}
+
+/*
+ * Where the root complex sits in PCI: its segment and the bus numbers of
+ * its root ports, as firmware describes them.  Exposed in sysfs so that
+ * users can tell which PMU sees a device; optional.
+ */
+static void pcie_probe_map(struct upmu_pmu *upmu)
+{
+	u8 rp[T410_PCIE_MAX_RP], bus[T410_PCIE_MAX_RP];
+	struct device *dev = upmu->dev;
+	char list[UPMU_INFO_LEN];
+	int i, n, len = 0;
+	u32 seg;
+
+	if (device_property_read_u32(dev, "nvidia,pcie-segment", &seg))
+		return;
+	n = device_property_count_u8(dev, "nvidia,root-ports");
+	if (n <= 0 || n > T410_PCIE_MAX_RP ||
+	    device_property_read_u8_array(dev, "nvidia,root-ports", rp, n) ||
+	    device_property_read_u8_array(dev, "nvidia,root-port-buses", bus, n)) {
+		dev_warn(dev, "bad root port description, no PCI mapping\n");
+		return;
+	}
+	/* "RP:FIRST-LAST" per root port; a port owns the buses up to the next */
+	for (i = 0; i < n; i++)
+		len += scnprintf(list + len, sizeof(list) - len, "%s%u:%02x-%02x",
+				 i ? " " : "", rp[i], bus[i],
+				 i + 1 < n ? bus[i + 1] - 1 : 0xff);
+	upmu_set_info(upmu, "pci_segment", "%04x", seg);
+	upmu_set_info(upmu, "root_ports", "%s", list);
+}
+
+static int pcie_probe_hw(struct upmu_pmu *upmu)
+{
+	int ret = t410_cspmu_probe_hw(upmu);
+
+	if (!ret)
+		pcie_probe_map(upmu);
+	return ret;
+}
+
+const struct t410_model t410_pcie_model = {
+	.name_fmt	= "nvidia_pcie_pmu_%u_rc_%u",
+	.desc = {
+		.formats	= pcie_formats,
+		.nr_formats	= ARRAY_SIZE(pcie_formats),
+		.events		= pcie_events,
+		.nr_events	= ARRAY_SIZE(pcie_events),
+		.ops		= &t410_cspmu_ops,
+		.max_rate_per_ns = T410_PCIE_MAX_PER_NS,
+	},
+	.probe_hw	= pcie_probe_hw,
+	.cycles_id	= PCIE_CYCLES,
+	.validate	= pcie_validate,
+	.filter		= pcie_filter,
+	.filter2	= pcie_filter2,
+	.claim		= pcie_claim,
+	.release	= pcie_release,
+};
