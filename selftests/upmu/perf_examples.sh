@@ -36,7 +36,7 @@ check() {	# check NAME EVENT WORKLOAD WANT
 	else tap_fail "$1: want $4, got '$got'"; fi
 }
 
-tap_plan 7
+tap_plan 12
 upmu_load_all || { echo "Bail out! cannot load modules"; exit 1; }
 sim_del $ID
 sim_new "$ID 2" || { echo "Bail out! cannot create device"; exit 1; }
@@ -74,6 +74,27 @@ else tap_fail "perf stat -a -e '$cmem': want '6000 1500000 ', got '$got'"; fi
 # realtime clock at 1 GHz: the group ran at least the 0.2 s of the workload
 if [ "${cyc:-0}" -ge 200000000 ] 2>/dev/null; then tap_ok "CMEM cycles ran with the group ($cyc)"
 else tap_fail "CMEM cycles ran with the group: got '$cyc'"; fi
+
+# PCIE: the document's five commands, each with traffic it must count
+# and traffic it must not.
+inj() { echo "echo '$1' > $D/inject;"; }
+check "perf stat -a -e nvidia_pcie_pmu_0_rc_0/event=0x0,src_rp_mask=0x1/" \
+	nvidia_pcie_pmu_0_rc_0/event=0x0,src_rp_mask=0x1/ \
+	"$(inj 'rc=0 op=rd size=512 count=4') $(inj 'rc=0 op=wr size=512 count=4')" 2048
+check "perf stat -a -e nvidia_pcie_pmu_0_rc_1/event=0x1,src_rp_mask=0x3,dst_loc_cmem=0x1/" \
+	nvidia_pcie_pmu_0_rc_1/event=0x1,src_rp_mask=0x3,dst_loc_cmem=0x1/ \
+	"$(inj 'rc=1 rp=1 op=wr size=64 count=10') $(inj 'rc=1 rp=2 op=wr size=64 count=10')
+	 $(inj 'rc=1 rp=1 op=wr size=64 count=10 dst=rem')" 640
+check "perf stat -a -e nvidia_pcie_pmu_1_rc_2/event=0x2,src_rp_mask=0x1/" \
+	nvidia_pcie_pmu_1_rc_2/event=0x2,src_rp_mask=0x1/ \
+	"$(inj 'socket=1 rc=2 op=rd count=42') $(inj 'socket=0 rc=2 op=rd count=5')" 42
+check "perf stat -a -e nvidia_pcie_pmu_1_rc_3/event=0x3,src_rp_mask=0x3,dst_loc_cmem=0x1/" \
+	nvidia_pcie_pmu_1_rc_3/event=0x3,src_rp_mask=0x3,dst_loc_cmem=0x1/ \
+	"$(inj 'socket=1 rc=3 op=wr count=17') $(inj 'socket=1 rc=3 op=wr count=4 dst=loc_gmem')" 17
+# 6 reads of BDF 01:10.0 at 250 ns (1 GHz): 1500 outstanding cycles
+check "perf stat -a -e nvidia_pcie_pmu_0_rc_4/event=0x4,src_bdf=0x0180,src_bdf_en=0x1/" \
+	nvidia_pcie_pmu_0_rc_4/event=0x4,src_bdf=0x0180,src_bdf_en=0x1/ \
+	"$(inj 'rc=4 bdf=0x0180 op=rd count=6 lat=250') $(inj 'rc=4 bdf=0x0100 op=rd count=6 lat=250')" 1500
 
 sim_del $ID
 rm -f "$OUT"
