@@ -288,37 +288,49 @@ static void upmu_read(struct perf_event *event)
 
 /* ---- event_init -------------------------------------------------------- */
 
-static bool upmu_sched_one(struct upmu_pmu *upmu, struct upmu_sched *s,
-			   struct perf_event *event)
+static int upmu_sched_one(struct upmu_pmu *upmu, struct upmu_sched *s,
+			  struct perf_event *event)
 {
 	int idx;
 
 	if (is_software_event(event))
-		return true;
+		return 0;
 	/* One hardware PMU per group. */
 	if (event->pmu != &upmu->pmu)
-		return false;
+		return -EINVAL;
 	idx = upmu->desc->ops->get_idx(upmu, s, event);
+	/* Out of counters is EINVAL; a family's own resources say more. */
+	if (idx == -EAGAIN)
+		return -EINVAL;
 	if (idx < 0)
-		return false;
+		return idx;
 	set_bit(idx, s->used);
-	return true;
+	return 0;
 }
 
-/* Could the whole group be on the hardware at once? */
-static bool upmu_validate_group(struct upmu_pmu *upmu, struct perf_event *event)
+/*
+ * Could the whole group be on the hardware at once, next to the shared
+ * filter resources that the hardware's events hold now?  Counters are
+ * not shared between groups (perf multiplexes them), family resources
+ * in upmu_sched.priv are.  Called with upmu->lock held.
+ */
+static int upmu_validate_group(struct upmu_pmu *upmu, struct perf_event *event)
 {
 	struct perf_event *sibling, *leader = event->group_leader;
 	struct upmu_sched fake = {};
+	int ret;
 
-	if (leader == event)
-		return true;
-
-	if (!upmu_sched_one(upmu, &fake, leader))
-		return false;
-	for_each_sibling_event(sibling, leader)
-		if (!upmu_sched_one(upmu, &fake, sibling))
-			return false;
+	memcpy(fake.priv, upmu->hw.priv, sizeof(fake.priv));
+	if (leader != event) {
+		ret = upmu_sched_one(upmu, &fake, leader);
+		if (ret)
+			return ret;
+		for_each_sibling_event(sibling, leader) {
+			ret = upmu_sched_one(upmu, &fake, sibling);
+			if (ret)
+				return ret;
+		}
+	}
 	return upmu_sched_one(upmu, &fake, event);
 }
 
@@ -390,7 +402,8 @@ static int upmu_event_init(struct perf_event *event)
 	if (cpu < 0)
 		goto out;
 	event->cpu = cpu;
-	if (!upmu_validate_group(upmu, event))
+	ret = upmu_validate_group(upmu, event);
+	if (ret)
 		goto out;
 
 	event->hw.idx = -1;

@@ -136,21 +136,26 @@ struct platform_device;
 /**
  * struct upmu_sched - counter allocation state
  * @used: allocated counter indexes
- * @priv: family scratch (e.g. a filter shared by all counters)
+ * @priv: family state of resources shared by all counters (a filter
+ *	  comparator, address-range slots)
  *
- * The core keeps one for the hardware and builds a zeroed one on the
- * stack to validate a group at event_init time.
+ * The core keeps one for the hardware.  To validate a group at
+ * event_init time it builds one on the stack with no counter used and
+ * @priv copied from the hardware's, so a group must fit next to the
+ * shared resources the scheduled events hold.
  */
 struct upmu_sched {
 	DECLARE_BITMAP(used, UPMU_MAX_COUNTERS);
-	u64 priv[4];
+	u64 priv[32];
 };
 
 /**
  * struct upmu_hw_ops - what a PMU family does to the hardware
  * @validate: check filter semantics of a new event (config bits already
  *	      checked against the formats); return 0 or -errno
- * @get_idx: allocate a counter for @event in @s, or return -EAGAIN/-errno
+ * @get_idx: allocate a counter for @event in @s; -EAGAIN when none is
+ *	     free (event_init reports EINVAL), or another -errno that
+ *	     event_init returns as is
  * @put_idx: release what @get_idx took (optional; the core clears the bit)
  * @enable: start all counting (pmu_enable)
  * @disable: stop all counting (pmu_disable)
