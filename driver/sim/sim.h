@@ -20,6 +20,7 @@
 #include <linux/types.h>
 
 #include "hw/t410_cmem.h"
+#include "hw/t410_cspmu.h"
 #include "upmu.h"
 
 #define SIM_MAX_SOCKETS	4
@@ -52,6 +53,11 @@ enum sim_dst {
  * @rc: PCIe root complex of the initiator, or SIM_NO_RC
  * @rp: root port (number within @rc) of the initiator
  * @bdf: requester ID of the initiator
+ * @to_rc: PCIe root complex of the target (a BAR or CXL HDM range), or
+ *	   SIM_NO_RC
+ * @to_rp: root port (number) of the target BAR
+ * @hdm: the target is a CXL HDM range, not a BAR
+ * @addr: target address
  * @lat_cycles: @lat_ns in fabric cycles (set on delivery)
  */
 struct sim_txn {
@@ -66,6 +72,10 @@ struct sim_txn {
 	u8 rc;
 	u8 rp;
 	u16 bdf;
+	u8 to_rc;
+	u8 to_rp;
+	u8 hdm;
+	u64 addr;
 	u64 lat_cycles;
 };
 
@@ -88,13 +98,16 @@ struct sim_flow {
 };
 
 struct sim_dev;
+struct sim_cspmu;
 
 /* A CoreSight-architecture PMU register block (UCF, PCIE, PCIE-TGT). */
 struct sim_cspmu_model {
 	const char *pdev_name;
 	u32 pmiidr;
-	/* Increment of a counter with this programming per transaction. */
-	u64 (*count)(u32 evtype, u32 filt, u32 filt2, const struct sim_txn *t);
+	bool has_slots;
+	/* Increment of counter @idx of @u per transaction. */
+	u64 (*count)(const struct sim_cspmu *u, unsigned int idx,
+		     const struct sim_txn *t);
 	/* Event types that advance by one every cycle. */
 	bool (*is_clock)(u32 evtype);
 };
@@ -113,6 +126,7 @@ struct sim_cspmu {
 	u32 filtr[32];
 	u32 filt2r[32];
 	u32 ccfiltr;
+	u32 slot[TGT_NR_SLOTS][5];	/* PCIE-TGT address slots */
 	u64 cnt[32];
 	u64 last_ns;
 	struct platform_device *pdev;
@@ -151,6 +165,7 @@ struct sim_cmem {
  * @ucf: UCF PMU per socket
  * @cmem: CMEM latency PMU per socket
  * @pcie: PCIE PMU per socket and root complex
+ * @tgt: PCIE-TGT PMU per socket and root complex
  * @ddir: debugfs directory
  */
 struct sim_dev {
@@ -169,6 +184,7 @@ struct sim_dev {
 	struct sim_cspmu ucf[SIM_MAX_SOCKETS];
 	struct sim_cmem cmem[SIM_MAX_SOCKETS];
 	struct sim_cspmu pcie[SIM_MAX_SOCKETS][SIM_PCIE_NR_RC];
+	struct sim_cspmu tgt[SIM_MAX_SOCKETS][SIM_PCIE_NR_RC];
 	struct dentry *ddir;
 };
 
@@ -207,7 +223,8 @@ int sim_pcie_add(struct sim_dev *sd);
 void sim_pcie_del(struct sim_dev *sd);
 void sim_pcie_deliver(struct sim_dev *sd, const struct sim_txn *t);
 void sim_pcie_tick(struct sim_dev *sd, u64 now);
-int sim_pcie_resolve(struct sim_txn *t, bool has_rp, bool has_bdf);
+int sim_pcie_resolve(struct sim_txn *t, bool has_rp, bool has_bdf,
+		     bool has_to_rp);
 void sim_pcie_show_devices(struct sim_dev *sd, struct seq_file *m);
 
 /* sim_cmem.c */

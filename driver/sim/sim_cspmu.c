@@ -59,7 +59,7 @@ void sim_cspmu_deliver(struct sim_cspmu *u, const struct sim_txn *t)
 
 		if (!cspmu_counting(u, i))
 			continue;
-		inc = u->model->count(u->evtyper[i], u->filtr[i], u->filt2r[i], t);
+		inc = u->model->count(u, i, t);
 		if (inc)
 			cspmu_add(u, i, inc * t->count);
 	}
@@ -67,9 +67,25 @@ void sim_cspmu_deliver(struct sim_cspmu *u, const struct sim_txn *t)
 
 /* ---- register interface ------------------------------------------------ */
 
+/* The PCIE-TGT address slots: 5 registers of 4 bytes each. */
+static u32 *cspmu_slot_reg(struct sim_cspmu *u, u32 off)
+{
+	u32 rel;
+
+	if (!u->model->has_slots || off < TGT_SLOT(0) ||
+	    off >= TGT_SLOT(TGT_NR_SLOTS) || off & 3)
+		return NULL;
+	rel = (off - TGT_SLOT(0)) / 4;
+	return &u->slot[rel / 5][rel % 5];
+}
+
 static u64 cspmu_reg_read(struct sim_cspmu *u, u32 off, bool wide)
 {
+	u32 *slot = cspmu_slot_reg(u, off);
 	unsigned int n;
+
+	if (slot)
+		return *slot;
 
 	if (off < CSPMU_PMEVCNTR(32)) {
 		n = off / 8;
@@ -109,6 +125,12 @@ static u64 cspmu_reg_read(struct sim_cspmu *u, u32 off, bool wide)
 
 static void cspmu_reg_write(struct sim_cspmu *u, u32 off, u32 val)
 {
+	u32 *slot = cspmu_slot_reg(u, off);
+
+	if (slot) {
+		*slot = val;
+		return;
+	}
 	if (off >= CSPMU_PMEVTYPER(0) && off < CSPMU_PMEVTYPER(u->nr)) {
 		u->evtyper[(off - CSPMU_PMEVTYPER(0)) / 4] = val;
 		return;
@@ -238,8 +260,10 @@ static const u32 ucf_dst_bit[SIM_NR_DSTS] = {
  * access of the same size) and, for writes, writes back a dirty victim.
  * Snoop events are not modelled and stay at zero.
  */
-static u64 ucf_count(u32 ev, u32 filt, u32 filt2, const struct sim_txn *t)
+static u64 ucf_count(const struct sim_cspmu *u, unsigned int idx,
+		     const struct sim_txn *t)
 {
+	u32 ev = u->evtyper[idx], filt = u->filtr[idx];
 	bool rd = t->op == SIM_OP_RD, wr = t->op == SIM_OP_WR;
 	bool miss = (rd || wr) && !t->hit;
 

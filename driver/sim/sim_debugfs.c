@@ -50,6 +50,7 @@ struct sim_req {
 	bool has_src;
 	bool has_rp;
 	bool has_bdf;
+	bool has_to_rp;
 };
 
 static int parse_enum(const char *v, const char * const *names, int n, u8 *out)
@@ -93,7 +94,7 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 	int ret;
 
 	r->txn = (struct sim_txn){ .op = SIM_OP_RD, .size = 64, .count = 1,
-				   .rc = SIM_NO_RC };
+				   .rc = SIM_NO_RC, .to_rc = SIM_NO_RC };
 
 	while ((ret = sim_next_kv(&buf, &tok, &val)) > 0) {
 		if (!strcmp(tok, "socket"))
@@ -113,6 +114,14 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 			ret = kstrtou8(val, 0, &r->txn.rp), r->has_rp = true;
 		else if (!strcmp(tok, "bdf"))
 			ret = kstrtou16(val, 0, &r->txn.bdf), r->has_bdf = true;
+		else if (!strcmp(tok, "to_rc"))
+			ret = kstrtou8(val, 0, &r->txn.to_rc);
+		else if (!strcmp(tok, "to_rp"))
+			ret = kstrtou8(val, 0, &r->txn.to_rp), r->has_to_rp = true;
+		else if (!strcmp(tok, "hdm"))
+			ret = kstrtou8(val, 0, &r->txn.hdm);
+		else if (!strcmp(tok, "addr"))
+			ret = kstrtou64(val, 0, &r->txn.addr);
 		else if (!strcmp(tok, "hit"))
 			ret = kstrtou8(val, 0, &r->txn.hit);
 		else if (!strcmp(tok, "size"))
@@ -139,7 +148,7 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 	/* A PCIe requester is a local non-CPU source. */
 	if (r->txn.rc != SIM_NO_RC && !r->has_src)
 		r->txn.src = SIM_SRC_LOC_NONCPU;
-	return sim_pcie_resolve(&r->txn, r->has_rp, r->has_bdf);
+	return sim_pcie_resolve(&r->txn, r->has_rp, r->has_bdf, r->has_to_rp);
 }
 
 static char *sim_user_buf(const char __user *ubuf, size_t len)
@@ -338,6 +347,10 @@ static int flows_show(struct seq_file *m, void *v)
 		if (f->txn.rc != SIM_NO_RC)
 			seq_printf(m, " rc=%u rp=%u bdf=0x%04x", f->txn.rc,
 				   f->txn.rp, f->txn.bdf);
+		if (f->txn.to_rc != SIM_NO_RC)
+			seq_printf(m, " to_rc=%u to_rp=%u hdm=%u addr=%#llx",
+				   f->txn.to_rc, f->txn.to_rp, f->txn.hdm,
+				   f->txn.addr);
 		seq_putc(m, '\n');
 	}
 	raw_spin_unlock_irqrestore(&sd->lock, flags);

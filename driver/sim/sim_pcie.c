@@ -46,19 +46,35 @@ static u16 rp_endpoint(const struct sim_rc_layout *l, unsigned int i)
 	return (l->bus[i] + 1) << 8;
 }
 
-/**
- * sim_pcie_resolve() - complete the PCIe initiator of a transaction
- * @t: transaction with @t->rc set (or SIM_NO_RC), and @t->rp / @t->bdf
- *     as the user gave them
- * @has_rp: the user gave rp=
- * @has_bdf: the user gave bdf=
- *
- * With bdf=, the root port is the one whose buses hold it; with only
- * rp=, the initiator is the endpoint below that port; with neither, the
- * endpoint below the first port.  Return: 0, or -EINVAL for a port or
- * bus the root complex does not have, or rp=/bdf= without rc=.
+/*
+ * The target of BAR traffic is a root port of to_rc= (to_rp=, else the
+ * first); CXL HDM traffic (hdm=1) has no root port.
  */
-int sim_pcie_resolve(struct sim_txn *t, bool has_rp, bool has_bdf)
+static int sim_pcie_resolve_target(struct sim_txn *t, bool has_to_rp)
+{
+	const struct sim_rc_layout *l;
+	unsigned int i;
+
+	if (t->to_rc == SIM_NO_RC)
+		return has_to_rp || t->hdm || t->addr ? -EINVAL : 0;
+	if (t->to_rc >= SIM_PCIE_NR_RC || t->hdm > 1 || (t->hdm && has_to_rp))
+		return -EINVAL;
+	l = &sim_rc_layout[t->to_rc];
+	for (i = 0; i < l->nr_rp; i++)
+		if (!has_to_rp || l->rp[i] == t->to_rp)
+			break;
+	if (i == l->nr_rp)
+		return -EINVAL;
+	t->to_rp = l->rp[i];
+	return 0;
+}
+
+/*
+ * With bdf=, the initiator's root port is the one whose buses hold it;
+ * with only rp=, the initiator is the endpoint below that port; with
+ * neither, the endpoint below the first port.
+ */
+static int sim_pcie_resolve_source(struct sim_txn *t, bool has_rp, bool has_bdf)
 {
 	const struct sim_rc_layout *l;
 	unsigned int i, bus = t->bdf >> 8;
@@ -81,6 +97,23 @@ int sim_pcie_resolve(struct sim_txn *t, bool has_rp, bool has_bdf)
 	if (!has_bdf)
 		t->bdf = rp_endpoint(l, i);
 	return 0;
+}
+
+/**
+ * sim_pcie_resolve() - complete the PCIe initiator and target of a txn
+ * @t: transaction with rc/rp/bdf and to_rc/to_rp/hdm/addr as given
+ * @has_rp: the user gave rp=
+ * @has_bdf: the user gave bdf=
+ * @has_to_rp: the user gave to_rp=
+ *
+ * Return: 0, or -EINVAL for a root complex, port or bus that does not
+ * exist, or rp=/bdf= without rc=, to_rp=/hdm=/addr= without to_rc=.
+ */
+int sim_pcie_resolve(struct sim_txn *t, bool has_rp, bool has_bdf,
+		     bool has_to_rp)
+{
+	return sim_pcie_resolve_source(t, has_rp, has_bdf) ?:
+	       sim_pcie_resolve_target(t, has_to_rp);
 }
 
 /* lspci-like list of the simulated functions, for device mapping. */
@@ -120,10 +153,14 @@ static const u32 pcie_dst_bit[SIM_NR_DSTS] = {
  * enabled, and its destination must be in PMEVFILT2R.  Reads and writes
  * count; rd_cum_outs adds the cycles each read is outstanding.
  */
-static u64 pcie_count(u32 ev, u32 filt, u32 filt2, const struct sim_txn *t)
+static u64 pcie_count(const struct sim_cspmu *u, unsigned int idx,
+		      const struct sim_txn *t)
 {
+	u32 ev = u->evtyper[idx], filt = u->filtr[idx], filt2 = u->filt2r[idx];
 	bool rd = t->op == SIM_OP_RD, wr = t->op == SIM_OP_WR;
 
+	if (t->rc != u->instance)
+		return 0;
 	if (filt & PCIE_FILT_BDF_EN) {
 		if (FIELD_GET(PCIE_FILT_BDF, filt) != t->bdf)
 			return 0;
@@ -160,28 +197,94 @@ static const struct sim_cspmu_model sim_pcie_model = {
 	.is_clock	= pcie_is_clock,
 };
 
+/* ---- PCIE-TGT PMU traffic model ----------------------------------------- */
+
+static bool tgt_slot_match(const struct sim_cspmu *u, unsigned int i, u64 addr)
+{
+	const u32 *r = u->slot[i];
+	u64 base = (u64)r[TGT_SLOT_BASE_HI / 4] << 32 | r[TGT_SLOT_BASE_LO / 4];
+	u64 mask = (u64)r[TGT_SLOT_MASK_HI / 4] << 32 | r[TGT_SLOT_MASK_LO / 4];
+
+	return (r[TGT_SLOT_CTRL / 4] & 1) && (addr & mask) == (base & mask);
+}
+
+/*
+ * One transaction to a BAR or CXL HDM range behind this root complex:
+ * counted if PMEVFILT2R selects the BAR's root port (BAR traffic only)
+ * or an enabled address slot that the address falls in.
+ */
+static u64 tgt_count(const struct sim_cspmu *u, unsigned int idx,
+		     const struct sim_txn *t)
+{
+	u32 filt2 = u->filt2r[idx];
+	unsigned long slots = FIELD_GET(TGT_FILT2_SLOTS, filt2);
+	bool rd = t->op == SIM_OP_RD, wr = t->op == SIM_OP_WR;
+	bool hit = !t->hdm && (filt2 & BIT(t->to_rp));
+	unsigned int i;
+
+	if (t->to_rc != u->instance)
+		return 0;
+	for_each_set_bit(i, &slots, TGT_NR_SLOTS)
+		hit |= tgt_slot_match(u, i, t->addr);
+	if (!hit)
+		return 0;
+
+	switch (u->evtyper[idx]) {
+	case TGT_EV_RD_BYTES:
+		return rd ? t->size : 0;
+	case TGT_EV_WR_BYTES:
+		return wr ? t->size : 0;
+	case TGT_EV_RD_REQ:
+		return rd;
+	case TGT_EV_WR_REQ:
+		return wr;
+	}
+	return 0;
+}
+
+static bool tgt_is_clock(u32 ev)
+{
+	return ev == TGT_EV_CYCLES;
+}
+
+static const struct sim_cspmu_model sim_tgt_model = {
+	.pdev_name	= "nvidia-t410-pcie-tgt",
+	.pmiidr		= T410_PCIE_TGT_PMIIDR,
+	.has_slots	= true,
+	.count		= tgt_count,
+	.is_clock	= tgt_is_clock,
+};
+
 void sim_pcie_deliver(struct sim_dev *sd, const struct sim_txn *t)
 {
 	if (t->rc < SIM_PCIE_NR_RC)
 		sim_cspmu_deliver(&sd->pcie[t->socket][t->rc], t);
+	if (t->to_rc < SIM_PCIE_NR_RC)
+		sim_cspmu_deliver(&sd->tgt[t->socket][t->to_rc], t);
 }
 
 void sim_pcie_tick(struct sim_dev *sd, u64 now)
 {
 	unsigned int s, rc;
 
-	for (s = 0; s < sd->nr_sockets; s++)
-		for (rc = 0; rc < SIM_PCIE_NR_RC; rc++)
+	for (s = 0; s < sd->nr_sockets; s++) {
+		for (rc = 0; rc < SIM_PCIE_NR_RC; rc++) {
 			sim_cspmu_tick(&sd->pcie[s][rc], now);
+			sim_cspmu_tick(&sd->tgt[s][rc], now);
+		}
+	}
 }
 
 void sim_pcie_init(struct sim_dev *sd)
 {
 	unsigned int s, rc;
 
-	for (s = 0; s < sd->nr_sockets; s++)
-		for (rc = 0; rc < SIM_PCIE_NR_RC; rc++)
+	for (s = 0; s < sd->nr_sockets; s++) {
+		for (rc = 0; rc < SIM_PCIE_NR_RC; rc++) {
 			sim_cspmu_init(sd, &sd->pcie[s][rc], &sim_pcie_model, s, rc);
+			sim_cspmu_init(sd, &sd->tgt[s][rc], &sim_tgt_model, s, rc);
+		}
+	}
 }
 
 /* What firmware tells about a root complex (copied by the device core). */
@@ -205,7 +308,8 @@ int sim_pcie_add(struct sim_dev *sd)
 	for (s = 0; s < sd->nr_sockets; s++) {
 		for (rc = 0; rc < SIM_PCIE_NR_RC; rc++) {
 			sim_rc_properties(props, s, rc);
-			ret = sim_cspmu_add(&sd->pcie[s][rc], props);
+			ret = sim_cspmu_add(&sd->pcie[s][rc], props) ?:
+			      sim_cspmu_add(&sd->tgt[s][rc], props);
 			if (ret)
 				return ret;
 		}
@@ -217,7 +321,10 @@ void sim_pcie_del(struct sim_dev *sd)
 {
 	unsigned int s, rc;
 
-	for (s = 0; s < sd->nr_sockets; s++)
-		for (rc = 0; rc < SIM_PCIE_NR_RC; rc++)
+	for (s = 0; s < sd->nr_sockets; s++) {
+		for (rc = 0; rc < SIM_PCIE_NR_RC; rc++) {
+			sim_cspmu_del(&sd->tgt[s][rc]);
 			sim_cspmu_del(&sd->pcie[s][rc]);
+		}
+	}
 }

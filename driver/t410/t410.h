@@ -13,11 +13,13 @@
  *	      width, identifier) and quiesce it; 0 or -errno
  * @cycles_id: event id that selects the cycle counter
  * @validate: model-specific filter checks (optional)
- * @filter: PMEVFILTR value for an event
+ * @filter: PMEVFILTR value for an event (optional)
  * @filter2: PMEVFILT2R value for an event (optional)
  * @claim: take a filter resource shared by all counters for @event in @s
  *	   (optional); 0 or -errno
  * @release: give back what @claim took
+ * @config: program what the filters of @event need beyond its counter's
+ *	    registers (optional; called from the config hw op)
  * @cc_filter: PMCCFILTR value for the cycle counter
  */
 struct t410_model {
@@ -32,13 +34,16 @@ struct t410_model {
 		     struct perf_event *event);
 	void (*release)(struct upmu_pmu *upmu, struct upmu_sched *s,
 			struct perf_event *event);
+	void (*config)(struct upmu_pmu *upmu, struct perf_event *event);
 	u32 cc_filter;
 };
 
 extern const struct upmu_hw_ops t410_cspmu_ops;
 int t410_cspmu_probe_hw(struct upmu_pmu *upmu);
+void t410_pcie_probe_map(struct upmu_pmu *upmu);
 extern const struct t410_model t410_ucf_model;
 extern const struct t410_model t410_cmem_model;
 extern const struct t410_model t410_pcie_model;
+extern const struct t410_model t410_pcie_tgt_model;
 
 #endif

@@ -73,10 +73,13 @@ static void cspmu_config(struct upmu_pmu *upmu, struct perf_event *event)
 		return;
 	}
 	upmu_wr32(&upmu->regs, CSPMU_PMEVTYPER(idx), upmu_field(upmu, event, 0));
-	upmu_wr32(&upmu->regs, CSPMU_PMEVFILTR(idx), m->filter(upmu, event));
+	if (m->filter)
+		upmu_wr32(&upmu->regs, CSPMU_PMEVFILTR(idx), m->filter(upmu, event));
 	if (m->filter2)
 		upmu_wr32(&upmu->regs, CSPMU_PMEVFILT2R(idx),
 			  m->filter2(upmu, event));
+	if (m->config)
+		m->config(upmu, event);
 }
 
 static void cspmu_start(struct upmu_pmu *upmu, struct perf_event *event)

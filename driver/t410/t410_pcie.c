@@ -5,10 +5,11 @@
  *
  * The source filter is a root-port mask or a single BDF, never both.
  * The hardware has one BDF comparator per root complex, shared by all
- * counters: events that filter on a BDF must agree on it.  That is
- * checked against the group and the events on the hardware when an
- * event is created, and again whenever one is scheduled, so an event
- * with another BDF is never counted as if it had this one.
+ * counters: events that filter on a BDF must agree on it.  The BDF is
+ * claimed like a counter, so it is checked against the group and the
+ * events on the hardware when an event is created, and again whenever
+ * one is scheduled: an event with another BDF is never counted as if it
+ * had this one.
  */
 
 #include <linux/bitfield.h>
@@ -87,7 +88,10 @@ static void pcie_release(struct upmu_pmu *upmu, struct upmu_sched *s,
 		s->priv[PCIE_BDF_USERS]--;
 }
 
-/* Called with upmu->lock held: upmu->hw is what the hardware has now. */
+/*
+ * Whether the BDF fits the comparator is up to pcie_claim(), which the
+ * core runs for the group next to what the hardware holds now.
+ */
 static int pcie_validate(struct upmu_pmu *upmu, struct perf_event *event)
 {
 	u64 rp = upmu_field(upmu, event, PCIE_F_SRC_RP_MASK);
@@ -102,11 +106,6 @@ static int pcie_validate(struct upmu_pmu *upmu, struct perf_event *event)
 	}
 	if (bdf && !bdf_en) {
 		dev_dbg(upmu->dev, "src_bdf without src_bdf_en\n");
-		return -EINVAL;
-	}
-	if (!pcie_bdf_fits(upmu, &upmu->hw, event)) {
-		dev_dbg(upmu->dev, "BDF %#llx: the comparator holds %#llx\n",
-			bdf, upmu->hw.priv[PCIE_BDF]);
 		return -EINVAL;
 	}
 	return 0;
@@ -131,9 +130,10 @@ static u32 pcie_filter2(struct upmu_pmu *upmu, struct perf_event *event)
 /*
  * Where the root complex sits in PCI: its segment and the bus numbers of
  * its root ports, as firmware describes them.  Exposed in sysfs so that
- * users can tell which PMU sees a device; optional.
+ * users can tell which PMU sees a device; optional.  Shared with the
+ * PCIE-TGT PMU of the same root complex.
  */
-static void pcie_probe_map(struct upmu_pmu *upmu)
+void t410_pcie_probe_map(struct upmu_pmu *upmu)
 {
 	u8 rp[T410_PCIE_MAX_RP], bus[T410_PCIE_MAX_RP];
 	struct device *dev = upmu->dev;
@@ -164,7 +164,7 @@ static int pcie_probe_hw(struct upmu_pmu *upmu)
 	int ret = t410_cspmu_probe_hw(upmu);
 
 	if (!ret)
-		pcie_probe_map(upmu);
+		t410_pcie_probe_map(upmu);
 	return ret;
 }
 

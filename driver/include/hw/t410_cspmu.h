@@ -98,6 +98,31 @@
  */
 #define T410_PCIE_MAX_PER_NS	2048
 
+/* PCIE-TGT PMU (one per PCIe root complex): product 0x107 */
+#define T410_PCIE_TGT_PMIIDR	0x1070136b
+#define TGT_EV_RD_BYTES		0x0
+#define TGT_EV_WR_BYTES		0x1
+#define TGT_EV_RD_REQ		0x2
+#define TGT_EV_WR_REQ		0x3
+#define TGT_EV_CYCLES		0x4	/* on a general counter */
+
+/* PCIE-TGT PMEVFILT2R: BAR traffic to these root ports, or these slots */
+#define TGT_FILT2_RP_MASK	GENMASK(7, 0)
+#define TGT_FILT2_SLOTS		GENMASK(15, 8)
+
+/*
+ * PCIE-TGT address-range slots, in the second page of the register
+ * window: a transaction matches slot i if it is enabled and
+ * (addr & MASK) == (BASE & MASK).
+ */
+#define TGT_NR_SLOTS		8
+#define TGT_SLOT(i)		(0x1000 + 0xd38 + 20 * (i))
+#define TGT_SLOT_CTRL		0x0	/* bit 0: enable */
+#define TGT_SLOT_BASE_LO	0x4
+#define TGT_SLOT_BASE_HI	0x8
+#define TGT_SLOT_MASK_LO	0xc
+#define TGT_SLOT_MASK_HI	0x10
+
 /* Fastest UCF traffic per socket: 512 bytes per ns (512 GB/s). */
 #define UCF_MAX_BYTES_PER_NS	512
 
