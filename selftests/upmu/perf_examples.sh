@@ -36,7 +36,7 @@ check() {	# check NAME EVENT WORKLOAD WANT
 	else tap_fail "$1: want $4, got '$got'"; fi
 }
 
-tap_plan 12
+tap_plan 14
 upmu_load_all || { echo "Bail out! cannot load modules"; exit 1; }
 sim_del $ID
 sim_new "$ID 2" || { echo "Bail out! cannot create device"; exit 1; }
@@ -95,6 +95,17 @@ check "perf stat -a -e nvidia_pcie_pmu_1_rc_3/event=0x3,src_rp_mask=0x3,dst_loc_
 check "perf stat -a -e nvidia_pcie_pmu_0_rc_4/event=0x4,src_bdf=0x0180,src_bdf_en=0x1/" \
 	nvidia_pcie_pmu_0_rc_4/event=0x4,src_bdf=0x0180,src_bdf_en=0x1/ \
 	"$(inj 'rc=4 bdf=0x0180 op=rd count=6 lat=250') $(inj 'rc=4 bdf=0x0100 op=rd count=6 lat=250')" 1500
+
+# PCIE-TGT: the document's two commands.  RC 0 has root port 0 only;
+# HDM traffic has no root port; the range is 0x10000-0x100ff.
+check "perf stat -a -e nvidia_pcie_tgt_pmu_0_rc_0/event=0x0,dst_rp_mask=0x3/" \
+	nvidia_pcie_tgt_pmu_0_rc_0/event=0x0,dst_rp_mask=0x3/ \
+	"$(inj 'to_rc=0 op=rd size=128 count=5') $(inj 'to_rc=0 hdm=1 op=rd size=128 count=5')
+	 $(inj 'to_rc=1 op=rd size=128 count=5')" 640
+check "perf stat -a -e nvidia_pcie_tgt_pmu_0_rc_1/event=0x1,dst_addr_base=0x10000,dst_addr_mask=0xFFF00,dst_addr_en=0x1/" \
+	nvidia_pcie_tgt_pmu_0_rc_1/event=0x1,dst_addr_base=0x10000,dst_addr_mask=0xFFF00,dst_addr_en=0x1/ \
+	"$(inj 'to_rc=1 op=wr size=64 count=3 addr=0x10040') $(inj 'to_rc=1 hdm=1 op=wr size=64 count=2 addr=0x100ff')
+	 $(inj 'to_rc=1 op=wr size=64 count=7 addr=0x10100')" 320
 
 sim_del $ID
 rm -f "$OUT"

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tegra410 PCIE-TGT PMU on the upmu simulator: sysfs layout, exact
+ * counts of every event, the root-port filter (BAR traffic only), the
+ * address filter with the document's comparison, the shared,
+ * reference-counted address slots (ENOSPC when they run out), errno for
+ * bad attrs.  Needs upmu_core, upmu_sim and upmu_t410 loaded, 2 nodes.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#define SIM_ID	14
+
+#include "upmu_test.h"
+
+#define TGT0	"nvidia_pcie_tgt_pmu_0_rc_0"
+#define TGT1	"nvidia_pcie_tgt_pmu_0_rc_1"
+
+FIXTURE(tgt) {
+	int dummy;
+};
+
+FIXTURE_SETUP(tgt)
+{
+	sim_del(SIM_ID);
+	/* more counters than slots, so that slots are what runs out */
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "clock=manual counters=16"));
+	ASSERT_TRUE(pmu_exists(TGT1));
+}
+
+FIXTURE_TEARDOWN_PARENT(tgt)
+{
+	sim_del(SIM_ID);
+}
+
+/* Range i: 0x10000 * (i + 1) .. + 0xff */
+static int open_range(unsigned int i, const char *ev, int group)
+{
+	char spec[128];
+
+	snprintf(spec, sizeof(spec),
+		 "%s,dst_addr_base=%#x,dst_addr_mask=0xfffff00,dst_addr_en=1",
+		 ev, 0x10000 * (i + 1));
+	return pmu_open(TGT1, spec, group);
+}
+
+TEST_F(tgt, sysfs_layout)
+{
+	static const char * const fmt[][2] = {
+		{ "event", "config:0-2" },
+		{ "dst_rp_mask", "config:3-10" },
+		{ "dst_addr_en", "config:11" },
+		{ "dst_addr_base", "config1:0-63" },
+		{ "dst_addr_mask", "config2:0-63" },
+	};
+	static const char * const ev[][2] = {
+		{ "rd_bytes", "event=0x0" }, { "wr_bytes", "event=0x1" },
+		{ "rd_req", "event=0x2" }, { "wr_req", "event=0x3" },
+		{ "cycles", "event=0x4" },
+	};
+	char buf[128], name[64];
+	unsigned int i, s, rc;
+
+	for (s = 0; s < 2; s++)
+		for (rc = 0; rc < 6; rc++) {
+			snprintf(name, sizeof(name), "nvidia_pcie_tgt_pmu_%u_rc_%u", s, rc);
+			EXPECT_TRUE(pmu_exists(name)) TH_LOG("%s", name);
+		}
+	for (i = 0; i < sizeof(fmt) / sizeof(fmt[0]); i++) {
+		snprintf(name, sizeof(name), "format/%s", fmt[i][0]);
+		ASSERT_EQ(0, pmu_read(TGT1, name, buf, sizeof(buf)));
+		EXPECT_STREQ(fmt[i][1], buf);
+	}
+	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		snprintf(name, sizeof(name), "events/%s", ev[i][0]);
+		ASSERT_EQ(0, pmu_read(TGT1, name, buf, sizeof(buf)));
+		EXPECT_STREQ(ev[i][1], buf);
+	}
+	ASSERT_EQ(0, pmu_read(TGT1, "identifier", buf, sizeof(buf)));
+	EXPECT_STREQ("1070136b", buf);
+	ASSERT_EQ(0, pmu_read(TGT1, "pci_segment", buf, sizeof(buf)));
+	EXPECT_STREQ("0002", buf);
+}
+
+TEST_F(tgt, every_event_exact)
+{
+	static const char * const names[] = {
+		"rd_bytes", "wr_bytes", "rd_req", "wr_req", "cycles",
+	};
+	static const uint64_t want[] = { 2560, 192, 10, 3, 5000 };
+	unsigned int i;
+	int fd[5];
+
+	for (i = 0; i < 5; i++) {
+		fd[i] = pmu_open(TGT1, names[i], -1);
+		ASSERT_LE(0, fd[i]) TH_LOG("%s", names[i]);
+	}
+	ASSERT_EQ(0, inject("to_rc=1 to_rp=2 op=rd size=256 count=10"));
+	ASSERT_EQ(0, inject("to_rc=1 to_rp=3 op=wr size=64 count=3"));
+	/* not this PMU's: other RC, other socket, PCIe-initiated only */
+	ASSERT_EQ(0, inject("to_rc=2 op=rd count=5"));
+	ASSERT_EQ(0, inject("socket=1 to_rc=1 op=rd count=5"));
+	ASSERT_EQ(0, inject("rc=1 op=rd count=5"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "%u", 5000));
+	for (i = 0; i < 5; i++) {
+		EXPECT_EQ(want[i], count_of(_metadata, fd[i])) TH_LOG("%s", names[i]);
+		close(fd[i]);
+	}
+}
+
+/* RC1's ports are 1-4; CXL HDM traffic has no root port. */
+TEST_F(tgt, root_port_filter)
+{
+	unsigned int mask, rp;
+	char spec[64];
+	int fd;
+
+	for (mask = 0; mask < 0x20; mask++) {
+		uint64_t want = 0;
+
+		snprintf(spec, sizeof(spec), "rd_req,dst_rp_mask=%#x", mask);
+		fd = pmu_open(TGT1, spec, -1);
+		ASSERT_LE(0, fd) TH_LOG("%s", spec);
+		for (rp = 1; rp <= 4; rp++) {
+			ASSERT_EQ(0, sim_ctl(SIM_ID, "inject", "to_rc=1 to_rp=%u count=%u",
+					     rp, 1U << (rp - 1)));
+			if (!mask || mask & (1U << rp))
+				want += 1U << (rp - 1);
+		}
+		ASSERT_EQ(0, inject("to_rc=1 hdm=1 count=100"));
+		EXPECT_EQ(want, count_of(_metadata, fd)) TH_LOG("%s", spec);
+		close(fd);
+	}
+}
+
+/* The document's example: 0x10000 to 0x100ff, BAR or HDM alike. */
+TEST_F(tgt, address_filter)
+{
+	int fd = pmu_open(TGT1, "wr_bytes,dst_addr_base=0x10000,dst_addr_mask=0xFFF00,dst_addr_en=1", -1);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, inject("to_rc=1 op=wr size=64 count=3 addr=0x10000"));
+	ASSERT_EQ(0, inject("to_rc=1 to_rp=4 op=wr size=64 count=2 addr=0x100ff"));
+	ASSERT_EQ(0, inject("to_rc=1 hdm=1 op=wr size=64 count=5 addr=0x10080"));
+	/* (addr & mask) != (base & mask) */
+	ASSERT_EQ(0, inject("to_rc=1 op=wr size=64 count=7 addr=0x10100"));
+	ASSERT_EQ(0, inject("to_rc=1 op=wr size=64 count=7 addr=0xff00"));
+	/* bits outside the mask do not matter */
+	ASSERT_EQ(0, inject("to_rc=1 op=wr size=64 count=1 addr=0x1000010040"));
+	EXPECT_EQ(64ULL * 11, count_of(_metadata, fd));
+	close(fd);
+}
+
+TEST_F(tgt, slots_shared_and_limited)
+{
+	int fd[8], same, alias, ninth, i;
+
+	for (i = 0; i < 8; i++) {
+		fd[i] = open_range(i, "rd_req", -1);
+		ASSERT_LE(0, fd[i]) TH_LOG("range %d: %d", i, fd[i]);
+	}
+	/* a ninth range: no slot left */
+	EXPECT_EQ(-ENOSPC, open_range(8, "rd_req", -1));
+	/* the same range shares its slot, also when written differently */
+	same = open_range(3, "wr_req", -1);
+	EXPECT_LE(0, same);
+	alias = pmu_open(TGT1, "rd_bytes,dst_addr_base=0x400ff,dst_addr_mask=0xfffff00,dst_addr_en=1", -1);
+	EXPECT_LE(0, alias);
+	/* root-port events need no slot */
+	i = pmu_open(TGT1, "rd_req,dst_rp_mask=0x2", -1);
+	EXPECT_LE(0, i);
+	close(i);
+	/* every range counts exactly its own traffic */
+	for (i = 0; i < 8; i++)
+		ASSERT_EQ(0, sim_ctl(SIM_ID, "inject", "to_rc=1 addr=%#x count=%d",
+				     0x10000 * (i + 1) + 0x10, i + 1));
+	ASSERT_EQ(0, inject("to_rc=1 addr=0x90000 count=50"));
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ((uint64_t)i + 1, count_of(_metadata, fd[i])) TH_LOG("range %d", i);
+	EXPECT_EQ(4ULL * 64, count_of(_metadata, alias));
+	/* a slot frees when its last user goes */
+	close(fd[3]);
+	EXPECT_EQ(-ENOSPC, open_range(8, "rd_req", -1));
+	close(same);
+	close(alias);
+	ninth = open_range(8, "rd_req", -1);
+	EXPECT_LE(0, ninth);
+	close(ninth);
+	for (i = 0; i < 8; i++)
+		if (i != 3)
+			close(fd[i]);
+}
+
+TEST_F(tgt, group_needs_its_slots)
+{
+	int lead, fd[8], same, i;
+
+	lead = open_range(0, "rd_req", -1);
+	ASSERT_LE(0, lead);
+	for (i = 1; i < 8; i++) {
+		fd[i] = open_range(i, "rd_req", lead);
+		ASSERT_LE(0, fd[i]) TH_LOG("range %d: %d", i, fd[i]);
+	}
+	EXPECT_EQ(-ENOSPC, open_range(8, "rd_req", lead));
+	same = open_range(5, "wr_req", lead);
+	EXPECT_LE(0, same);
+	close(same);
+	for (i = 1; i < 8; i++)
+		close(fd[i]);
+	close(lead);
+}
+
+/*
+ * Nine ranges created while none was scheduled pass event_init, but at
+ * most eight are on the hardware at once: perf time-shares them, and no
+ * event counts traffic outside its range.
+ */
+TEST_F(tgt, slots_multiplexed)
+{
+	struct perf_event_attr attr;
+	uint64_t v[9][3];
+	char spec[128];
+	int fd[9], i, short_runs = 0;
+
+	for (i = 0; i < 9; i++) {
+		snprintf(spec, sizeof(spec),
+			 "rd_req,dst_addr_base=%#x,dst_addr_mask=0xfffff00,dst_addr_en=1",
+			 0x10000 * (i + 1));
+		ASSERT_EQ(0, pmu_attr(TGT1, spec, &attr));
+		attr.disabled = 1;
+		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				   PERF_FORMAT_TOTAL_TIME_RUNNING;
+		fd[i] = perf_open(&attr, -1, pmu_cpu(TGT1), -1);
+		ASSERT_LE(0, fd[i]) TH_LOG("range %d: %d", i, fd[i]);
+	}
+	for (i = 0; i < 9; i++)
+		ASSERT_EQ(0, ioctl(fd[i], PERF_EVENT_IOC_ENABLE, 0));
+	usleep(100000);
+	for (i = 0; i < 9; i++)
+		ASSERT_EQ(0, sim_ctl(SIM_ID, "inject", "to_rc=1 addr=%#x count=%d",
+				     0x10000 * (i + 1), 10 + i));
+	usleep(100000);
+	for (i = 0; i < 9; i++) {
+		ASSERT_EQ((ssize_t)sizeof(v[i]), read(fd[i], v[i], sizeof(v[i])));
+		EXPECT_TRUE(v[i][0] == 0 || v[i][0] == (uint64_t)(10 + i))
+			TH_LOG("range %d: %llu", i, (unsigned long long)v[i][0]);
+		short_runs += v[i][2] < v[i][1];
+		close(fd[i]);
+	}
+	EXPECT_LT(0, short_runs);
+}
+
+TEST_F(tgt, bad_attrs_errno)
+{
+	struct perf_event_attr attr;
+	int cpu = pmu_cpu(TGT1);
+
+	/* BAR root ports or an address range */
+	ASSERT_EQ(0, pmu_attr(TGT1, "rd_req,dst_rp_mask=0x2,dst_addr_base=0x10000,dst_addr_mask=0xff00,dst_addr_en=1", &attr));
+	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, cpu, -1));
+	/* a range without dst_addr_en would count all BAR traffic instead */
+	ASSERT_EQ(0, pmu_attr(TGT1, "rd_req,dst_addr_base=0x10000,dst_addr_mask=0xff00", &attr));
+	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, cpu, -1));
+	ASSERT_EQ(0, pmu_attr(TGT1, "cycles,dst_rp_mask=1", &attr));
+	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, cpu, -1));
+	ASSERT_EQ(0, pmu_attr(TGT1, "event=0x5", &attr));
+	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, cpu, -1));
+	ASSERT_EQ(0, pmu_attr(TGT1, "rd_req", &attr));
+	attr.config |= 1ULL << 12;
+	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, cpu, -1));
+	/* the simulator refuses targets that do not exist */
+	EXPECT_EQ(-EINVAL, inject("to_rc=1 to_rp=0"));
+	EXPECT_EQ(-EINVAL, inject("to_rc=1 hdm=1 to_rp=1"));
+	EXPECT_EQ(-EINVAL, inject("addr=0x1000"));
+	EXPECT_EQ(-EINVAL, inject("to_rc=6"));
+}
+
+TEST_HARNESS_MAIN

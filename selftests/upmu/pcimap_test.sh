@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# upmu-pcimap on a simulated 2-socket Tegra410: the root ports map as in
+# the Tegra410 PMU document's example, and the PMU and root-port filter
+# it names for every endpoint count exactly that endpoint's traffic.
+set -u
+. "$(dirname "$0")/lib.sh"
+PERF=${PERF:-perf}
+TOOL=${UPMU_TOOLS:-$(dirname "$0")/../../build/tools}/upmu-pcimap
+ID=13
+D=/sys/kernel/debug/upmu_sim/$ID
+OUT=$(mktemp)
+
+tap_plan 6
+upmu_load_all || { echo "Bail out! cannot load modules"; exit 1; }
+sim_del $ID
+sim_new "$ID 2" || { echo "Bail out! cannot create device"; exit 1; }
+
+# 1: socket 0's root ports, exactly the document's example output
+want="0001:00:00.0: Bus=00, Segment=01, RP=00, RC=00, Socket=00
+0002:80:00.0: Bus=80, Segment=02, RP=01, RC=01, Socket=00
+0002:a0:00.0: Bus=a0, Segment=02, RP=02, RC=01, Socket=00
+0002:c0:00.0: Bus=c0, Segment=02, RP=03, RC=01, Socket=00
+0002:e0:00.0: Bus=e0, Segment=02, RP=04, RC=01, Socket=00
+0003:00:00.0: Bus=00, Segment=03, RP=00, RC=02, Socket=00
+0004:00:00.0: Bus=00, Segment=04, RP=00, RC=03, Socket=00
+0005:00:00.0: Bus=00, Segment=05, RP=00, RC=04, Socket=00
+0005:40:00.0: Bus=40, Segment=05, RP=01, RC=04, Socket=00
+0005:c0:00.0: Bus=c0, Segment=05, RP=02, RC=04, Socket=00
+0006:00:00.0: Bus=00, Segment=06, RP=00, RC=05, Socket=00"
+"$TOOL" -s > "$OUT" 2>&1
+got=$(grep -F -f <(grep root_port $D/pci_devices | cut -d' ' -f1) "$OUT" |
+	grep 'Socket=00' | cut -d' ' -f1-6)
+if [ "$got" = "$want" ]; then tap_ok "root ports of socket 0 map as in the document"
+else tap_fail "root ports of socket 0 map as in the document"; diff <(echo "$want") <(echo "$got") | sed 's/^/# /'; fi
+
+# 2: every simulated function is mapped, none twice
+n_dev=$(wc -l < $D/pci_devices)
+n_map=$(cut -d' ' -f1 "$OUT" | sort -u | wc -l)
+n_lines=$(wc -l < "$OUT")
+tap_check "all $n_dev simulated functions mapped once ($n_map)" \
+	[ "$n_dev:$n_dev" = "$n_map:$n_lines" ]
+
+# 3: the named PMU and root-port mask count exactly that endpoint's reads:
+# endpoint i gets i + 1 reads; one perf stat watches all of them.
+events="" work="" i=0
+declare -a want_n
+while read -r fn rest; do
+	set -- $rest
+	pmu=$6 mask=${7#src_rp_mask=} bdf=${8#src_bdf=}
+	sock=$((10#${5#Socket=})) rc=$((16#${4#RC=}))
+	events="$events,$pmu/rd_req,src_rp_mask=$mask/"
+	work="$work echo 'socket=$sock rc=$rc bdf=$bdf count=$((i + 1))' > $D/inject;"
+	want_n[$i]=$((i + 1))
+	i=$((i + 1))
+done < <(grep -F -f <(grep endpoint $D/pci_devices | cut -d' ' -f1) "$OUT" | tr -d ',')
+ok=1
+if "$PERF" stat -a -x, -o "$OUT.stat" -e "${events#,}" -- sh -c "$work" >/dev/null 2>&1; then
+	j=0
+	while IFS=, read -r cnt _ ev _; do
+		[ "$cnt" = "${want_n[$j]}" ] || { ok=0; echo "# $ev: want ${want_n[$j]}, got $cnt"; }
+		j=$((j + 1))
+	done < <(grep -v '^#' "$OUT.stat" | grep -v '^$')
+	[ $j = $i ] || { ok=0; echo "# $j counts for $i endpoints"; }
+else
+	ok=0; sed 's/^/# /' "$OUT.stat"
+fi
+if [ $ok = 1 ] && [ $i -gt 0 ]; then tap_ok "each of $i endpoints counted exactly by the PMU and RP it maps to"
+else tap_fail "each endpoint counted exactly by the PMU and RP it maps to"; fi
+
+# 4: the BDF filter it names
+line=$("$TOOL" 0005:01:00.0)
+bdf=$(echo "$line" | sed 's/.*src_bdf=//')
+got=$(cd /tmp && "$PERF" stat -a -x, -e "nvidia_pcie_pmu_0_rc_4/rd_req,src_bdf=$bdf,src_bdf_en=1/" -- \
+	sh -c "echo 'rc=4 bdf=$bdf count=9' > $D/inject; echo 'rc=4 bdf=0x0180 count=4' > $D/inject" 2>&1 >/dev/null |
+	grep -v '^#' | grep -v '^$' | head -n1 | cut -d, -f1)
+tap_check "src_bdf=$bdf of 0005:01:00.0 counts only it ($got)" [ "$got" = 9 ]
+
+# 5-6: errors
+tap_check "a function below no PCIE PMU is an error" fails "$TOOL" 0000:00:00.0
+tap_check "a malformed address is an error" fails "$TOOL" 0005:01:00
+sim_del $ID
+rm -f "$OUT" "$OUT.stat"
+tap_exit
