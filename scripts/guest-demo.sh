@@ -28,12 +28,14 @@ flows=(
 	"add id=3 socket=0 op=rd size=128 rate=5000000  src=loc_noncpu dst=rem hit=1"
 	"add id=4 socket=1 op=rd size=256 rate=4000000  src=rem        dst=loc_gmem"
 	"add id=5 socket=1 op=wr size=64  rate=2000000  src=loc_noncpu dst=rem"
+	"add id=6 socket=0 op=rd size=256 rate=1000000  rc=4 bdf=0x0180 lat=500"
 )
 for f in "${flows[@]}"; do run sh -c "echo '$f' > $D/flows"; done
 echo "expected: socket 0 SLC reads  = 20M*64 + 5M*128 = 1.92 GB/s, of which 1.28 GB/s miss to memory"
 echo "          socket 0 SLC writes = 10M*64 = 0.64 GB/s; socket 1 reads = 4M*256 = 1.024 GB/s"
 echo "          socket 1 non-CPU writes to remote memory: 2M requests/s"
 echo "          socket 0 CMEM reads: 20M*64/32 = 40M requests/s of 32 B, 120 ns each"
+echo "          PCIe device 0005:01:10.0 (RC 4, BDF 0x0180): 1M reads/s of 256 B = 0.256 GB/s, 500 ns each"
 
 say "Interval mode: perf stat -I 1000 (live bandwidth, MiB per second)"
 run "$PERF" stat -I 1000 -a -e nvidia_ucf_pmu_0/slc_bytes_rd/,nvidia_ucf_pmu_0/slc_bytes_wr/,nvidia_ucf_pmu_0/mem_bytes_rd/,nvidia_ucf_pmu_1/slc_bytes_rd/ -- sleep 3
@@ -86,6 +88,34 @@ awk -v req="$req" -v aor="$aor" -v cyc="$cyc" -v ns="$run_ns" 'BEGIN {
 	printf "READ_REQUESTS_PER_SECOND         = %.0f   (expected 40000000)\n", req / ns * 1e9
 }'
 rm -f "$out"
+
+say "PCIE: the document's BDF example, verbatim (SIGINT after 15 s), then its formulas"
+pcie='nvidia_pcie_pmu_0_rc_4/event=0x4,src_bdf=0x0180,src_bdf_en=0x1/'
+printf '$ perf stat -a -e %s\n' "$pcie"
+timeout -s INT 15 "$PERF" stat -a -e "$pcie"
+ev='{nvidia_pcie_pmu_0_rc_4/rd_bytes,src_bdf=0x0180,src_bdf_en=1/,nvidia_pcie_pmu_0_rc_4/rd_req,src_bdf=0x0180,src_bdf_en=1/,nvidia_pcie_pmu_0_rc_4/rd_cum_outs,src_bdf=0x0180,src_bdf_en=1/,nvidia_pcie_pmu_0_rc_4/cycles/}'
+out=$(mktemp)
+"$PERF" stat -a -x, -o "$out" -e "$ev" -- sleep 2
+grep -v '^#' "$out" | grep -v '^$'
+# perf stat -x, prints rd_bytes scaled to MiB (converted back below)
+bytes=$(awk -F, '$3 ~ /rd_bytes/ { print $1 }' "$out")
+req=$(awk -F, '$3 ~ /rd_req/ { print $1 }' "$out")
+aor=$(awk -F, '$3 ~ /rd_cum_outs/ { print $1 }' "$out")
+cyc=$(awk -F, '$3 ~ /cycles/ { print $1 }' "$out")
+run_ns=$(awk -F, '$3 ~ /cycles/ { print $4 }' "$out")
+awk -v b="$bytes" -v req="$req" -v aor="$aor" -v cyc="$cyc" -v ns="$run_ns" 'BEGIN {
+	f = cyc / ns
+	printf "AVG_RD_BANDWIDTH_IN_GBPS         = %.3f   (expected 0.256)\n", b * 1048576 / ns
+	printf "AVG_RD_REQUEST_RATE              = %.4f  requests/cycle (expected 0.0010)\n", req / cyc
+	printf "FREQ_IN_GHZ                      = %.3f   (expected 1.000)\n", f
+	printf "AVG_LATENCY_IN_CYCLES            = %.1f   (expected 500.0)\n", aor / req
+	printf "AVERAGE_LATENCY_IN_NS            = %.1f   (expected 500.0)\n", aor / req / f
+}'
+rm -f "$out"
+if [ -x "$top/build/tools/upmu-pcimap" ]; then
+	say "Which PMU and root port see a PCI function (upmu-pcimap)"
+	run "$top/build/tools/upmu-pcimap" -s | grep -E '^0005:'
+fi
 
 say "Ground truth kept by the simulator"
 run cat $D/flows
