@@ -23,22 +23,7 @@
 #define RC4	"nvidia_pcie_pmu_0_rc_4"
 #define S1RC1	"nvidia_pcie_pmu_1_rc_1"
 
-FIXTURE(pcie) {
-	int dummy;
-};
-
-FIXTURE_SETUP(pcie)
-{
-	sim_del(SIM_ID);
-	ASSERT_EQ(0, sim_new(SIM_ID, 2, "clock=manual"));
-	ASSERT_TRUE(pmu_exists(RC0));
-	ASSERT_TRUE(pmu_exists(S1RC1));
-}
-
-FIXTURE_TEARDOWN_PARENT(pcie)
-{
-	sim_del(SIM_ID);
-}
+SIM_FIXTURE(pcie, "clock=manual", S1RC1);
 
 TEST_F(pcie, sysfs_layout)
 {

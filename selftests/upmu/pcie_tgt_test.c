@@ -22,22 +22,8 @@
 #define TGT0	"nvidia_pcie_tgt_pmu_0_rc_0"
 #define TGT1	"nvidia_pcie_tgt_pmu_0_rc_1"
 
-FIXTURE(tgt) {
-	int dummy;
-};
-
-FIXTURE_SETUP(tgt)
-{
-	sim_del(SIM_ID);
-	/* more counters than slots, so that slots are what runs out */
-	ASSERT_EQ(0, sim_new(SIM_ID, 2, "clock=manual counters=16"));
-	ASSERT_TRUE(pmu_exists(TGT1));
-}
-
-FIXTURE_TEARDOWN_PARENT(tgt)
-{
-	sim_del(SIM_ID);
-}
+/* more counters than slots, so that slots are what runs out */
+SIM_FIXTURE(tgt, "clock=manual counters=16", TGT1);
 
 /* Range i: 0x10000 * (i + 1) .. + 0xff */
 static int open_range(unsigned int i, const char *ev, int group)

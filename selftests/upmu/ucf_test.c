@@ -30,23 +30,7 @@ static const char * const dsts[] = { "loc_cmem", "loc_gmem", "loc_other", "rem" 
 static const char * const src_fmt[] = { "src_loc_cpu", "src_loc_noncpu", "src_rem" };
 static const char * const dst_fmt[] = { "dst_loc_cmem", "dst_loc_gmem", "dst_loc_other", "dst_rem" };
 
-FIXTURE(ucf) {
-	int dummy;
-};
-
-FIXTURE_SETUP(ucf)
-{
-	sim_del(SIM_ID);
-	ASSERT_EQ(0, sim_new(SIM_ID, 2, "clock=manual"));
-	ASSERT_TRUE(pmu_exists(UCF0));
-	ASSERT_TRUE(pmu_exists(UCF1));
-}
-
-/* In the parent: the test has exited and its events are closed. */
-FIXTURE_TEARDOWN_PARENT(ucf)
-{
-	sim_del(SIM_ID);
-}
+SIM_FIXTURE(ucf, "clock=manual", UCF1);
 
 TEST_F(ucf, sysfs_layout)
 {

@@ -23,4 +23,24 @@ static inline uint64_t count_of(struct __test_metadata *_metadata, int fd)
 	return v;
 }
 
+/*
+ * A fixture that gives every test a fresh 2-socket simulated device
+ * created with @opts, whose PMU @pmu must exist.  The device is deleted
+ * in the parent, after the test has exited and its events are closed.
+ */
+#define SIM_FIXTURE(name, opts, pmu)					\
+	FIXTURE(name) {							\
+		int dummy;						\
+	};								\
+	FIXTURE_SETUP(name)						\
+	{								\
+		sim_del(SIM_ID);					\
+		ASSERT_EQ(0, sim_new(SIM_ID, 2, opts));			\
+		ASSERT_TRUE(pmu_exists(pmu));				\
+	}								\
+	FIXTURE_TEARDOWN_PARENT(name)					\
+	{								\
+		sim_del(SIM_ID);					\
+	}
+
 #endif
