@@ -155,6 +155,7 @@ struct sim_cmem {
  * @width: counter width in bits
  * @nr_counters: general counters per PMU
  * @clock_mhz: fabric clock
+ * @nr_rcs: PCIe root complexes per socket (the first @nr_rcs of the layout)
  * @lock: protects everything below; taken from register accessors
  *	  with interrupts off
  * @manual: time advances only through debugfs
@@ -175,6 +176,7 @@ struct sim_dev {
 	u32 width;
 	u32 nr_counters;
 	u32 clock_mhz;
+	u32 nr_rcs;
 	raw_spinlock_t lock;
 	bool manual;
 	u64 vnow;
@@ -223,8 +225,8 @@ int sim_pcie_add(struct sim_dev *sd);
 void sim_pcie_del(struct sim_dev *sd);
 void sim_pcie_deliver(struct sim_dev *sd, const struct sim_txn *t);
 void sim_pcie_tick(struct sim_dev *sd, u64 now);
-int sim_pcie_resolve(struct sim_txn *t, bool has_rp, bool has_bdf,
-		     bool has_to_rp);
+int sim_pcie_resolve(struct sim_dev *sd, struct sim_txn *t, bool has_rp,
+		     bool has_bdf, bool has_to_rp);
 void sim_pcie_show_devices(struct sim_dev *sd, struct seq_file *m);
 
 /* sim_cmem.c */

@@ -3,7 +3,7 @@
  * upmu_sim bus: create and destroy simulated SoCs at runtime,
  * netdevsim-style:
  *
- *   echo "ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime]" \
+ *   echo "ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N]" \
  *	> /sys/bus/upmu_sim/new_device
  *   echo ID > /sys/bus/upmu_sim/del_device
  *
@@ -136,6 +136,8 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 			ret = kstrtou32(val, 0, &sd->nr_counters);
 		else if (!strcmp(tok, "clock_mhz"))
 			ret = kstrtou32(val, 0, &sd->clock_mhz);
+		else if (!strcmp(tok, "rcs"))
+			ret = kstrtou32(val, 0, &sd->nr_rcs);
 		else if (!strcmp(tok, "clock"))
 			ret = !strcmp(val, "manual") ? (sd->manual = true, 0) :
 			      !strcmp(val, "realtime") ? 0 : -EINVAL;
@@ -147,7 +149,8 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 	if (ret)
 		return ret;
 	if (sd->width < SIM_MIN_WIDTH || sd->width > 64 || !sd->nr_counters ||
-	    sd->nr_counters > 31 || !sd->clock_mhz || sd->clock_mhz > 10000)
+	    sd->nr_counters > 31 || !sd->clock_mhz || sd->clock_mhz > 10000 ||
+	    sd->nr_rcs > SIM_PCIE_NR_RC)
 		return -EINVAL;
 	return 0;
 }
@@ -164,7 +167,7 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 		return -E2BIG;
 	if (sscanf(buf, "%u %u%n", &id, &nr_sockets, &n) != 2 ||
 	    id > INT_MAX || !nr_sockets || nr_sockets > SIM_MAX_SOCKETS) {
-		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime]\", 1 <= NR_SOCKETS <= %d\n",
+		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N]\", 1 <= NR_SOCKETS <= %d\n",
 		       SIM_MAX_SOCKETS);
 		return -EINVAL;
 	}
@@ -176,6 +179,7 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 	sd->width = 48;
 	sd->nr_counters = 8;
 	sd->clock_mhz = 1000;
+	sd->nr_rcs = SIM_PCIE_NR_RC;
 	raw_spin_lock_init(&sd->lock);
 	INIT_LIST_HEAD(&sd->flows);
 

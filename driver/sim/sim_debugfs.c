@@ -148,7 +148,7 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 	/* A PCIe requester is a local non-CPU source. */
 	if (r->txn.rc != SIM_NO_RC && !r->has_src)
 		r->txn.src = SIM_SRC_LOC_NONCPU;
-	return sim_pcie_resolve(&r->txn, r->has_rp, r->has_bdf, r->has_to_rp);
+	return sim_pcie_resolve(sd, &r->txn, r->has_rp, r->has_bdf, r->has_to_rp);
 }
 
 static char *sim_user_buf(const char __user *ubuf, size_t len)

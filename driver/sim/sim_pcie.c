@@ -101,6 +101,7 @@ static int sim_pcie_resolve_source(struct sim_txn *t, bool has_rp, bool has_bdf)
 
 /**
  * sim_pcie_resolve() - complete the PCIe initiator and target of a txn
+ * @sd: the simulated SoC
  * @t: transaction with rc/rp/bdf and to_rc/to_rp/hdm/addr as given
  * @has_rp: the user gave rp=
  * @has_bdf: the user gave bdf=
@@ -109,9 +110,12 @@ static int sim_pcie_resolve_source(struct sim_txn *t, bool has_rp, bool has_bdf)
  * Return: 0, or -EINVAL for a root complex, port or bus that does not
  * exist, or rp=/bdf= without rc=, to_rp=/hdm=/addr= without to_rc=.
  */
-int sim_pcie_resolve(struct sim_txn *t, bool has_rp, bool has_bdf,
-		     bool has_to_rp)
+int sim_pcie_resolve(struct sim_dev *sd, struct sim_txn *t, bool has_rp,
+		     bool has_bdf, bool has_to_rp)
 {
+	if ((t->rc != SIM_NO_RC && t->rc >= sd->nr_rcs) ||
+	    (t->to_rc != SIM_NO_RC && t->to_rc >= sd->nr_rcs))
+		return -EINVAL;
 	return sim_pcie_resolve_source(t, has_rp, has_bdf) ?:
 	       sim_pcie_resolve_target(t, has_to_rp);
 }
@@ -122,7 +126,7 @@ void sim_pcie_show_devices(struct sim_dev *sd, struct seq_file *m)
 	unsigned int s, rc, i;
 
 	for (s = 0; s < sd->nr_sockets; s++) {
-		for (rc = 0; rc < SIM_PCIE_NR_RC; rc++) {
+		for (rc = 0; rc < sd->nr_rcs; rc++) {
 			const struct sim_rc_layout *l = &sim_rc_layout[rc];
 			u32 seg = sim_segment(s, rc);
 
@@ -257,9 +261,9 @@ static const struct sim_cspmu_model sim_tgt_model = {
 
 void sim_pcie_deliver(struct sim_dev *sd, const struct sim_txn *t)
 {
-	if (t->rc < SIM_PCIE_NR_RC)
+	if (t->rc < sd->nr_rcs)
 		sim_cspmu_deliver(&sd->pcie[t->socket][t->rc], t);
-	if (t->to_rc < SIM_PCIE_NR_RC)
+	if (t->to_rc < sd->nr_rcs)
 		sim_cspmu_deliver(&sd->tgt[t->socket][t->to_rc], t);
 }
 
@@ -268,7 +272,7 @@ void sim_pcie_tick(struct sim_dev *sd, u64 now)
 	unsigned int s, rc;
 
 	for (s = 0; s < sd->nr_sockets; s++) {
-		for (rc = 0; rc < SIM_PCIE_NR_RC; rc++) {
+		for (rc = 0; rc < sd->nr_rcs; rc++) {
 			sim_cspmu_tick(&sd->pcie[s][rc], now);
 			sim_cspmu_tick(&sd->tgt[s][rc], now);
 		}
@@ -280,7 +284,7 @@ void sim_pcie_init(struct sim_dev *sd)
 	unsigned int s, rc;
 
 	for (s = 0; s < sd->nr_sockets; s++) {
-		for (rc = 0; rc < SIM_PCIE_NR_RC; rc++) {
+		for (rc = 0; rc < sd->nr_rcs; rc++) {
 			sim_cspmu_init(sd, &sd->pcie[s][rc], &sim_pcie_model, s, rc);
 			sim_cspmu_init(sd, &sd->tgt[s][rc], &sim_tgt_model, s, rc);
 		}
@@ -306,7 +310,7 @@ int sim_pcie_add(struct sim_dev *sd)
 	int ret;
 
 	for (s = 0; s < sd->nr_sockets; s++) {
-		for (rc = 0; rc < SIM_PCIE_NR_RC; rc++) {
+		for (rc = 0; rc < sd->nr_rcs; rc++) {
 			sim_rc_properties(props, s, rc);
 			ret = sim_cspmu_add(&sd->pcie[s][rc], props) ?:
 			      sim_cspmu_add(&sd->tgt[s][rc], props);
@@ -322,7 +326,7 @@ void sim_pcie_del(struct sim_dev *sd)
 	unsigned int s, rc;
 
 	for (s = 0; s < sd->nr_sockets; s++) {
-		for (rc = 0; rc < SIM_PCIE_NR_RC; rc++) {
+		for (rc = 0; rc < sd->nr_rcs; rc++) {
 			sim_cspmu_del(&sd->tgt[s][rc]);
 			sim_cspmu_del(&sd->pcie[s][rc]);
 		}

@@ -306,4 +306,19 @@ TEST_F(pcie, del_device_with_open_events)
 	EXPECT_TRUE(pmu_gone_within(RC1, 5000));
 }
 
+/* A SoC built with fewer root complexes (new_device rcs=) */
+TEST(fewer_root_complexes)
+{
+	sim_del(SIM_ID);
+	ASSERT_EQ(0, sim_new(SIM_ID, 1, "rcs=2"));
+	EXPECT_TRUE(pmu_exists("nvidia_pcie_pmu_0_rc_1"));
+	EXPECT_TRUE(pmu_exists("nvidia_pcie_tgt_pmu_0_rc_1"));
+	EXPECT_FALSE(pmu_exists("nvidia_pcie_pmu_0_rc_2"));
+	EXPECT_EQ(0, inject("rc=1"));
+	EXPECT_EQ(-EINVAL, inject("rc=2"));
+	EXPECT_EQ(-EINVAL, inject("to_rc=2"));
+	EXPECT_EQ(0, sim_del(SIM_ID));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 1, "rcs=7"));
+}
+
 TEST_HARNESS_MAIN
