@@ -37,10 +37,15 @@ lint:
 
 selftests: $(SELFTESTS)
 
-build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/upmu_lib.h
+# sysfs and perf_event_open helpers shared by the tools and the selftests
+PMULIB := tools/lib/upmu_pmu.c tools/lib/upmu_pmu.h
+
+build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/upmu_lib.h \
+		   $(PMULIB)
 	@mkdir -p $(@D)
-	$(CC) $(USERCFLAGS) -I"$$(scripts/ksrc.sh 2>/dev/null)/tools/testing/selftests" \
-		-o $@ $< selftests/upmu/upmu_lib.c
+	$(CC) $(USERCFLAGS) -Itools/lib \
+		-I"$$(scripts/ksrc.sh 2>/dev/null)/tools/testing/selftests" \
+		-o $@ $< selftests/upmu/upmu_lib.c tools/lib/upmu_pmu.c
 
 check:
 	@scripts/check.sh
