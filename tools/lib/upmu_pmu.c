@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,20 +62,34 @@ int read_u64(const char *path, uint64_t *val)
 	return errno || end == buf ? -EINVAL : 0;
 }
 
+const char *pmu_devices_dir(void)
+{
+	const char *dir = getenv("UPMU_PMU_DEVICES");
+
+	return dir && *dir ? dir : PMU_DEVICES;
+}
+
+/* <devices dir>/<pmu>/<file> into @path; 0 or -ENAMETOOLONG. */
+static int pmu_path(char *path, size_t len, const char *pmu, const char *file)
+{
+	int n = snprintf(path, len, "%s/%s/%s", pmu_devices_dir(), pmu, file);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 bool pmu_exists(const char *pmu)
 {
-	char path[256];
+	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), PMU_DEVICES "/%s/type", pmu);
-	return access(path, R_OK) == 0;
+	return !pmu_path(path, sizeof(path), pmu, "type") && access(path, R_OK) == 0;
 }
 
 int pmu_read(const char *pmu, const char *file, char *buf, size_t len)
 {
-	char path[256];
+	char path[PATH_MAX];
+	int ret = pmu_path(path, sizeof(path), pmu, file);
 
-	snprintf(path, sizeof(path), PMU_DEVICES "/%s/%s", pmu, file);
-	return read_str(path, buf, len);
+	return ret ? ret : read_str(path, buf, len);
 }
 
 int pmu_cpu(const char *pmu)
@@ -153,11 +168,10 @@ static int apply_spec(const char *pmu, char *spec, struct perf_event_attr *attr,
 
 int pmu_attr(const char *pmu, const char *spec, struct perf_event_attr *attr)
 {
-	char buf[256];
+	char buf[PATH_MAX];
 	uint64_t type;
 
-	snprintf(buf, sizeof(buf), PMU_DEVICES "/%s/type", pmu);
-	if (read_u64(buf, &type))
+	if (pmu_path(buf, sizeof(buf), pmu, "type") || read_u64(buf, &type))
 		return -ENODEV;
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);

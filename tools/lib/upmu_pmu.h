@@ -20,6 +20,12 @@ int write_str(const char *path, const char *s);
 int read_str(const char *path, char *buf, size_t len);
 int read_u64(const char *path, uint64_t *val);
 
+/*
+ * The directory of the PMUs: $UPMU_PMU_DEVICES if set (tests point it at
+ * a fake tree), else PMU_DEVICES.
+ */
+const char *pmu_devices_dir(void);
+
 bool pmu_exists(const char *pmu);
 /* PMU attribute file contents, e.g. pmu_read("x", "events/cycles", ...) */
 int pmu_read(const char *pmu, const char *file, char *buf, size_t len);
