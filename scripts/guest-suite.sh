@@ -32,5 +32,6 @@ echo "upmu: modules loaded on $rel ($(nproc) CPUs, $(ls -d /sys/devices/system/n
 run ucf_test "$bin/ucf_test"
 run cmem_test "$bin/cmem_test"
 run perf_examples "$top/selftests/upmu/perf_examples.sh"
+run metrics_test "$top/selftests/upmu/metrics_test.sh"
 run modules_test "$top/selftests/upmu/modules_test.sh"
 exit 0
