@@ -465,11 +465,25 @@ static int read_group(struct pmu *p)
 	int e;
 
 	if (n < 0) {
-		err("%s: cannot read the group: %s", p->name, errno_str(errno));
+		int e = errno;
+
+		if (!pmu_exists(p->name))
+			err("%s went away while being counted", p->name);
+		else
+			err("%s: cannot read the group: %s", p->name, errno_str(e));
 		return -1;
 	}
-	if (n < (ssize_t)(3 * sizeof(uint64_t)) || buf[0] != p->nr ||
-	    n < (ssize_t)((3 + 2 * p->nr) * sizeof(uint64_t))) {
+	/* Linux 6.15+ detaches the events of a PMU that goes away from their group. */
+	if (n >= (ssize_t)sizeof(uint64_t) && buf[0] != p->nr) {
+		if (!pmu_exists(p->name))
+			err("%s went away while being counted (its group now reads %" PRIu64
+			    " of %u events)", p->name, buf[0], p->nr);
+		else
+			err("%s: the group read returned %" PRIu64 " events, not %u", p->name,
+			    buf[0], p->nr);
+		return -1;
+	}
+	if (n < (ssize_t)((3 + 2 * p->nr) * sizeof(uint64_t))) {
 		err("%s: short group read (%zd bytes for %u events)", p->name, n, p->nr);
 		return -1;
 	}
