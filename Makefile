@@ -5,6 +5,8 @@
 #   make            modules for the upmu debug kernel (built on first use)
 #   make KDIR=/lib/modules/<ver>/build    modules for another kernel
 #   make C=1 / W=1  sparse / extra warnings (passed to Kbuild)
+#   make tools      userspace tools (build/tools/upmu-metrics)
+#   make selftests  test programs, with ASan/UBSan (build/selftests/)
 #   make check      every test (host checks + QEMU suites)
 #   make demo       boot a VM with a simulated 2-socket Tegra410 and show perf
 #
@@ -15,10 +17,21 @@ export C W
 
 USERCFLAGS := -Wall -Wextra -Werror -O1 -g -D_GNU_SOURCE \
 	      -fsanitize=address,undefined -fno-omit-frame-pointer
+TOOLCFLAGS := -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE
 
-SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test build/selftests/pcie_test build/selftests/pcie_tgt_test
+# sysfs and perf_event_open helpers shared by the tools and the selftests
+PMULIB := tools/lib/upmu_pmu.c tools/lib/upmu_pmu.h
+METRICS := tools/upmu-metrics/upmu-metrics.c tools/upmu-metrics/t410_metrics.c \
+	   tools/upmu-metrics/metrics.h
+PCIMAP := tools/upmu-pcimap/upmu-pcimap.c
 
-.PHONY: all modules selftests check demo deps kernel lint clean
+TOOLS := build/tools/upmu-metrics build/tools/upmu-pcimap
+# build/selftests/upmu-* are the tools built with the sanitizers, for the tests
+SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
+	     build/selftests/pcie_test build/selftests/pcie_tgt_test \
+	     build/selftests/upmu-metrics build/selftests/upmu-pcimap
+
+.PHONY: all modules tools selftests check demo deps kernel lint clean
 
 all: modules
 
@@ -35,12 +48,32 @@ lint:
 	@scripts/lint.sh checkpatch
 	@scripts/lint.sh sparse $(KDIR)
 
+tools: $(TOOLS)
+
+build/tools/upmu-metrics: $(METRICS) $(PMULIB)
+	@mkdir -p $(@D)
+	$(CC) $(TOOLCFLAGS) -Itools/lib -o $@ $(filter %.c,$^) -lm
+
+build/tools/upmu-pcimap: $(PCIMAP) $(PMULIB)
+	@mkdir -p $(@D)
+	$(CC) $(TOOLCFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
+
 selftests: $(SELFTESTS)
 
-build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/upmu_lib.h selftests/upmu/upmu_test.h
+build/selftests/upmu-metrics: $(METRICS) $(PMULIB)
 	@mkdir -p $(@D)
-	$(CC) $(USERCFLAGS) -I"$$(scripts/ksrc.sh 2>/dev/null)/tools/testing/selftests" \
-		-o $@ $< selftests/upmu/upmu_lib.c
+	$(CC) $(USERCFLAGS) -Itools/lib -o $@ $(filter %.c,$^) -lm
+
+build/selftests/upmu-pcimap: $(PCIMAP) $(PMULIB)
+	@mkdir -p $(@D)
+	$(CC) $(USERCFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
+
+build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/upmu_lib.h \
+		   selftests/upmu/upmu_test.h $(PMULIB)
+	@mkdir -p $(@D)
+	$(CC) $(USERCFLAGS) -Itools/lib \
+		-I"$$(scripts/ksrc.sh 2>/dev/null)/tools/testing/selftests" \
+		-o $@ $< selftests/upmu/upmu_lib.c tools/lib/upmu_pmu.c
 
 check:
 	@scripts/check.sh

@@ -44,6 +44,7 @@ step "modules build (stock $(basename "$(dirname "$stock")"), W=1)" env W=1 scri
 step "sparse (make C=1) clean" scripts/lint.sh sparse "$kdir"
 step "checkpatch --strict clean on driver/" scripts/lint.sh checkpatch "$ksrc"
 step "selftests build (-Wall -Wextra -Werror, ASan/UBSan)" make -s selftests
+step "tools build (-Wall -Wextra -Werror)" make -s tools
 
 suite() {	# suite NAME KERNEL TIMEOUT
 	local log="$out/$1.log" counts

@@ -9,5 +9,6 @@ cd "$UPMU_TOP"
 scripts/deps.sh
 kdir=$(scripts/kbuild.sh)
 scripts/build-modules.sh "$kdir" >/dev/null
+make -s tools >/dev/null
 upmu_log "booting the debug kernel (QEMU/TCG, 4 CPUs, 2 sockets); this takes ~30 s"
 exec scripts/vm.sh --kernel debug --cpus 4 --nodes 2 -- "$UPMU_TOP/scripts/guest-demo.sh"

@@ -34,5 +34,7 @@ run cmem_test "$bin/cmem_test"
 run pcie_test "$bin/pcie_test"
 run pcie_tgt_test "$bin/pcie_tgt_test"
 run perf_examples "$top/selftests/upmu/perf_examples.sh"
+run metrics_test "$top/selftests/upmu/metrics_test.sh"
+run pcimap_test "$top/selftests/upmu/pcimap_test.sh"
 run modules_test "$top/selftests/upmu/modules_test.sh"
 exit 0

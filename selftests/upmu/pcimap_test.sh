@@ -6,7 +6,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 PERF=${PERF:-perf}
-TOOL=${UPMU_TOOLS:-$(dirname "$0")/../../build/tools}/upmu-pcimap
+TOOL=${UPMU_PCIMAP:-$(cd "$(dirname "$0")/../.." && pwd)/build/selftests/upmu-pcimap}
 ID=13
 D=/sys/kernel/debug/upmu_sim/$ID
 OUT=$(mktemp)

@@ -2,66 +2,14 @@
 /* Helpers for upmu selftests. */
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "upmu_lib.h"
-
-int write_str(const char *path, const char *s)
-{
-	size_t len = strlen(s);
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, len);
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	if (n < 0)
-		return n;
-	return (size_t)n == len ? 0 : -EIO;
-}
-
-int read_str(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	if (n < 0)
-		return n;
-	buf[n] = '\0';
-	while (n > 0 && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	return 0;
-}
-
-int read_u64(const char *path, uint64_t *val)
-{
-	char buf[64], *end;
-	int ret = read_str(path, buf, sizeof(buf));
-
-	if (ret)
-		return ret;
-	errno = 0;
-	*val = strtoull(buf, &end, 0);
-	return errno || end == buf ? -EINVAL : 0;
-}
 
 int sim_new(unsigned int id, unsigned int sockets, const char *opts)
 {
@@ -127,137 +75,6 @@ int sim_flow_totals(unsigned int id, unsigned int flow, uint64_t *txns,
 	}
 	fclose(f);
 	return ret;
-}
-
-bool pmu_exists(const char *pmu)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), PMU_DEVICES "/%s/type", pmu);
-	return access(path, R_OK) == 0;
-}
-
-int pmu_read(const char *pmu, const char *file, char *buf, size_t len)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), PMU_DEVICES "/%s/%s", pmu, file);
-	return read_str(path, buf, len);
-}
-
-int pmu_cpu(const char *pmu)
-{
-	char buf[64];
-
-	if (pmu_read(pmu, "cpumask", buf, sizeof(buf)) || !buf[0])
-		return -1;
-	return atoi(buf);
-}
-
-/* Apply "name=value" through format/<name> ("configN:lo-hi[,lo-hi]"). */
-static int apply_term(const char *pmu, const char *name, uint64_t val,
-		      struct perf_event_attr *attr)
-{
-	char file[128], fmt[128], *p, *save;
-	uint64_t *word;
-	unsigned int bit = 0;
-
-	snprintf(file, sizeof(file), "format/%s", name);
-	if (pmu_read(pmu, file, fmt, sizeof(fmt)))
-		return -ENOENT;
-	p = strchr(fmt, ':');
-	if (!p)
-		return -EINVAL;
-	*p++ = '\0';
-	if (!strcmp(fmt, "config"))
-		word = (uint64_t *)&attr->config;
-	else if (!strcmp(fmt, "config1"))
-		word = (uint64_t *)&attr->config1;
-	else if (!strcmp(fmt, "config2"))
-		word = (uint64_t *)&attr->config2;
-	else
-		return -EINVAL;
-
-	for (p = strtok_r(p, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		unsigned int lo, hi, b;
-
-		if (sscanf(p, "%u-%u", &lo, &hi) != 2)
-			hi = lo = atoi(p);
-		for (b = lo; b <= hi; b++, bit++)
-			if (val & (1ULL << bit))
-				*word |= 1ULL << b;
-	}
-	/* Like perf: a value wider than the field is an error. */
-	if (bit < 64 && (val >> bit))
-		return -ERANGE;
-	return 0;
-}
-
-static int apply_spec(const char *pmu, char *spec, struct perf_event_attr *attr,
-		      int depth)
-{
-	char *tok, *save;
-
-	for (tok = strtok_r(spec, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-		int ret;
-
-		if (eq) {
-			*eq = '\0';
-			ret = apply_term(pmu, tok, strtoull(eq + 1, NULL, 0), attr);
-		} else {
-			char file[128], ev[256];
-
-			snprintf(file, sizeof(file), "events/%s", tok);
-			if (depth || pmu_read(pmu, file, ev, sizeof(ev)))
-				return -ENOENT;
-			ret = apply_spec(pmu, ev, attr, depth + 1);
-		}
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-int pmu_attr(const char *pmu, const char *spec, struct perf_event_attr *attr)
-{
-	char buf[256];
-	uint64_t type;
-
-	snprintf(buf, sizeof(buf), PMU_DEVICES "/%s/type", pmu);
-	if (read_u64(buf, &type))
-		return -ENODEV;
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = type;
-	snprintf(buf, sizeof(buf), "%s", spec);
-	return apply_spec(pmu, buf, attr, 0);
-}
-
-int perf_open(struct perf_event_attr *attr, int pid, int cpu, int group)
-{
-	int fd = syscall(SYS_perf_event_open, attr, pid, cpu, group, 0);
-
-	return fd < 0 ? -errno : fd;
-}
-
-int pmu_open(const char *pmu, const char *spec, int group)
-{
-	struct perf_event_attr attr;
-	int ret = pmu_attr(pmu, spec, &attr);
-
-	if (ret)
-		return ret;
-	return perf_open(&attr, -1, pmu_cpu(pmu), group);
-}
-
-int count_read(int fd, uint64_t *val)
-{
-	ssize_t n = read(fd, val, sizeof(*val));
-
-	if (n < 0)
-		return -errno;
-	return n == sizeof(*val) ? 0 : -ENODATA;
 }
 
 int cpu_set_online(int cpu, bool online)

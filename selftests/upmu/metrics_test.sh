@@ -1,0 +1,365 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# upmu-metrics against the simulator's ground truth: exact latencies and
+# request rates on a manual clock, live bandwidth and frequency on the
+# realtime clock, "-" for a zero denominator, multiplexed groups flagged,
+# CSV shape and errors.  The families without a driver yet are checked
+# on a fake sysfs tree: their formulas against the Tegra410 PMU document
+# and, for C2C, a PMU without write events.
+# $UPMU_METRICS is the binary (default: the ASan/UBSan build).
+set -u
+. "$(dirname "$0")/lib.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+M=${UPMU_METRICS:-$top/build/selftests/upmu-metrics}
+ID=13
+D=/sys/kernel/debug/upmu_sim/$ID
+TMP=$(mktemp -d)
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+UCF0=nvidia_ucf_pmu_0 UCF1=nvidia_ucf_pmu_1
+CMEM0=nvidia_cmem_latency_pmu_0 CMEM1=nvidia_cmem_latency_pmu_1
+
+n=0
+# m NAME ARGS...: run the tool, stdout in $TMP/NAME, stderr in $TMP/NAME.err
+m() { local o=$TMP/$1; shift; "$M" "$@" >"$o" 2>"$o.err"; }
+# v FILE PMU METRIC: the value column of a CSV row (no interval column)
+v() { awk -F, -v p="$2" -v m="$3" '$1 == p && $2 == m { print $3 }' "$TMP/$1"; }
+# near GOT WANT TOL: |GOT - WANT| <= TOL * WANT
+near() {
+	awk -v g="$1" -v w="$2" -v t="$3" \
+		'BEGIN { exit !(g ~ /^[0-9.e+-]+$/ && g - w <= t * w && w - g <= t * w) }'
+}
+# expect NAME COND...: one TAP result; on failure show the tool's output
+expect() {
+	local name=$1; shift
+	if "$@"; then tap_ok "$name"; return; fi
+	tap_fail "$name"
+	echo "#   failed: $*"
+	[ -n "${last:-}" ] && sed 's/^/#   | /' "$TMP/$last" "$TMP/$last.err" | head -n 30
+}
+is() { [ "$1" = "$2" ]; }
+# wait_open PID N: wait (up to 30 s) until process PID holds N perf events
+wait_open() {
+	local i
+	for i in $(seq 300); do
+		[ "$(ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'perf_event')" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+tap_plan 38
+
+# --- families without a driver yet: a fake sysfs tree ----------------------
+
+# fake DIR PMU EVENT... : a PMU on the software PMU (type 1), every
+# event "event=0x0" (cpu-clock) unless given as NAME=ID
+fake() {
+	local d=$1/$2 e; shift 2
+	mkdir -p "$d/events" "$d/format"
+	echo 1 > "$d/type"; echo 0 > "$d/cpumask"; echo config:0-63 > "$d/format/event"
+	for e in "$@"; do
+		case $e in *=*) echo "event=${e#*=}" > "$d/events/${e%%=*}" ;;
+		*) echo "event=0x0" > "$d/events/$e" ;; esac
+	done
+}
+F=$TMP/fake-all
+fake $F nvidia_ucf_pmu_0 slc_bytes_rd slc_bytes_wr mem_bytes_rd mem_bytes_wr slc_access_rd \
+	slc_access_wr mem_access_rd mem_access_wr cycles
+fake $F nvidia_pcie_pmu_0_rc_0 rd_bytes wr_bytes rd_req wr_req rd_cum_outs cycles
+fake $F nvidia_pcie_tgt_pmu_0_rc_0 rd_bytes wr_bytes rd_req wr_req cycles
+fake $F nvidia_cmem_latency_pmu_0 rd_req rd_cum_outs cycles
+fake $F nvidia_nvlink_c2c_pmu_0 in_rd_cum_outs in_rd_req in_wr_cum_outs in_wr_req \
+	out_rd_cum_outs out_rd_req out_wr_cum_outs out_wr_req cycles
+fake $F nvidia_nvclink_pmu_0 in_rd_cum_outs in_rd_req out_rd_cum_outs out_rd_req cycles
+fake $F nvidia_nvdlink_pmu_0 in_rd_cum_outs in_rd_req cycles
+
+# The formulas of Documentation/admin-guide/perf/nvidia-tegra410-pmu.rst,
+# as the document writes them, per PMU.
+cat > "$TMP/spec" <<'EOF'
+nvidia_ucf_pmu_0 AVG_SLC_READ_BANDWIDTH_IN_GBPS = SLC_BYTES_RD / ELAPSED_TIME_IN_NS
+nvidia_ucf_pmu_0 AVG_SLC_WRITE_BANDWIDTH_IN_GBPS = SLC_BYTES_WR / ELAPSED_TIME_IN_NS
+nvidia_ucf_pmu_0 AVG_MEM_READ_BANDWIDTH_IN_GBPS = MEM_BYTES_RD / ELAPSED_TIME_IN_NS
+nvidia_ucf_pmu_0 AVG_MEM_WRITE_BANDWIDTH_IN_GBPS = MEM_BYTES_WR / ELAPSED_TIME_IN_NS
+nvidia_ucf_pmu_0 AVG_SLC_READ_REQUEST_RATE = SLC_ACCESS_RD / CYCLES
+nvidia_ucf_pmu_0 AVG_SLC_WRITE_REQUEST_RATE = SLC_ACCESS_WR / CYCLES
+nvidia_ucf_pmu_0 AVG_MEM_READ_REQUEST_RATE = MEM_ACCESS_RD / CYCLES
+nvidia_ucf_pmu_0 AVG_MEM_WRITE_REQUEST_RATE = MEM_ACCESS_WR / CYCLES
+nvidia_pcie_pmu_0_rc_0 AVG_RD_BANDWIDTH_IN_GBPS = RD_BYTES / ELAPSED_TIME_IN_NS
+nvidia_pcie_pmu_0_rc_0 AVG_WR_BANDWIDTH_IN_GBPS = WR_BYTES / ELAPSED_TIME_IN_NS
+nvidia_pcie_pmu_0_rc_0 AVG_RD_REQUEST_RATE = RD_REQ / CYCLES
+nvidia_pcie_pmu_0_rc_0 AVG_WR_REQUEST_RATE = WR_REQ / CYCLES
+nvidia_pcie_pmu_0_rc_0 FREQ_IN_GHZ = CYCLES / ELAPSED_TIME_IN_NS
+nvidia_pcie_pmu_0_rc_0 AVG_LATENCY_IN_CYCLES = RD_CUM_OUTS / RD_REQ
+nvidia_pcie_pmu_0_rc_0 AVERAGE_LATENCY_IN_NS = AVG_LATENCY_IN_CYCLES / FREQ_IN_GHZ
+nvidia_pcie_tgt_pmu_0_rc_0 AVG_RD_BANDWIDTH_IN_GBPS = RD_BYTES / ELAPSED_TIME_IN_NS
+nvidia_pcie_tgt_pmu_0_rc_0 AVG_WR_BANDWIDTH_IN_GBPS = WR_BYTES / ELAPSED_TIME_IN_NS
+nvidia_pcie_tgt_pmu_0_rc_0 AVG_RD_REQUEST_RATE = RD_REQ / CYCLES
+nvidia_pcie_tgt_pmu_0_rc_0 AVG_WR_REQUEST_RATE = WR_REQ / CYCLES
+nvidia_cmem_latency_pmu_0 FREQ_IN_GHZ = CYCLES / ELAPSED_TIME_IN_NS
+nvidia_cmem_latency_pmu_0 AVG_LATENCY_IN_CYCLES = RD_CUM_OUTS / RD_REQ
+nvidia_cmem_latency_pmu_0 AVERAGE_LATENCY_IN_NS = AVG_LATENCY_IN_CYCLES / FREQ_IN_GHZ
+nvidia_nvlink_c2c_pmu_0 C2C_FREQ_IN_GHZ = CYCLES / ELAPSED_TIME_IN_NS
+nvidia_nvlink_c2c_pmu_0 IN_RD_AVG_LATENCY_IN_CYCLES = IN_RD_CUM_OUTS / IN_RD_REQ
+nvidia_nvlink_c2c_pmu_0 IN_RD_AVG_LATENCY_IN_NS = IN_RD_AVG_LATENCY_IN_CYCLES / C2C_FREQ_IN_GHZ
+nvidia_nvlink_c2c_pmu_0 IN_WR_AVG_LATENCY_IN_CYCLES = IN_WR_CUM_OUTS / IN_WR_REQ
+nvidia_nvlink_c2c_pmu_0 IN_WR_AVG_LATENCY_IN_NS = IN_WR_AVG_LATENCY_IN_CYCLES / C2C_FREQ_IN_GHZ
+nvidia_nvlink_c2c_pmu_0 OUT_RD_AVG_LATENCY_IN_CYCLES = OUT_RD_CUM_OUTS / OUT_RD_REQ
+nvidia_nvlink_c2c_pmu_0 OUT_RD_AVG_LATENCY_IN_NS = OUT_RD_AVG_LATENCY_IN_CYCLES / C2C_FREQ_IN_GHZ
+nvidia_nvlink_c2c_pmu_0 OUT_WR_AVG_LATENCY_IN_CYCLES = OUT_WR_CUM_OUTS / OUT_WR_REQ
+nvidia_nvlink_c2c_pmu_0 OUT_WR_AVG_LATENCY_IN_NS = OUT_WR_AVG_LATENCY_IN_CYCLES / C2C_FREQ_IN_GHZ
+nvidia_nvclink_pmu_0 CLINK_FREQ_IN_GHZ = CYCLES / ELAPSED_TIME_IN_NS
+nvidia_nvclink_pmu_0 IN_RD_AVG_LATENCY_IN_CYCLES = IN_RD_CUM_OUTS / IN_RD_REQ
+nvidia_nvclink_pmu_0 IN_RD_AVG_LATENCY_IN_NS = IN_RD_AVG_LATENCY_IN_CYCLES / CLINK_FREQ_IN_GHZ
+nvidia_nvclink_pmu_0 OUT_RD_AVG_LATENCY_IN_CYCLES = OUT_RD_CUM_OUTS / OUT_RD_REQ
+nvidia_nvclink_pmu_0 OUT_RD_AVG_LATENCY_IN_NS = OUT_RD_AVG_LATENCY_IN_CYCLES / CLINK_FREQ_IN_GHZ
+nvidia_nvdlink_pmu_0 DLINK_FREQ_IN_GHZ = CYCLES / ELAPSED_TIME_IN_NS
+nvidia_nvdlink_pmu_0 IN_RD_AVG_LATENCY_IN_CYCLES = IN_RD_CUM_OUTS / IN_RD_REQ
+nvidia_nvdlink_pmu_0 IN_RD_AVG_LATENCY_IN_NS = IN_RD_AVG_LATENCY_IN_CYCLES / DLINK_FREQ_IN_GHZ
+EOF
+# -l, one line per formula kept: "PMU NAME = NUM / DEN" with events upper case
+formulas() {
+	awk '/^[a-z]/ { pmu = $1; sub(":", "", pmu) }
+	     $1 == "metric" { print pmu, $2, "=", toupper($4), "/", toupper($6) }' "$1"
+}
+last=list; UPMU_PMU_DEVICES=$F m list -l; rc=$?
+formulas "$TMP/list" > "$TMP/got"
+for fam in nvidia_ucf_pmu_0 nvidia_pcie_pmu_0_rc_0 nvidia_pcie_tgt_pmu_0_rc_0 \
+	   nvidia_cmem_latency_pmu_0 nvidia_nvlink_c2c_pmu_0 nvidia_nvclink_pmu_0 \
+	   nvidia_nvdlink_pmu_0; do
+	if [ $rc = 0 ] && diff <(grep "^$fam " "$TMP/spec") <(grep "^$fam " "$TMP/got") \
+		> "$TMP/diff"; then
+		tap_ok "-l: $fam computes the document's formulas"
+	else
+		tap_fail "-l: $fam computes the document's formulas (rc $rc)"
+		sed 's/^/#   /' "$TMP/diff"
+	fi
+done
+
+# C2C connected to another SoC: read events only.  cpu-clock (0x0) for
+# both read-latency events and cycles, dummy (0x9, always 0) for
+# out_rd_req, so IN_RD is 1 cycle, OUT_RD has a zero denominator.
+C=$TMP/fake-c2c
+fake $C nvidia_nvlink_c2c_pmu_0 in_rd_cum_outs in_rd_req out_rd_cum_outs out_rd_req=0x9 cycles
+last=c2c; UPMU_PMU_DEVICES=$C m c2c -v -x, -t 0.5; rc=$?
+expect "C2C without write events: counts, read metrics only" \
+	is "$rc $(cut -d, -f2 "$TMP/c2c" | tr '\n' ' ')" \
+	"0 ELAPSED_TIME_IN_NS C2C_FREQ_IN_GHZ IN_RD_AVG_LATENCY_IN_CYCLES IN_RD_AVG_LATENCY_IN_NS OUT_RD_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_NS "
+c2c() { v c2c nvidia_nvlink_c2c_pmu_0 "$1"; }
+expect "C2C: cpu-clock ratios are 1, zero denominators print '-'" \
+	eval 'near "$(c2c C2C_FREQ_IN_GHZ)" 1 0.01 &&
+	      near "$(c2c IN_RD_AVG_LATENCY_IN_CYCLES)" 1 0.01 &&
+	      near "$(c2c IN_RD_AVG_LATENCY_IN_NS)" 1 0.01 &&
+	      is "$(c2c OUT_RD_AVG_LATENCY_IN_CYCLES) $(c2c OUT_RD_AVG_LATENCY_IN_NS)" "- -"'
+expect "-v names the events the dropped metrics need" \
+	grep -q "no IN_WR_AVG_LATENCY_IN_CYCLES: no event in_wr_cum_outs" "$TMP/c2c.err"
+
+# --- the simulator -----------------------------------------------------------
+
+upmu_load_all || { echo "Bail out! cannot load modules"; exit 1; }
+sim_del $ID
+# Manual clock: sim time moves only by "advance", so counts are exact.
+sim_new "$ID 2 clock=manual clock_mhz=1000" || { echo "Bail out! cannot create device"; exit 1; }
+
+last=all; m all -x, -t 0.2; rc=$?
+expect "all PMUs of the known families by default, sorted" \
+	is "$rc $(cut -d, -f1 "$TMP/all" | uniq | tr '\n' ' ')" "0 $CMEM0 $CMEM1 $UCF0 $UCF1 "
+expect "CSV: pmu,metric,value,percent for ELAPSED and the 8 UCF metrics" \
+	is "$(grep "^$UCF0," "$TMP/all" | awk -F, 'NF != 4 || $4 != "100.00" { bad = 1 }
+		{ printf "%s ", $2 } END { if (bad) print "BAD" }')" \
+	"ELAPSED_TIME_IN_NS AVG_SLC_READ_BANDWIDTH_IN_GBPS AVG_SLC_WRITE_BANDWIDTH_IN_GBPS AVG_MEM_READ_BANDWIDTH_IN_GBPS AVG_MEM_WRITE_BANDWIDTH_IN_GBPS AVG_SLC_READ_REQUEST_RATE AVG_SLC_WRITE_REQUEST_RATE AVG_MEM_READ_REQUEST_RATE AVG_MEM_WRITE_REQUEST_RATE "
+# no sim time passed: 0 cycles, so every request rate and latency is "-"
+expect "zero denominators print '-' (no cycles, no requests)" \
+	is "$(grep -c ',-,' "$TMP/all") $(v all $UCF0 AVG_SLC_READ_BANDWIDTH_IN_GBPS) $(v all $CMEM0 FREQ_IN_GHZ)" \
+	"12 0 0"
+
+# 3000 reads of 64 B at 250 ns on socket 0 (6000 CMEM requests), one
+# second of a 20M/s read flow (to GPU memory: not seen by the CMEM PMU)
+# and a 5M/s write flow of SLC hits on socket 0, and 1M/s reads of 256 B
+# on socket 1, all inside the window.
+echo "add id=1 socket=0 op=rd size=64 rate=20000000 dst=loc_gmem" > $D/flows
+echo "add id=2 socket=0 op=wr size=128 rate=5000000 hit=1" > $D/flows
+echo "add id=3 socket=1 op=rd size=256 rate=1000000 dst=rem" > $D/flows
+last=man; m man -x, -- sh -c "echo 'socket=0 op=rd size=64 count=3000 lat=250' > $D/inject &&
+	echo 1000000000 > $D/advance"; rc=$?
+expect "manual clock: exit 0, every group ran the whole time" \
+	is "$rc $(awk -F, '$4 != "100.00"' "$TMP/man" | wc -l)" "0 0"
+# the 3000 injected reads pass through the UCF too: 20003000 per 1e9 cycles
+expect "AVG_SLC_READ_REQUEST_RATE is exactly 20003000 over 1e9 cycles" \
+	is "$(v man $UCF0 AVG_SLC_READ_REQUEST_RATE) $(v man $UCF0 AVG_MEM_READ_REQUEST_RATE)" \
+	"0.020003 0.020003"
+expect "write hits: SLC write rate 0.005, no memory writes" \
+	is "$(v man $UCF0 AVG_SLC_WRITE_REQUEST_RATE) $(v man $UCF0 AVG_MEM_WRITE_REQUEST_RATE) $(v man $UCF0 AVG_MEM_WRITE_BANDWIDTH_IN_GBPS)" \
+	"0.005 0 0"
+expect "socket 1: 0.001 read requests per cycle, no writes" \
+	is "$(v man $UCF1 AVG_SLC_READ_REQUEST_RATE) $(v man $UCF1 AVG_SLC_WRITE_REQUEST_RATE)" "0.001 0"
+# bandwidth * ELAPSED_TIME_IN_NS gives back the bytes of that second
+bytes() { awk -v b="$(v man "$1" "$2")" -v t="$(v man "$1" ELAPSED_TIME_IN_NS)" 'BEGIN { printf "%.0f", b * t }'; }
+expect "bandwidth = bytes / ELAPSED_TIME_IN_NS (1280192000, 6.4e8, 1280192000, 2.56e8 B)" \
+	eval 'near "$(bytes $UCF0 AVG_SLC_READ_BANDWIDTH_IN_GBPS)" 1280192000 1e-7 &&
+	      near "$(bytes $UCF0 AVG_SLC_WRITE_BANDWIDTH_IN_GBPS)" 640000000 1e-7 &&
+	      near "$(bytes $UCF0 AVG_MEM_READ_BANDWIDTH_IN_GBPS)" 1280192000 1e-7 &&
+	      near "$(bytes $UCF1 AVG_SLC_READ_BANDWIDTH_IN_GBPS)" 256000000 1e-7'
+expect "CMEM: AVG_LATENCY_IN_CYCLES is exactly 250 ns at 1000 MHz" \
+	is "$(v man $CMEM0 AVG_LATENCY_IN_CYCLES) $(v man $CMEM1 AVG_LATENCY_IN_CYCLES)" "250 -"
+# 1e9 cycles in a window of real time longer than the advance
+expect "CMEM: FREQ_IN_GHZ and AVERAGE_LATENCY_IN_NS follow the cycles counted" \
+	eval 'f=$(v man $CMEM0 FREQ_IN_GHZ) t=$(v man $CMEM0 ELAPSED_TIME_IN_NS);
+	      near "$f" "$(awk -v t="$t" "BEGIN { printf \"%.12g\", 1e9 / t }")" 1e-7 &&
+	      near "$(v man $CMEM0 AVERAGE_LATENCY_IN_NS)" \
+		   "$(awk -v f="$f" "BEGIN { printf \"%.12g\", 250 / f }")" 1e-7'
+
+# Intervals lose and repeat nothing: one more second of the read flow in
+# four steps, whatever intervals they fall in, is 1.28e9 bytes in all.
+last=mint; m mint -x, -I 100 $UCF0 -- sh -c "for i in 1 2 3 4; do
+	echo 250000000 > $D/advance; sleep 0.3; done"; rc=$?
+expect "-I 100, manual clock: the intervals' bytes add up to 1.28e9 exactly" \
+	eval '[ $rc = 0 ] && awk -F, "\$3 == \"ELAPSED_TIME_IN_NS\" { t = \$4 }
+		\$3 == \"AVG_SLC_READ_BANDWIDTH_IN_GBPS\" { b += \$4 * t; if (\$4 > 0) n++ }
+		END { exit !(n >= 2 && b > 1280000000 * (1 - 1e-7) && b < 1280000000 * (1 + 1e-7)) }" \
+		"$TMP/mint"'
+
+# Realtime clock at 1500 MHz: the same traffic, live, in 1 s intervals,
+# with the CMEM reads injected after 1.5 s.  The first interval's
+# FREQ_IN_GHZ is low by the time the driver takes to enable the PMU after
+# perf has started the group's clock (42 counter reads per CMEM event
+# through the simulator: tens of ms on the debug kernel under TCG, see
+# upmu-metrics.rst), so the frequency is checked on the later intervals.
+sim_del $ID
+sim_new "$ID 2 clock_mhz=1500" || { echo "Bail out! cannot create device"; exit 1; }
+echo "add id=1 socket=0 op=rd size=64 rate=20000000 dst=loc_gmem" > $D/flows
+echo "add id=2 socket=0 op=wr size=128 rate=5000000 hit=1" > $D/flows
+last=rt; m rt -x, -I 1000 $CMEM0 -- sh -c "sleep 1.5
+	echo 'socket=0 op=rd size=64 count=3000 lat=250' > $D/inject; sleep 2"; rc=$?
+# per interval: "N FREQ CYCLES NS ELAPSED"
+awk -F, -v p=$CMEM0 '$2 != p { next } $3 == "ELAPSED_TIME_IN_NS" { e[++n] = $4 }
+	$3 == "FREQ_IN_GHZ" { f[n] = $4 } $3 == "AVG_LATENCY_IN_CYCLES" { c[n] = $4 }
+	$3 == "AVERAGE_LATENCY_IN_NS" { printf "%d %s %s %s %s\n", n, f[n], c[n], $4, e[n] }' \
+	"$TMP/rt" > "$TMP/rt.cmem"
+lat=$(awk '$3 != "-"' "$TMP/rt.cmem")
+expect "CMEM: AVG_LATENCY_IN_CYCLES exactly 250 ns at 1500 MHz (375), in one later interval ($lat)" \
+	eval '[ $rc = 0 ] && [ "$(echo "$lat" | wc -l)" = 1 ] && set -- $lat &&
+	      [ "$1" -gt 1 ] && [ "$3" = 375 ]'
+# (not in a last interval shorter than 0.2 s, where the read's own delay weighs)
+freqs=$(awk 'NR > 1 && $5 >= 2e8 { printf "%s ", $2 }' "$TMP/rt.cmem")
+expect "CMEM: FREQ_IN_GHZ 1.5 after the first interval and AVERAGE_LATENCY_IN_NS 250, within 1% ($freqs)" \
+	eval 'set -- $lat && near "$4" 250 0.01 && [ -n "$freqs" ] && ok=1 &&
+	      for f in $freqs; do near "$f" 1.5 0.01 || ok=0; done && [ $ok = 1 ]'
+last=rtu; m rtu -x, -t 2 $UCF0; rc=$?
+expect "UCF: request rates 20M/s and 5M/s over 1500 MHz, within 0.5% ($(v rtu $UCF0 AVG_SLC_READ_REQUEST_RATE), $(v rtu $UCF0 AVG_SLC_WRITE_REQUEST_RATE))" \
+	eval '[ $rc = 0 ] && near "$(v rtu $UCF0 AVG_SLC_READ_REQUEST_RATE)" 0.0133333333 0.005 &&
+	      near "$(v rtu $UCF0 AVG_SLC_WRITE_REQUEST_RATE)" 0.0033333333 0.005'
+expect "UCF: 1.28 GB/s read, 0.64 GB/s write, within 2% ($(v rtu $UCF0 AVG_SLC_READ_BANDWIDTH_IN_GBPS), $(v rtu $UCF0 AVG_SLC_WRITE_BANDWIDTH_IN_GBPS))" \
+	eval 'near "$(v rtu $UCF0 AVG_SLC_READ_BANDWIDTH_IN_GBPS)" 1.28 0.02 &&
+	      near "$(v rtu $UCF0 AVG_MEM_READ_BANDWIDTH_IN_GBPS)" 1.28 0.02 &&
+	      near "$(v rtu $UCF0 AVG_SLC_WRITE_BANDWIDTH_IN_GBPS)" 0.64 0.02'
+
+# Intervals: -I 400 -t 2 is five windows of 0.4 s.  Each counter is read
+# a little after the kernel takes the group's time (milliseconds on the
+# debug kernel under TCG), which moves bytes between neighbouring
+# intervals but not out of the total.
+last=int; m int -x, -I 400 -t 2 $UCF0; rc=$?
+ints=$(awk -F, '$3 == "ELAPSED_TIME_IN_NS" { n++; t = $4; T += t; if (t < 3e8 || t > 6e8) bad++ }
+	$3 == "AVG_SLC_READ_BANDWIDTH_IN_GBPS" { b = $4; B += b * t; if (b < 1.28 * 0.9 || b > 1.28 * 1.1) bad++
+		r = r sprintf(" %.3f", b) }
+	NF != 5 { bad++ } END { printf "%d %d %.4f%s", n, bad, T ? B / T : 0, r }' "$TMP/int")
+read -r nint bad avg _ <<< "$ints"
+expect "-I 400 -t 2: five intervals, 1.28 GB/s in all within 2%, each within 10% (${ints#* * })" \
+	eval '[ $rc = 0 ] && [ "$nint $bad" = "5 0" ] && near "$avg" 1.28 0.02'
+
+# Table output flags a multiplexed group.  The UCF group needs all 8
+# general counters: two of them take turns on the PMU.  A counts until
+# SIGINT, B for 1 s once A has opened its group.
+"$M" -x, -I 600000 $UCF0 > "$TMP/mux-a" 2> "$TMP/mux-a.err" &
+pid=$!
+wait_open $pid 9
+last=mux; m mux -t 1 $UCF0; rc=$?
+kill -INT $pid
+wait $pid; rca=$?
+pcts=$(awk -F, '{ printf "%s ", $5 }' "$TMP/mux-a" | head -c 30)
+expect "two groups that do not fit together are flagged, not scaled (A: $pcts)" \
+	eval '[ $rc = 0 ] && [ $rca = 0 ] &&
+	      [ "$(grep -c "(running [0-9.]*%, not scaled)" "$TMP/mux")" = 9 ] &&
+	      [ -s "$TMP/mux-a" ] && awk -F, "\$5 >= 100 { exit 1 }" "$TMP/mux-a" &&
+	      awk "\$2 == \"ELAPSED_TIME_IN_NS\" { exit !(\$3 < 0.99e9) }" "$TMP/mux"'
+
+# --- errors --------------------------------------------------------------------
+
+last=unknown; m unknown nvidia_ucf_pmu_9; rc=$?
+expect "unknown PMU: exit 1, message, no output" \
+	eval '[ $rc = 1 ] && [ ! -s "$TMP/unknown" ] &&
+	      grep -q "unknown PMU .nvidia_ucf_pmu_9." "$TMP/unknown.err"'
+last=glob; m glob 'nvidia_pcie_pmu_*'; rc=$?
+expect "a glob that matches no PMU: exit 1" \
+	eval '[ $rc = 1 ] && grep -q "no PMU of a known family matches" "$TMP/glob.err"'
+last=other; m other software; rc=$?
+expect "a PMU of no known family: exit 1" \
+	eval '[ $rc = 1 ] && grep -q "not of a family with known metrics" "$TMP/other.err"'
+last=usage; m usage -I 5; rc=$?
+expect "bad usage: exit 2" is $rc 2
+last=perm; setpriv --reuid=65534 --regid=65534 --clear-groups "$M" -t 0.1 $UCF0 \
+	> "$TMP/perm" 2> "$TMP/perm.err"; rc=$?
+expect "no permission: exit 1, EACCES named" \
+	eval '[ $rc = 1 ] && grep -q "EACCES (Permission denied)" "$TMP/perm.err" &&
+	      grep -q CAP_PERFMON "$TMP/perm.err"'
+last=both; m both -t 1 $UCF0 -- true; rc=$?
+expect "-t and a command together: exit 2" is $rc 2
+last=status; m status $UCF0 -- sh -c 'exit 3'; rc=$?
+expect "the command's exit status is the tool's" is $rc 3
+
+# SIGINT ends -I without -t, after printing the interval so far: with
+# -I 600000 no interval ends by itself, so the one printed is SIGINT's.
+"$M" -x, -I 600000 $UCF0 > "$TMP/int2" 2> "$TMP/int2.err" &
+pid=$!
+wait_open $pid 9
+sleep 0.5
+kill -INT $pid
+wait $pid; rc=$?
+last=int2
+el=$(awk -F, '$3 == "ELAPSED_TIME_IN_NS" { printf "%s ", $4 }' "$TMP/int2")
+expect "SIGINT: exit 0, the interval so far printed (ELAPSED_TIME_IN_NS: $el)" \
+	eval '[ $rc = 0 ] && awk -F, "\$3 == \"ELAPSED_TIME_IN_NS\" { n++; t = \$4 }
+		END { exit !(n == 1 && t >= 0.3e9) }" "$TMP/int2"'
+
+# A group the PMU cannot hold: 4 general counters for 8 events + cycles.
+sim_del $ID
+sim_new "$ID 1 counters=4" || { echo "Bail out! cannot create device"; exit 1; }
+last=small; m small -t 0.1 $UCF0; rc=$?
+expect "a group too big for the counters: exit 1, EINVAL named" \
+	eval '[ $rc = 1 ] && grep -q "EINVAL (Invalid argument)" "$TMP/small.err" &&
+	      grep -q "refused a group of 6 events" "$TMP/small.err"'
+
+# The PMU goes away while counting.  6.15+ revokes the events: the next
+# read says so and the tool stops (exit 1).  Before, the PMU stays
+# registered but dead until the tool closes its events: counts stop, and
+# the tool goes on until SIGINT (exit 0).
+sim_del $ID
+sim_new "$ID 2" || { echo "Bail out! cannot create device"; exit 1; }
+"$M" -x, -I 200 $UCF0 $CMEM1 > "$TMP/gone" 2> "$TMP/gone.err" &
+pid=$!
+for i in $(seq 300); do
+	grep -q ELAPSED_TIME_IN_NS "$TMP/gone" && break
+	sleep 0.1
+done
+sim_del $ID
+for i in $(seq 100); do
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.1
+done
+kill -INT $pid 2>/dev/null
+wait $pid; rc=$?
+last=gone
+if kernel_revokes; then
+	expect "device deleted while counting: exit 1, says so ($rc: $(head -n1 "$TMP/gone.err"))" \
+		eval '[ $rc = 1 ] && grep -q "went away while being counted" "$TMP/gone.err" &&
+		      pmu_gone_within $UCF0 5'
+else
+	expect "device deleted while counting: runs on to SIGINT, PMU gone after ($rc)" \
+		eval '[ $rc = 0 ] && [ ! -s "$TMP/gone.err" ] && pmu_gone_within $UCF0 5'
+fi
+
+last=""
+expect "no sanitizer report in any run" \
+	eval '! grep -l -e "runtime error" -e "Sanitizer" "$TMP"/*.err'
+sim_del $ID
+rm -rf "$TMP"
+tap_exit

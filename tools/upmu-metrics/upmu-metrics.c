@@ -1,0 +1,887 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * upmu-metrics: compute the metrics of uncore PMU documents (bandwidth,
+ * request rate, frequency, latency) per PMU instance.
+ *
+ * For each PMU instance the tool opens, as one group on the CPU of the
+ * PMU's cpumask, the events that its family's formulas need (encodings
+ * from sysfs, as perf does), counts for a while or per interval, and
+ * prints each metric.  ELAPSED_TIME_IN_NS is the group's time_running.
+ * A group that did not run the whole time is flagged, never scaled.
+ */
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "metrics.h"
+#include "upmu_pmu.h"
+
+#define PROG		"upmu-metrics"
+#define NSEC_PER_SEC	1000000000LL
+#define NEVER		INT64_MAX
+#define READ_FORMAT	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | \
+			 PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+#define METRIC_WIDTH	32
+
+enum op_kind { OP_NONE, OP_ELAPSED, OP_EVENT, OP_METRIC };
+
+struct operand {
+	enum op_kind kind;
+	int idx;		/* event or metric index in the family */
+};
+
+/* One reading of a group: its times and the counts by family event index. */
+struct reading {
+	uint64_t enabled;
+	uint64_t running;
+	uint64_t count[FAMILY_MAX_EVENTS];
+};
+
+struct pmu {
+	const struct family *fam;
+	char *name;
+	int cpu;
+	bool has_event[FAMILY_MAX_EVENTS];	/* events/<name> exists */
+	bool used[FAMILY_MAX_EVENTS];		/* in the group */
+	bool have[FAMILY_MAX_METRICS];		/* computable on this PMU */
+	int fd[FAMILY_MAX_EVENTS];
+	uint64_t id[FAMILY_MAX_EVENTS];
+	int leader;				/* fd of the group leader, or -1 */
+	unsigned int nr;			/* events in the group */
+	struct reading prev;
+	struct reading cur;
+};
+
+struct options {
+	long interval_ms;	/* -I; 0 if not given */
+	double seconds;		/* -t; 0 if not given */
+	const char *sep;	/* -x; NULL for the table */
+	bool list;		/* -l */
+	bool verbose;		/* -v */
+};
+
+static struct options opt;
+static int name_width = 24;
+static volatile sig_atomic_t stop_signal;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: " PROG " [-I MS] [-t SECONDS] [-x SEP] [-l] [-v] [PMU-or-glob ...] [-- COMMAND ...]\n"
+"\n"
+"Count the events of each uncore PMU instance that its family's formulas\n"
+"need, as one group on the CPU of the PMU's cpumask, and print the metrics:\n"
+"average bandwidth (GB/s), request rate (per cycle), frequency (GHz) and\n"
+"average latency (cycles, ns), named as the PMU's documentation names them.\n"
+"\n"
+"  -t SECONDS  count for SECONDS (default 1; with -I, until interrupted)\n"
+"  -I MS       print the metrics of every MS milliseconds (at least 10)\n"
+"  -x SEP      CSV: [time SEP] pmu SEP metric SEP value SEP percent-running\n"
+"  -l          list the PMUs, their event encodings and formulas; count nothing\n"
+"  -v          say which metrics a PMU lacks events for\n"
+"  -h          this help\n"
+"\n"
+"PMUs are names or shell globs of PMUs in %s;\n"
+"all PMUs of the known families by default.  With a COMMAND, count while\n"
+"it runs.  Exit status: the COMMAND's, else 0; 1 on errors, 2 on bad usage.\n"
+"A metric whose denominator is 0 prints as \"-\".  A group that did not\n"
+"count the whole time is flagged (\"running N%%\"), not scaled.\n"
+"\n"
+"Example:\n"
+"  " PROG " -I 1000 -t 3 'nvidia_ucf_pmu_*' nvidia_cmem_latency_pmu_0\n"
+"  " PROG " -x, nvidia_cmem_latency_pmu_0 -- ./workload\n",
+		pmu_devices_dir());
+}
+
+static void __attribute__((format(printf, 1, 2))) err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* "EACCES (Permission denied)" */
+static const char *errno_str(int e)
+{
+	static char buf[128];
+	const char *name = strerrorname_np(e);
+
+	snprintf(buf, sizeof(buf), "%s (%s)", name ? name : "unknown errno", strerror(e));
+	return buf;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/* The table */
+
+static struct operand resolve(const struct family *f, int m, const char *name)
+{
+	int i;
+
+	if (!strcmp(name, ELAPSED))
+		return (struct operand){ OP_ELAPSED, 0 };
+	for (i = 0; f->events[i]; i++)
+		if (!strcmp(name, f->events[i]))
+			return (struct operand){ OP_EVENT, i };
+	for (i = 0; i < m; i++)
+		if (!strcmp(name, f->metrics[i].name))
+			return (struct operand){ OP_METRIC, i };
+	return (struct operand){ OP_NONE, -1 };
+}
+
+/* Every operand of every formula names an event, ELAPSED or an earlier metric. */
+static int check_table(void)
+{
+	size_t i;
+	int m;
+
+	for (i = 0; i < nr_families; i++) {
+		const struct family *f = &families[i];
+
+		for (m = 0; f->metrics[m].name; m++) {
+			const struct metric_def *d = &f->metrics[m];
+
+			if (resolve(f, m, d->num).kind == OP_NONE ||
+			    resolve(f, m, d->den).kind == OP_NONE || !(d->scale > 0)) {
+				err("internal error: %s metric %s: bad formula", f->name, d->name);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static const struct family *family_of(const char *pmu)
+{
+	size_t i;
+
+	for (i = 0; i < nr_families; i++) {
+		size_t n = strlen(families[i].prefix);
+
+		if (!strncmp(pmu, families[i].prefix, n) && isdigit((unsigned char)pmu[n]))
+			return &families[i];
+	}
+	return NULL;
+}
+
+static void known_families(void)
+{
+	size_t i;
+
+	fputs(PROG ": known PMU families:", stderr);
+	for (i = 0; i < nr_families; i++)
+		fprintf(stderr, " %s<N>", families[i].prefix);
+	fputc('\n', stderr);
+}
+
+/* Selecting PMUs */
+
+static int no_dots(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+static int add_pmu(struct pmu **pmus, int *nr, const char *name)
+{
+	struct pmu *p;
+	int i;
+
+	for (i = 0; i < *nr; i++)
+		if (!strcmp((*pmus)[i].name, name))
+			return 0;
+	p = realloc(*pmus, (*nr + 1) * sizeof(**pmus));
+	if (!p)
+		return -ENOMEM;
+	*pmus = p;
+	p = &p[*nr];
+	memset(p, 0, sizeof(*p));
+	p->name = strdup(name);
+	if (!p->name)
+		return -ENOMEM;
+	p->fam = family_of(name);
+	p->leader = -1;
+	for (i = 0; i < FAMILY_MAX_EVENTS; i++)
+		p->fd[i] = -1;
+	(*nr)++;
+	return 0;
+}
+
+static int pmu_cmp(const void *a, const void *b)
+{
+	return strverscmp(((const struct pmu *)a)->name, ((const struct pmu *)b)->name);
+}
+
+/* The PMUs named by @names (all of known families if none), sorted. */
+static int select_pmus(char **names, int nr_names, struct pmu **pmus, int *nr)
+{
+	const char *dir = pmu_devices_dir();
+	struct dirent **ents;
+	int n, i, j, ret = 0;
+
+	n = scandir(dir, &ents, no_dots, versionsort);
+	if (n < 0) {
+		err("cannot list PMUs in %s: %s", dir, errno_str(errno));
+		return -1;
+	}
+	for (i = 0; i < n && !ret && !nr_names; i++)
+		if (family_of(ents[i]->d_name))
+			ret = add_pmu(pmus, nr, ents[i]->d_name);
+	if (!ret && !nr_names && !*nr) {
+		err("no PMU of a known family in %s (are the PMU drivers loaded?)", dir);
+		known_families();
+		ret = -1;
+	}
+	for (j = 0; j < nr_names && !ret; j++) {
+		const char *arg = names[j];
+		bool found = false;
+
+		if (!strpbrk(arg, "*?[")) {
+			if (!pmu_exists(arg)) {
+				err("unknown PMU '%s': not in %s", arg, dir);
+				ret = -1;
+			} else if (!family_of(arg)) {
+				err("PMU '%s' is not of a family with known metrics", arg);
+				known_families();
+				ret = -1;
+			} else {
+				ret = add_pmu(pmus, nr, arg);
+			}
+			continue;
+		}
+		for (i = 0; i < n && !ret; i++) {
+			if (fnmatch(arg, ents[i]->d_name, 0) || !family_of(ents[i]->d_name))
+				continue;
+			found = true;
+			ret = add_pmu(pmus, nr, ents[i]->d_name);
+		}
+		if (!ret && !found) {
+			err("no PMU of a known family matches '%s' in %s", arg, dir);
+			known_families();
+			ret = -1;
+		}
+	}
+	if (ret == -ENOMEM)
+		err("out of memory");
+	for (i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+	if (!ret)
+		qsort(*pmus, *nr, sizeof(**pmus), pmu_cmp);
+	return ret ? -1 : 0;
+}
+
+/* Which metrics a PMU can compute */
+
+static bool operand_available(const struct pmu *p, struct operand op)
+{
+	switch (op.kind) {
+	case OP_ELAPSED:
+		return true;
+	case OP_EVENT:
+		return p->has_event[op.idx];
+	case OP_METRIC:
+		return p->have[op.idx];
+	default:
+		return false;
+	}
+}
+
+/* Why metric @m is not available on @p: "no event in_wr_req", ... */
+static void why_missing(const struct pmu *p, int m, char *buf, size_t len)
+{
+	const struct metric_def *d = &p->fam->metrics[m];
+	const char *names[2] = { d->num, d->den };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct operand op = resolve(p->fam, m, names[i]);
+
+		if (operand_available(p, op))
+			continue;
+		if (op.kind == OP_EVENT)
+			snprintf(buf, len, "no event %s", names[i]);
+		else
+			snprintf(buf, len, "needs %s", names[i]);
+		return;
+	}
+	snprintf(buf, len, "?");
+}
+
+static int pmu_setup(struct pmu *p)
+{
+	const struct family *f = p->fam;
+	char file[128], buf[256];
+	int e, m, ret, nr = 0;
+
+	p->cpu = pmu_cpu(p->name);
+	if (p->cpu < 0) {
+		err("%s: no CPU to count on (cpumask is empty or unreadable)", p->name);
+		return -1;
+	}
+	for (e = 0; f->events[e]; e++) {
+		snprintf(file, sizeof(file), "events/%s", f->events[e]);
+		ret = pmu_read(p->name, file, buf, sizeof(buf));
+		if (ret && ret != -ENOENT) {
+			err("%s: cannot read %s: %s", p->name, file, errno_str(-ret));
+			return -1;
+		}
+		p->has_event[e] = !ret;
+	}
+	for (m = 0; f->metrics[m].name; m++) {
+		const struct metric_def *d = &f->metrics[m];
+		struct operand num = resolve(f, m, d->num), den = resolve(f, m, d->den);
+
+		p->have[m] = operand_available(p, num) && operand_available(p, den);
+		if (!p->have[m]) {
+			if (opt.verbose) {
+				why_missing(p, m, buf, sizeof(buf));
+				fprintf(stderr, PROG ": %s: no %s: %s\n", p->name, d->name, buf);
+			}
+			continue;
+		}
+		if (num.kind == OP_EVENT)
+			p->used[num.idx] = true;
+		if (den.kind == OP_EVENT)
+			p->used[den.idx] = true;
+	}
+	for (e = 0; f->events[e]; e++)
+		nr += p->used[e];
+	if (!nr) {
+		err("%s: none of the %s metrics can be computed: its events/ lacks what they need",
+		    p->name, f->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Opening and reading the groups */
+
+static void open_hint(const struct pmu *p, int e)
+{
+	char buf[32] = "?";
+
+	switch (e) {
+	case EACCES:
+	case EPERM:
+		read_str("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf));
+		err("system-wide counting needs root or CAP_PERFMON (perf_event_paranoid is %s)",
+		    buf);
+		break;
+	case EINVAL:
+		if (p->nr)
+			err("%s refused a group of %u events: too many for its counters?",
+			    p->name, p->nr + 1);
+		break;
+	case ENODEV:
+	case ENOENT:
+		err("%s went away, or its CPU %d is offline", p->name, p->cpu);
+		break;
+	default:
+		break;
+	}
+}
+
+static int open_group(struct pmu *p)
+{
+	const struct family *f = p->fam;
+	int e, fd, ret;
+
+	p->nr = 0;
+	for (e = 0; f->events[e]; e++) {
+		struct perf_event_attr attr;
+
+		if (!p->used[e])
+			continue;
+		ret = pmu_attr(p->name, f->events[e], &attr);
+		if (ret) {
+			err("%s: cannot encode event %s from sysfs: %s", p->name, f->events[e],
+			    errno_str(-ret));
+			return -1;
+		}
+		attr.read_format = READ_FORMAT;
+		attr.disabled = p->leader < 0;	/* enabled together, see enable_all() */
+		fd = perf_open(&attr, -1, p->cpu, p->leader);
+		if (fd < 0) {
+			err("%s: cannot open event %s (config=0x%llx) on CPU %d: %s", p->name,
+			    f->events[e], (unsigned long long)attr.config, p->cpu, errno_str(-fd));
+			open_hint(p, -fd);
+			return -1;
+		}
+		p->fd[e] = fd;
+		p->nr++;
+		if (p->leader < 0)
+			p->leader = fd;
+		if (fcntl(fd, F_SETFD, FD_CLOEXEC) || ioctl(fd, PERF_EVENT_IOC_ID, &p->id[e])) {
+			err("%s: event %s: %s", p->name, f->events[e], errno_str(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void close_group(struct pmu *p)
+{
+	int e;
+
+	for (e = 0; e < FAMILY_MAX_EVENTS; e++) {
+		if (p->fd[e] >= 0)
+			close(p->fd[e]);
+		p->fd[e] = -1;
+	}
+	p->leader = -1;
+}
+
+static int read_group(struct pmu *p)
+{
+	uint64_t buf[3 + 2 * FAMILY_MAX_EVENTS];
+	ssize_t n = read(p->leader, buf, sizeof(buf));
+	unsigned int i;
+	int e;
+
+	if (n < 0) {
+		int e = errno;
+
+		if (!pmu_exists(p->name))
+			err("%s went away while being counted", p->name);
+		else
+			err("%s: cannot read the group: %s", p->name, errno_str(e));
+		return -1;
+	}
+	/* Linux 6.15+ detaches the events of a PMU that goes away from their group. */
+	if (n >= (ssize_t)sizeof(uint64_t) && buf[0] != p->nr) {
+		if (!pmu_exists(p->name))
+			err("%s went away while being counted (its group now reads %" PRIu64
+			    " of %u events)", p->name, buf[0], p->nr);
+		else
+			err("%s: the group read returned %" PRIu64 " events, not %u", p->name,
+			    buf[0], p->nr);
+		return -1;
+	}
+	if (n < (ssize_t)((3 + 2 * p->nr) * sizeof(uint64_t))) {
+		err("%s: short group read (%zd bytes for %u events)", p->name, n, p->nr);
+		return -1;
+	}
+	p->cur.enabled = buf[1];
+	p->cur.running = buf[2];
+	for (i = 0; i < p->nr; i++) {
+		for (e = 0; e < FAMILY_MAX_EVENTS; e++)
+			if (p->fd[e] >= 0 && p->id[e] == buf[4 + 2 * i])
+				break;
+		if (e == FAMILY_MAX_EVENTS) {
+			err("%s: group read returned an unknown event id", p->name);
+			return -1;
+		}
+		p->cur.count[e] = buf[3 + 2 * i];
+	}
+	return 0;
+}
+
+/* Computing and printing */
+
+/* Value of an operand over the interval @d; false if it has none. */
+static bool operand_value(const struct reading *d, const double *mv, const bool *mok,
+			  struct operand op, double *v)
+{
+	switch (op.kind) {
+	case OP_ELAPSED:
+		*v = (double)d->running;
+		return true;
+	case OP_EVENT:
+		*v = (double)d->count[op.idx];
+		return true;
+	case OP_METRIC:
+		*v = mv[op.idx];
+		return mok[op.idx];
+	default:
+		return false;
+	}
+}
+
+static void print_row(double t, const struct pmu *p, const char *metric, const char *value,
+		      const struct reading *d)
+{
+	bool partial = d->running < d->enabled;
+	double pct = 100.0;
+
+	/* rounded down: a group that missed any time never shows 100.00 */
+	if (partial)
+		pct = floor(10000.0 * (double)d->running / (double)d->enabled) / 100.0;
+
+	if (opt.sep) {
+		if (opt.interval_ms)
+			printf("%.6f%s", t, opt.sep);
+		printf("%s%s%s%s%s%s%.2f\n", p->name, opt.sep, metric, opt.sep, value, opt.sep,
+		       pct);
+		return;
+	}
+	if (opt.interval_ms)
+		printf("%14.6f  ", t);
+	printf("%-*s  %-*s  %16s", name_width, p->name, METRIC_WIDTH, metric, value);
+	if (partial)
+		printf("  (running %.2f%%, not scaled)", pct);
+	putchar('\n');
+}
+
+static void print_header(void)
+{
+	if (opt.sep)
+		return;
+	if (opt.interval_ms)
+		printf("%14s  ", "# time");
+	printf("%-*s  %-*s  %16s\n", name_width, opt.interval_ms ? "pmu" : "# pmu", METRIC_WIDTH,
+	       "metric", "value");
+}
+
+static void print_pmu(double t, struct pmu *p)
+{
+	const struct family *f = p->fam;
+	double mv[FAMILY_MAX_METRICS];
+	bool mok[FAMILY_MAX_METRICS];
+	struct reading d;
+	char buf[64];
+	int e, m;
+
+	d.enabled = p->cur.enabled - p->prev.enabled;
+	d.running = p->cur.running - p->prev.running;
+	for (e = 0; e < FAMILY_MAX_EVENTS; e++)
+		d.count[e] = p->cur.count[e] - p->prev.count[e];
+	p->prev = p->cur;
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, d.running);
+	print_row(t, p, ELAPSED, buf, &d);
+	for (m = 0; f->metrics[m].name; m++) {
+		const struct metric_def *def = &f->metrics[m];
+		double num, den;
+
+		mok[m] = false;
+		if (!p->have[m])
+			continue;
+		if (operand_value(&d, mv, mok, resolve(f, m, def->num), &num) &&
+		    operand_value(&d, mv, mok, resolve(f, m, def->den), &den) && den != 0) {
+			mv[m] = def->scale * num / den;
+			mok[m] = isfinite(mv[m]);
+		}
+		if (!mok[m])
+			snprintf(buf, sizeof(buf), "-");
+		else if (opt.sep)
+			snprintf(buf, sizeof(buf), "%.9g", mv[m]);
+		else
+			snprintf(buf, sizeof(buf), "%.*f", def->prec, mv[m]);
+		print_row(t, p, def->name, buf, &d);
+	}
+}
+
+static int print_all(double t, struct pmu *pmus, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (read_group(&pmus[i]))
+			return -1;
+	for (i = 0; i < nr; i++)
+		print_pmu(t, &pmus[i]);
+	fflush(stdout);
+	return 0;
+}
+
+/* -l: what would be counted, and how */
+static int list_pmus(struct pmu *pmus, int nr)
+{
+	char buf[256];
+	int i, e, m;
+
+	for (i = 0; i < nr; i++) {
+		struct pmu *p = &pmus[i];
+		const struct family *f = p->fam;
+
+		printf("%s: %s PMU, CPU %d\n", p->name, f->name, p->cpu);
+		for (e = 0; f->events[e]; e++) {
+			struct perf_event_attr attr;
+			int ret;
+
+			if (!p->used[e])
+				continue;
+			ret = pmu_attr(p->name, f->events[e], &attr);
+			if (ret) {
+				err("%s: cannot encode event %s from sysfs: %s", p->name,
+				    f->events[e], errno_str(-ret));
+				return -1;
+			}
+			printf("  event   %-*s type=%u config=0x%llx", METRIC_WIDTH, f->events[e],
+			       attr.type, (unsigned long long)attr.config);
+			if (attr.config1)
+				printf(" config1=0x%llx", (unsigned long long)attr.config1);
+			if (attr.config2)
+				printf(" config2=0x%llx", (unsigned long long)attr.config2);
+			putchar('\n');
+		}
+		for (m = 0; f->metrics[m].name; m++) {
+			const struct metric_def *d = &f->metrics[m];
+
+			if (!p->have[m]) {
+				why_missing(p, m, buf, sizeof(buf));
+				printf("  dropped %-*s %s\n", METRIC_WIDTH, d->name, buf);
+				continue;
+			}
+			printf("  metric  %-*s = ", METRIC_WIDTH, d->name);
+			if (d->scale != 1.0)
+				printf("%g * ", d->scale);
+			printf("%s / %s\n", d->num, d->den);
+		}
+	}
+	return 0;
+}
+
+/* Counting */
+
+static void on_signal(int sig)
+{
+	if (sig != SIGCHLD)
+		stop_signal = sig;
+}
+
+static pid_t start_command(char **cmd, const sigset_t *mask)
+{
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		err("fork: %s", errno_str(errno));
+		return -1;
+	}
+	if (!pid) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		sigprocmask(SIG_SETMASK, mask, NULL);
+		execvp(cmd[0], cmd);
+		err("cannot run %s: %s", cmd[0], errno_str(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Count from now until -t expires, the command exits or a signal comes. */
+static int count(struct pmu *pmus, int nr, char **cmd, int *status)
+{
+	int64_t start, end, tick = NEVER, interval = opt.interval_ms * 1000000LL;
+	sigset_t block, waitmask;
+	struct sigaction sa;
+	bool done = false, child_done = false;
+	pid_t child = -1;
+	int i, ret = 0;
+
+	/* Signals are blocked except while waiting in ppoll(): none is lost. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &waitmask);
+	sigdelset(&waitmask, SIGINT);
+	sigdelset(&waitmask, SIGTERM);
+	sigdelset(&waitmask, SIGCHLD);
+
+	print_header();
+	/* Enable the groups together, so that they cover the same time. */
+	for (i = 0; i < nr; i++) {
+		if (ioctl(pmus[i].leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
+			err("%s: cannot enable the group: %s", pmus[i].name, errno_str(errno));
+			return -1;
+		}
+	}
+	start = now_ns();
+	if (opt.seconds > 0)
+		end = start + llround(opt.seconds * NSEC_PER_SEC);
+	else if (cmd || interval)
+		end = NEVER;
+	else
+		end = start + NSEC_PER_SEC;
+	if (interval)
+		tick = start + interval;
+	if (cmd) {
+		child = start_command(cmd, &waitmask);
+		if (child < 0)
+			return -1;
+	}
+
+	while (!done) {
+		int64_t deadline = tick < end ? tick : end, now = now_ns();
+
+		while (now < deadline && !stop_signal && !child_done) {
+			struct timespec ts = {
+				.tv_sec = (deadline - now) / NSEC_PER_SEC,
+				.tv_nsec = (deadline - now) % NSEC_PER_SEC,
+			};
+
+			ppoll(NULL, 0, deadline == NEVER ? NULL : &ts, &waitmask);
+			if (child > 0 && waitpid(child, status, WNOHANG) == child) {
+				child = -1;
+				child_done = true;
+			}
+			now = now_ns();
+		}
+		done = now >= end || stop_signal || child_done;
+		if (interval) {
+			ret = print_all((double)(now - start) / NSEC_PER_SEC, pmus, nr);
+			if (ret)
+				break;
+			while (tick <= now)
+				tick += interval;
+		}
+	}
+	if (!interval && !ret)
+		ret = print_all((double)(now_ns() - start) / NSEC_PER_SEC, pmus, nr);
+	if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, status, 0);
+	}
+	return ret;
+}
+
+static int parse_args(int argc, char **argv, char ***names, int *nr_names, char ***cmd)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ }
+	};
+	const char *last_optarg = NULL;
+	char *end;
+	int c, i;
+
+	while ((c = getopt_long(argc, argv, "+I:t:x:lvh", longopts, NULL)) != -1) {
+		last_optarg = optarg;
+		switch (c) {
+		case 'I':
+			errno = 0;
+			opt.interval_ms = strtol(optarg, &end, 10);
+			if (errno || *end || opt.interval_ms < 10 || opt.interval_ms > 3600000) {
+				err("-I: an interval in ms from 10 to 3600000, not '%s'", optarg);
+				return -1;
+			}
+			break;
+		case 't':
+			opt.seconds = strtod(optarg, &end);
+			if (*end || !(opt.seconds > 0) || opt.seconds > 31536000) {
+				err("-t: a number of seconds above 0, not '%s'", optarg);
+				return -1;
+			}
+			break;
+		case 'x':
+			if (!*optarg) {
+				err("-x: an empty separator");
+				return -1;
+			}
+			opt.sep = optarg;
+			break;
+		case 'l':
+			opt.list = true;
+			break;
+		case 'v':
+			opt.verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	*names = argv + optind;
+	*nr_names = 0;
+	*cmd = NULL;
+	/* "--" that getopt ate, and not as the argument of an option */
+	if (optind > 1 && !strcmp(argv[optind - 1], "--") && argv[optind - 1] != last_optarg) {
+		*cmd = argv + optind;
+	} else {
+		for (i = optind; i < argc && strcmp(argv[i], "--"); i++) {
+			if (argv[i][0] == '-') {
+				err("options go before the PMU names: '%s'", argv[i]);
+				return -1;
+			}
+			(*nr_names)++;
+		}
+		if (i < argc)
+			*cmd = argv + i + 1;
+	}
+	if (*cmd && !**cmd) {
+		err("no command after --");
+		return -1;
+	}
+	if (*cmd && opt.seconds > 0) {
+		err("-t does not go with a command: the command's run time is the measurement");
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct pmu *pmus = NULL;
+	char **names, **cmd;
+	int i, nr = 0, nr_names, status = 0, ret = 1;
+
+	if (parse_args(argc, argv, &names, &nr_names, &cmd))
+		return 2;
+	if (check_table() || select_pmus(names, nr_names, &pmus, &nr))
+		goto out;
+	for (i = 0; i < nr; i++) {
+		int len = strlen(pmus[i].name);
+
+		if (pmu_setup(&pmus[i]))
+			goto out;
+		if (len > name_width)
+			name_width = len;
+	}
+	if (opt.list) {
+		ret = list_pmus(pmus, nr) ? 1 : 0;
+		goto out;
+	}
+	for (i = 0; i < nr; i++)
+		if (open_group(&pmus[i]))
+			goto out;
+	if (count(pmus, nr, cmd, &status))
+		goto out;
+	ret = 0;
+	if (cmd && WIFEXITED(status))
+		ret = WEXITSTATUS(status);
+	else if (cmd && WIFSIGNALED(status))
+		ret = 128 + WTERMSIG(status);
+out:
+	for (i = 0; i < nr; i++) {
+		close_group(&pmus[i]);
+		free(pmus[i].name);
+	}
+	free(pmus);
+	return ret;
+}

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * upmu-pcimap: which Tegra410 PCIE PMU, root complex and root port see a
+ * PCI function.
+ *
+ *   upmu-pcimap [-s] [SSSS:BB:DD.F ...]
+ *
+ * Without arguments it lists every PCI function of the system
+ * (/sys/bus/pci/devices) and of every simulated SoC
+ * (/sys/kernel/debug/upmu_sim/<id>/pci_devices) that is below a root
+ * complex with a PCIE PMU, one line each, like the mapping example of the
+ * Tegra410 PMU document, followed by the PMU and the filter that selects
+ * the function:
+ *
+ *   0005:01:00.0: Bus=01, Segment=05, RP=00, RC=04, Socket=00 nvidia_pcie_pmu_0_rc_4 src_rp_mask=0x1 src_bdf=0x0100
+ *
+ * The mapping comes from the PMUs' sysfs files pci_segment and root_ports
+ * (see Documentation/nvidia-t410-pcie-pmu.rst).  With -s, only the
+ * simulated functions are listed.  A function given on the command line
+ * that no PCIE PMU sees is an error (exit 1).
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "upmu_pmu.h"
+
+#define MAX_RC		256
+#define MAX_RP		8
+#define SIM_DEBUGFS	"/sys/kernel/debug/upmu_sim"
+
+struct rc {
+	char pmu[256];
+	unsigned int socket, rc, segment, nr_rp;
+	unsigned int rp[MAX_RP], first[MAX_RP], last[MAX_RP];
+};
+
+static struct rc rcs[MAX_RC];
+static unsigned int nr_rcs;
+
+/* "1:80-9f 2:a0-bf" */
+static int parse_root_ports(struct rc *r, const char *s)
+{
+	int n;
+
+	r->nr_rp = 0;
+	while (*s) {
+		if (r->nr_rp == MAX_RP ||
+		    sscanf(s, "%u:%x-%x%n", &r->rp[r->nr_rp], &r->first[r->nr_rp],
+			   &r->last[r->nr_rp], &n) != 3)
+			return -EINVAL;
+		r->nr_rp++;
+		s += n;
+		while (*s == ' ')
+			s++;
+	}
+	return 0;
+}
+
+static int load_pmus(void)
+{
+	DIR *d = opendir(pmu_devices_dir());
+	struct dirent *e;
+	char buf[128];
+
+	if (!d) {
+		fprintf(stderr, "upmu-pcimap: %s: %s\n", pmu_devices_dir(), strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		struct rc *r = &rcs[nr_rcs];
+		char tail;
+
+		if (sscanf(e->d_name, "nvidia_pcie_pmu_%u_rc_%u%c", &r->socket,
+			   &r->rc, &tail) != 2)
+			continue;
+		/* a PMU without a PCI description maps nothing */
+		if (pmu_read(e->d_name, "pci_segment", buf, sizeof(buf)) ||
+		    sscanf(buf, "%x", &r->segment) != 1 ||
+		    pmu_read(e->d_name, "root_ports", buf, sizeof(buf)) ||
+		    parse_root_ports(r, buf)) {
+			fprintf(stderr, "upmu-pcimap: %s: no PCI mapping in sysfs\n",
+				e->d_name);
+			continue;
+		}
+		snprintf(r->pmu, sizeof(r->pmu), "%s", e->d_name);
+		if (++nr_rcs == MAX_RC)
+			break;
+	}
+	closedir(d);
+	return 0;
+}
+
+/* Print the mapping of one function; false if no PCIE PMU sees it. */
+static bool map_one(const char *name)
+{
+	unsigned int seg, bus, dev, fn, i, p;
+	char tail;
+
+	if (sscanf(name, "%x:%x:%x.%x%c", &seg, &bus, &dev, &fn, &tail) != 4 ||
+	    bus > 0xff || dev > 0x1f || fn > 7)
+		return false;
+	for (i = 0; i < nr_rcs; i++) {
+		const struct rc *r = &rcs[i];
+
+		if (r->segment != seg)
+			continue;
+		for (p = 0; p < r->nr_rp; p++) {
+			if (bus < r->first[p] || bus > r->last[p])
+				continue;
+			printf("%04x:%02x:%02x.%x: Bus=%02x, Segment=%02x, RP=%02x, RC=%02x, Socket=%02x %s src_rp_mask=%#x src_bdf=0x%04x\n",
+			       seg, bus, dev, fn, bus, seg, r->rp[p], r->rc, r->socket,
+			       r->pmu, 1U << r->rp[p], bus << 8 | dev << 3 | fn);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void map_sim(void)
+{
+	DIR *d = opendir(SIM_DEBUGFS);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[512], line[128], fn[32];
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), SIM_DEBUGFS "/%s/pci_devices", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "%31s", fn) == 1)
+				map_one(fn);
+		fclose(f);
+	}
+	closedir(d);
+}
+
+static void map_system(void)
+{
+	DIR *d = opendir("/sys/bus/pci/devices");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			map_one(e->d_name);
+	closedir(d);
+}
+
+int main(int argc, char **argv)
+{
+	bool sim_only = false;
+	int i, c, ret = 0;
+
+	while ((c = getopt(argc, argv, "sh")) != -1) {
+		switch (c) {
+		case 's':
+			sim_only = true;
+			break;
+		default:
+			fprintf(stderr, "usage: upmu-pcimap [-s] [SSSS:BB:DD.F ...]\n");
+			return c == 'h' ? 0 : 2;
+		}
+	}
+	if (load_pmus())
+		return 1;
+	if (optind < argc) {
+		for (i = optind; i < argc; i++) {
+			if (!map_one(argv[i])) {
+				fprintf(stderr, "upmu-pcimap: %s: not below a root complex with a PCIE PMU\n",
+					argv[i]);
+				ret = 1;
+			}
+		}
+		return ret;
+	}
+	if (!nr_rcs) {
+		fprintf(stderr, "upmu-pcimap: no PCIE PMU with a PCI mapping\n");
+		return 1;
+	}
+	if (!sim_only)
+		map_system();
+	map_sim();
+	return 0;
+}
