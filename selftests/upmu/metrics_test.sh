@@ -243,10 +243,14 @@ expect "CMEM: AVG_LATENCY_IN_CYCLES exactly 250 ns at 1500 MHz (375), in one lat
 	eval '[ $rc = 0 ] && [ "$(echo "$lat" | wc -l)" = 1 ] && set -- $lat &&
 	      [ "$1" -gt 1 ] && [ "$3" = 375 ]'
 # (not in a last interval shorter than 0.2 s, where the read's own delay weighs)
+# Under load the moment each interval's counts are taken jitters, which
+# moves cycles between neighbouring intervals but not out of their sum:
+# the time-weighted mean must be within 1%, each interval within 5%.
 freqs=$(awk 'NR > 1 && $5 >= 2e8 { printf "%s ", $2 }' "$TMP/rt.cmem")
-expect "CMEM: FREQ_IN_GHZ 1.5 after the first interval and AVERAGE_LATENCY_IN_NS 250, within 1% ($freqs)" \
-	eval 'set -- $lat && near "$4" 250 0.01 && [ -n "$freqs" ] && ok=1 &&
-	      for f in $freqs; do near "$f" 1.5 0.01 || ok=0; done && [ $ok = 1 ]'
+fmean=$(awk 'NR > 1 && $5 >= 2e8 { c += $2 * $5; t += $5 } END { if (t) printf "%.6f", c / t }' "$TMP/rt.cmem")
+expect "CMEM: FREQ_IN_GHZ 1.5 after the first interval (mean within 1%, each within 5%) and AVERAGE_LATENCY_IN_NS 250 within 1% ($fmean: $freqs)" \
+	eval 'set -- $lat && near "$4" 250 0.01 && [ -n "$freqs" ] && near "$fmean" 1.5 0.01 &&
+	      ok=1 && for f in $freqs; do near "$f" 1.5 0.05 || ok=0; done && [ $ok = 1 ]'
 last=rtu; m rtu -x, -t 2 $UCF0; rc=$?
 expect "UCF: request rates 20M/s and 5M/s over 1500 MHz, within 0.5% ($(v rtu $UCF0 AVG_SLC_READ_REQUEST_RATE), $(v rtu $UCF0 AVG_SLC_WRITE_REQUEST_RATE))" \
 	eval '[ $rc = 0 ] && near "$(v rtu $UCF0 AVG_SLC_READ_REQUEST_RATE)" 0.0133333333 0.005 &&
