@@ -19,6 +19,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "hw/t410_c2c.h"
 #include "hw/t410_cmem.h"
 #include "upmu.h"
 
@@ -52,6 +53,8 @@ enum sim_dst {
  * @rc: PCIe root complex of the initiator, or SIM_NO_RC
  * @rp: root port (number within @rc) of the initiator
  * @bdf: requester ID of the initiator
+ * @gpu: the GPU whose memory is read or written (dst=loc_gmem), or that
+ *	 initiates (a local non-CPU source that is not a PCIe device)
  * @lat_cycles: @lat_ns in fabric cycles (set on delivery)
  */
 struct sim_txn {
@@ -66,6 +69,7 @@ struct sim_txn {
 	u8 rc;
 	u8 rp;
 	u16 bdf;
+	u8 gpu;
 	u64 lat_cycles;
 };
 
@@ -133,6 +137,26 @@ struct sim_cmem {
 	struct platform_device *pdev;
 };
 
+/*
+ * A chip-to-chip link PMU register window of one socket (hw/t410_c2c.h):
+ * NVLink-C2C, NV-CLink or NV-DLink.
+ */
+struct sim_link {
+	struct sim_dev *sd;
+	const char *pdev_name;
+	u32 socket;
+	unsigned int nr_inst;
+	unsigned int nr_peers;
+	u32 peer_insts[C2C_MAX_GPUS];	/* instances of each peer */
+	unsigned int next[C2C_MAX_GPUS];	/* round-robin position */
+	u32 ctrl[C2C_MAX_INST];
+	u32 in_status[C2C_MAX_INST];
+	u32 out_status[C2C_MAX_INST];
+	u64 cnt[C2C_MAX_INST][C2C_NR_EVENTS];
+	u64 last_ns;
+	struct platform_device *pdev;
+};
+
 /**
  * struct sim_dev - one simulated SoC
  * @dev: device on the upmu_sim bus
@@ -141,6 +165,7 @@ struct sim_cmem {
  * @width: counter width in bits
  * @nr_counters: general counters per PMU
  * @clock_mhz: fabric clock
+ * @nr_gpus: GPUs on each socket's NVLink-C2C; 0: it links to another SoC
  * @lock: protects everything below; taken from register accessors
  *	  with interrupts off
  * @manual: time advances only through debugfs
@@ -151,6 +176,9 @@ struct sim_cmem {
  * @ucf: UCF PMU per socket
  * @cmem: CMEM latency PMU per socket
  * @pcie: PCIE PMU per socket and root complex
+ * @c2c: NVLink-C2C PMU per socket
+ * @clink: NV-CLink PMU per socket
+ * @dlink: NV-DLink PMU per socket
  * @ddir: debugfs directory
  */
 struct sim_dev {
@@ -160,6 +188,7 @@ struct sim_dev {
 	u32 width;
 	u32 nr_counters;
 	u32 clock_mhz;
+	u32 nr_gpus;
 	raw_spinlock_t lock;
 	bool manual;
 	u64 vnow;
@@ -169,6 +198,9 @@ struct sim_dev {
 	struct sim_cspmu ucf[SIM_MAX_SOCKETS];
 	struct sim_cmem cmem[SIM_MAX_SOCKETS];
 	struct sim_cspmu pcie[SIM_MAX_SOCKETS][SIM_PCIE_NR_RC];
+	struct sim_link c2c[SIM_MAX_SOCKETS];
+	struct sim_link clink[SIM_MAX_SOCKETS];
+	struct sim_link dlink[SIM_MAX_SOCKETS];
 	struct dentry *ddir;
 };
 
@@ -216,5 +248,13 @@ int sim_cmem_add(struct sim_cmem *c);
 void sim_cmem_del(struct sim_cmem *c);
 void sim_cmem_deliver(struct sim_cmem *c, const struct sim_txn *t);
 void sim_cmem_tick(struct sim_cmem *c, u64 now);
+
+/* sim_c2c.c */
+void sim_c2c_init(struct sim_dev *sd);
+int sim_c2c_add(struct sim_dev *sd);
+void sim_c2c_del(struct sim_dev *sd);
+void sim_c2c_deliver(struct sim_dev *sd, const struct sim_txn *t);
+void sim_c2c_tick(struct sim_dev *sd, u64 now);
+bool sim_txn_gpu(const struct sim_txn *t);
 
 #endif
