@@ -16,7 +16,8 @@ export C W
 USERCFLAGS := -Wall -Wextra -Werror -O1 -g -D_GNU_SOURCE \
 	      -fsanitize=address,undefined -fno-omit-frame-pointer
 
-SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test build/selftests/pcie_test
+SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test build/selftests/pcie_test \
+	     build/selftests/c2c_test
 
 .PHONY: all modules selftests check demo deps kernel lint clean
 

@@ -32,6 +32,7 @@ echo "upmu: modules loaded on $rel ($(nproc) CPUs, $(ls -d /sys/devices/system/n
 run ucf_test "$bin/ucf_test"
 run cmem_test "$bin/cmem_test"
 run pcie_test "$bin/pcie_test"
+run c2c_test "$bin/c2c_test"
 run perf_examples "$top/selftests/upmu/perf_examples.sh"
 run modules_test "$top/selftests/upmu/modules_test.sh"
 exit 0
