@@ -19,6 +19,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "hw/t410_c2c.h"
 #include "hw/t410_cmem.h"
 #include "hw/t410_cspmu.h"
 #include "upmu.h"
@@ -58,6 +59,8 @@ enum sim_dst {
  * @to_rp: root port (number) of the target BAR
  * @hdm: the target is a CXL HDM range, not a BAR
  * @addr: target address
+ * @gpu: the GPU whose memory is read or written (dst=loc_gmem), or that
+ *	 initiates (a local non-CPU source that is not a PCIe device)
  * @lat_cycles: @lat_ns in fabric cycles (set on delivery)
  */
 struct sim_txn {
@@ -76,6 +79,7 @@ struct sim_txn {
 	u8 to_rp;
 	u8 hdm;
 	u64 addr;
+	u8 gpu;
 	u64 lat_cycles;
 };
 
@@ -147,6 +151,26 @@ struct sim_cmem {
 	struct platform_device *pdev;
 };
 
+/*
+ * A chip-to-chip link PMU register window of one socket (hw/t410_c2c.h):
+ * NVLink-C2C, NV-CLink or NV-DLink.
+ */
+struct sim_link {
+	struct sim_dev *sd;
+	const char *pdev_name;
+	u32 socket;
+	unsigned int nr_inst;
+	unsigned int nr_peers;
+	u32 peer_insts[C2C_MAX_GPUS];	/* instances of each peer */
+	unsigned int next[C2C_MAX_GPUS];	/* round-robin position */
+	u32 ctrl[C2C_MAX_INST];
+	u32 in_status[C2C_MAX_INST];
+	u32 out_status[C2C_MAX_INST];
+	u64 cnt[C2C_MAX_INST][C2C_NR_EVENTS];
+	u64 last_ns;
+	struct platform_device *pdev;
+};
+
 /**
  * struct sim_dev - one simulated SoC
  * @dev: device on the upmu_sim bus
@@ -156,6 +180,7 @@ struct sim_cmem {
  * @nr_counters: general counters per PMU
  * @clock_mhz: fabric clock
  * @nr_rcs: PCIe root complexes per socket (the first @nr_rcs of the layout)
+ * @nr_gpus: GPUs on each socket's NVLink-C2C; 0: it links to another SoC
  * @lock: protects everything below; taken from register accessors
  *	  with interrupts off
  * @manual: time advances only through debugfs
@@ -167,6 +192,9 @@ struct sim_cmem {
  * @cmem: CMEM latency PMU per socket
  * @pcie: PCIE PMU per socket and root complex
  * @tgt: PCIE-TGT PMU per socket and root complex
+ * @c2c: NVLink-C2C PMU per socket
+ * @clink: NV-CLink PMU per socket
+ * @dlink: NV-DLink PMU per socket
  * @ddir: debugfs directory
  */
 struct sim_dev {
@@ -177,6 +205,7 @@ struct sim_dev {
 	u32 nr_counters;
 	u32 clock_mhz;
 	u32 nr_rcs;
+	u32 nr_gpus;
 	raw_spinlock_t lock;
 	bool manual;
 	u64 vnow;
@@ -187,6 +216,9 @@ struct sim_dev {
 	struct sim_cmem cmem[SIM_MAX_SOCKETS];
 	struct sim_cspmu pcie[SIM_MAX_SOCKETS][SIM_PCIE_NR_RC];
 	struct sim_cspmu tgt[SIM_MAX_SOCKETS][SIM_PCIE_NR_RC];
+	struct sim_link c2c[SIM_MAX_SOCKETS];
+	struct sim_link clink[SIM_MAX_SOCKETS];
+	struct sim_link dlink[SIM_MAX_SOCKETS];
 	struct dentry *ddir;
 };
 
@@ -235,5 +267,13 @@ int sim_cmem_add(struct sim_cmem *c);
 void sim_cmem_del(struct sim_cmem *c);
 void sim_cmem_deliver(struct sim_cmem *c, const struct sim_txn *t);
 void sim_cmem_tick(struct sim_cmem *c, u64 now);
+
+/* sim_c2c.c */
+void sim_c2c_init(struct sim_dev *sd);
+int sim_c2c_add(struct sim_dev *sd);
+void sim_c2c_del(struct sim_dev *sd);
+void sim_c2c_deliver(struct sim_dev *sd, const struct sim_txn *t);
+void sim_c2c_tick(struct sim_dev *sd, u64 now);
+bool sim_txn_gpu(const struct sim_txn *t);
 
 #endif

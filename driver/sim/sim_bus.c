@@ -3,8 +3,8 @@
  * upmu_sim bus: create and destroy simulated SoCs at runtime,
  * netdevsim-style:
  *
- *   echo "ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N]" \
- *	> /sys/bus/upmu_sim/new_device
+ *   echo "ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime]
+ *	   [rcs=N] [c2c=gpu1|gpu2|soc]" > /sys/bus/upmu_sim/new_device
  *   echo ID > /sys/bus/upmu_sim/del_device
  *
  * Each socket gets the PMU register blocks of a Tegra410 socket as
@@ -39,7 +39,7 @@ static void sim_dev_release(struct device *dev)
 
 	list_for_each_entry_safe(f, tmp, &sd->flows, list)
 		kfree(f);
-	kfree(sd);
+	kvfree(sd);
 }
 
 static const struct device_type sim_dev_type = {
@@ -86,6 +86,7 @@ static void sim_remove(struct device *dev)
 	struct sim_dev *sd = to_sim_dev(dev);
 	unsigned int s;
 
+	sim_c2c_del(sd);
 	for (s = 0; s < sd->nr_sockets; s++) {
 		sim_cmem_del(&sd->cmem[s]);
 		sim_cspmu_del(&sd->ucf[s]);
@@ -106,6 +107,7 @@ static int sim_probe(struct device *dev)
 		sim_cmem_init(sd, &sd->cmem[s], s);
 	}
 	sim_pcie_init(sd);
+	sim_c2c_init(sd);
 	sim_debugfs_init(sd);
 	for (s = 0; s < sd->nr_sockets; s++) {
 		ret = sim_cspmu_add(&sd->ucf[s], NULL);
@@ -115,6 +117,8 @@ static int sim_probe(struct device *dev)
 			goto err_units;
 	}
 	ret = sim_pcie_add(sd);
+	if (!ret)
+		ret = sim_c2c_add(sd);
 	if (ret)
 		goto err_units;
 	return 0;
@@ -122,6 +126,20 @@ static int sim_probe(struct device *dev)
 err_units:
 	sim_remove(dev);
 	return ret;
+}
+
+/* What NVLink-C2C connects: 1 or 2 GPUs per socket, or another SoC. */
+static int sim_parse_c2c(struct sim_dev *sd, const char *val)
+{
+	if (!strcmp(val, "gpu1"))
+		sd->nr_gpus = 1;
+	else if (!strcmp(val, "gpu2"))
+		sd->nr_gpus = 2;
+	else if (!strcmp(val, "soc"))
+		sd->nr_gpus = 0;
+	else
+		return -EINVAL;
+	return 0;
 }
 
 static int sim_parse_opts(struct sim_dev *sd, char *opts)
@@ -138,6 +156,8 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 			ret = kstrtou32(val, 0, &sd->clock_mhz);
 		else if (!strcmp(tok, "rcs"))
 			ret = kstrtou32(val, 0, &sd->nr_rcs);
+		else if (!strcmp(tok, "c2c"))
+			ret = sim_parse_c2c(sd, val);
 		else if (!strcmp(tok, "clock"))
 			ret = !strcmp(val, "manual") ? (sd->manual = true, 0) :
 			      !strcmp(val, "realtime") ? 0 : -EINVAL;
@@ -167,12 +187,12 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 		return -E2BIG;
 	if (sscanf(buf, "%u %u%n", &id, &nr_sockets, &n) != 2 ||
 	    id > INT_MAX || !nr_sockets || nr_sockets > SIM_MAX_SOCKETS) {
-		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N]\", 1 <= NR_SOCKETS <= %d\n",
+		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N] [c2c=gpu1|gpu2|soc]\", 1 <= NR_SOCKETS <= %d\n",
 		       SIM_MAX_SOCKETS);
 		return -EINVAL;
 	}
 
-	sd = kzalloc_obj(*sd);
+	sd = kvzalloc(sizeof(*sd), GFP_KERNEL);	/* some 40 KiB of register state */
 	if (!sd)
 		return -ENOMEM;
 	sd->nr_sockets = nr_sockets;
@@ -180,19 +200,20 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 	sd->nr_counters = 8;
 	sd->clock_mhz = 1000;
 	sd->nr_rcs = SIM_PCIE_NR_RC;
+	sd->nr_gpus = 2;
 	raw_spin_lock_init(&sd->lock);
 	INIT_LIST_HEAD(&sd->flows);
 
 	opts = kstrndup(buf + n, count - n, GFP_KERNEL);
 	if (!opts) {
-		kfree(sd);
+		kvfree(sd);
 		return -ENOMEM;
 	}
 	p = opts;
 	ret = sim_parse_opts(sd, p);
 	kfree(opts);
 	if (ret) {
-		kfree(sd);
+		kvfree(sd);
 		return ret;
 	}
 	sd->rt_anchor = ktime_get_ns();
@@ -229,7 +250,7 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 
 err_unlock:
 	mutex_unlock(&sim_list_lock);
-	kfree(sd);
+	kvfree(sd);
 	return ret == -ENOSPC ? -EEXIST : ret;
 }
 static BUS_ATTR_WO(new_device);

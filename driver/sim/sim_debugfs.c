@@ -4,6 +4,7 @@
  * flows and the sim clock.  /sys/kernel/debug/upmu_sim/<id>/:
  *
  *   inject   w  "socket=0 op=rd size=64 count=1000 src=loc_cpu dst=loc_cmem hit=0 lat=100"
+ *		 (and rc=, rp=, bdf= for PCIe initiators, gpu= for GPUs)
  *   flows    rw "add id=1 rate=<txn/s> <txn keys>" | "stop id=1" | "del id=1" | "clear"
  *		 read: one line per flow with the transactions delivered so far
  *   clock    rw "realtime" | "manual"
@@ -51,6 +52,7 @@ struct sim_req {
 	bool has_rp;
 	bool has_bdf;
 	bool has_to_rp;
+	bool has_gpu;
 };
 
 static int parse_enum(const char *v, const char * const *names, int n, u8 *out)
@@ -122,6 +124,8 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 			ret = kstrtou8(val, 0, &r->txn.hdm);
 		else if (!strcmp(tok, "addr"))
 			ret = kstrtou64(val, 0, &r->txn.addr);
+		else if (!strcmp(tok, "gpu"))
+			ret = kstrtou8(val, 0, &r->txn.gpu), r->has_gpu = true;
 		else if (!strcmp(tok, "hit"))
 			ret = kstrtou8(val, 0, &r->txn.hit);
 		else if (!strcmp(tok, "size"))
@@ -148,6 +152,9 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 	/* A PCIe requester is a local non-CPU source. */
 	if (r->txn.rc != SIM_NO_RC && !r->has_src)
 		r->txn.src = SIM_SRC_LOC_NONCPU;
+	/* gpu= names a GPU of the socket that takes part */
+	if (r->has_gpu && (r->txn.gpu >= sd->nr_gpus || !sim_txn_gpu(&r->txn)))
+		return -EINVAL;
 	return sim_pcie_resolve(sd, &r->txn, r->has_rp, r->has_bdf, r->has_to_rp);
 }
 
@@ -351,6 +358,8 @@ static int flows_show(struct seq_file *m, void *v)
 			seq_printf(m, " to_rc=%u to_rp=%u hdm=%u addr=%#llx",
 				   f->txn.to_rc, f->txn.to_rp, f->txn.hdm,
 				   f->txn.addr);
+		if (sd->nr_gpus && sim_txn_gpu(&f->txn))
+			seq_printf(m, " gpu=%u", f->txn.gpu);
 		seq_putc(m, '\n');
 	}
 	raw_spin_unlock_irqrestore(&sd->lock, flags);

@@ -40,6 +40,7 @@ void sim_deliver(struct sim_dev *sd, const struct sim_txn *txn)
 	sim_cspmu_deliver(&sd->ucf[t.socket], &t);
 	sim_cmem_deliver(&sd->cmem[t.socket], &t);
 	sim_pcie_deliver(sd, &t);
+	sim_c2c_deliver(sd, &t);
 }
 
 /*
@@ -58,6 +59,7 @@ void sim_catch_up(struct sim_dev *sd, u64 now)
 		sim_cmem_tick(&sd->cmem[s], now);
 	}
 	sim_pcie_tick(sd, now);
+	sim_c2c_tick(sd, now);
 
 	list_for_each_entry(f, &sd->flows, list) {
 		struct sim_txn t = f->txn;

@@ -10,7 +10,9 @@
  * @name_fmt: perf PMU name, formatted with socket and instance
  * @desc: tables and ops for the core
  * @probe_hw: read the register block's geometry into @upmu (counters,
- *	      width, identifier) and quiesce it; 0 or -errno
+ *	      width, identifier) and quiesce it; 0 or -errno.  It may
+ *	      replace @upmu->desc (e.g. by what firmware says is attached)
+ *	      and @upmu->priv (the model, by default)
  * @cycles_id: event id that selects the cycle counter
  * @validate: model-specific filter checks (optional)
  * @filter: PMEVFILTR value for an event (optional)
@@ -45,5 +47,8 @@ extern const struct t410_model t410_ucf_model;
 extern const struct t410_model t410_cmem_model;
 extern const struct t410_model t410_pcie_model;
 extern const struct t410_model t410_pcie_tgt_model;
+extern const struct t410_model t410_nvlink_c2c_model;
+extern const struct t410_model t410_nvclink_model;
+extern const struct t410_model t410_nvdlink_model;
 
 #endif

@@ -98,6 +98,9 @@ static const struct platform_device_id t410_pmu_ids[] = {
 	{ "nvidia-t410-cmem-pmu", (kernel_ulong_t)&t410_cmem_model },
 	{ "nvidia-t410-pcie-pmu", (kernel_ulong_t)&t410_pcie_model },
 	{ "nvidia-t410-pcie-tgt", (kernel_ulong_t)&t410_pcie_tgt_model },
+	{ "nvidia-t410-c2c-pmu", (kernel_ulong_t)&t410_nvlink_c2c_model },
+	{ "nvidia-t410-nvclink", (kernel_ulong_t)&t410_nvclink_model },
+	{ "nvidia-t410-nvdlink", (kernel_ulong_t)&t410_nvdlink_model },
 	{ }
 };
 MODULE_DEVICE_TABLE(platform, t410_pmu_ids);

@@ -162,15 +162,18 @@ sim_new "$ID 2 clock=manual clock_mhz=1000 rcs=0" || { echo "Bail out! cannot cr
 
 last=all; m all -x, -t 0.2; rc=$?
 expect "all PMUs of the known families by default, sorted" \
-	is "$rc $(cut -d, -f1 "$TMP/all" | uniq | tr '\n' ' ')" "0 $CMEM0 $CMEM1 $UCF0 $UCF1 "
+	is "$rc $(cut -d, -f1 "$TMP/all" | uniq | tr '\n' ' ')" \
+	"0 $CMEM0 $CMEM1 nvidia_nvclink_pmu_0 nvidia_nvclink_pmu_1 nvidia_nvdlink_pmu_0 nvidia_nvdlink_pmu_1 nvidia_nvlink_c2c_pmu_0 nvidia_nvlink_c2c_pmu_1 $UCF0 $UCF1 "
 expect "CSV: pmu,metric,value,percent for ELAPSED and the 8 UCF metrics" \
 	is "$(grep "^$UCF0," "$TMP/all" | awk -F, 'NF != 4 || $4 != "100.00" { bad = 1 }
 		{ printf "%s ", $2 } END { if (bad) print "BAD" }')" \
 	"ELAPSED_TIME_IN_NS AVG_SLC_READ_BANDWIDTH_IN_GBPS AVG_SLC_WRITE_BANDWIDTH_IN_GBPS AVG_MEM_READ_BANDWIDTH_IN_GBPS AVG_MEM_WRITE_BANDWIDTH_IN_GBPS AVG_SLC_READ_REQUEST_RATE AVG_SLC_WRITE_REQUEST_RATE AVG_MEM_READ_REQUEST_RATE AVG_MEM_WRITE_REQUEST_RATE "
-# no sim time passed: 0 cycles, so every request rate and latency is "-"
+# no sim time passed: 0 cycles, so every request rate and latency is "-":
+# per socket 4 UCF rates, 2 CMEM latencies and the link latencies in
+# cycles and ns (8 C2C, 4 CLink, 2 DLink)
 expect "zero denominators print '-' (no cycles, no requests)" \
 	is "$(grep -c ',-,' "$TMP/all") $(v all $UCF0 AVG_SLC_READ_BANDWIDTH_IN_GBPS) $(v all $CMEM0 FREQ_IN_GHZ)" \
-	"12 0 0"
+	"40 0 0"
 
 # 3000 reads of 64 B at 250 ns on socket 0 (6000 CMEM requests), one
 # second of a 20M/s read flow (to GPU memory: not seen by the CMEM PMU)
@@ -219,7 +222,7 @@ expect "-I 100, manual clock: the intervals' bytes add up to 1.28e9 exactly" \
 		"$TMP/mint"'
 
 # The simulated SoCs here have no PCIe root complexes (rcs=0): the checks
-# below list and count exactly the UCF and CMEM PMUs.
+# below list and count exactly the UCF, CMEM and link PMUs.
 
 # Realtime clock at 1500 MHz: the same traffic, live, in 1 s intervals,
 # with the CMEM reads injected after 1.5 s.  The first interval's

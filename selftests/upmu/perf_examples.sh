@@ -36,7 +36,7 @@ check() {	# check NAME EVENT WORKLOAD WANT
 	else tap_fail "$1: want $4, got '$got'"; fi
 }
 
-tap_plan 14
+tap_plan 23
 upmu_load_all || { echo "Bail out! cannot load modules"; exit 1; }
 sim_del $ID
 sim_new "$ID 2" || { echo "Bail out! cannot create device"; exit 1; }
@@ -106,6 +106,62 @@ check "perf stat -a -e nvidia_pcie_tgt_pmu_0_rc_1/event=0x1,dst_addr_base=0x1000
 	nvidia_pcie_tgt_pmu_0_rc_1/event=0x1,dst_addr_base=0x10000,dst_addr_mask=0xFFF00,dst_addr_en=0x1/ \
 	"$(inj 'to_rc=1 op=wr size=64 count=3 addr=0x10040') $(inj 'to_rc=1 hdm=1 op=wr size=64 count=2 addr=0x100ff')
 	 $(inj 'to_rc=1 op=wr size=64 count=7 addr=0x10100')" 320
+
+# NVLink-C2C with two GPUs (the default), on a 1 GHz clock: a latency
+# of L ns is L cycles.  Reads by a GPU (src=loc_noncpu gpu=N) come in,
+# reads of its memory (dst=loc_gmem gpu=N) go out; writes, SLC hits and
+# the other direction are traffic each command must not count.
+check "perf stat -a -e nvidia_nvlink_c2c_pmu_0/in_rd_req/" \
+	nvidia_nvlink_c2c_pmu_0/in_rd_req/ \
+	"$(inj 'src=loc_noncpu gpu=0 op=rd count=5') $(inj 'src=loc_noncpu gpu=1 op=rd count=7')
+	 $(inj 'src=loc_noncpu gpu=0 op=wr count=100') $(inj 'dst=loc_gmem gpu=0 op=rd count=1000')
+	 $(inj 'socket=1 src=loc_noncpu gpu=0 op=rd count=9')" 12
+check "perf stat -a -e nvidia_nvlink_c2c_pmu_0/in_rd_cum_outs,gpu_mask=0x1/" \
+	nvidia_nvlink_c2c_pmu_0/in_rd_cum_outs,gpu_mask=0x1/ \
+	"$(inj 'src=loc_noncpu gpu=0 op=rd count=4 lat=100') $(inj 'src=loc_noncpu gpu=1 op=rd count=4 lat=300')
+	 $(inj 'src=loc_noncpu gpu=0 op=wr count=4 lat=500')" 400
+check "perf stat -a -e nvidia_nvlink_c2c_pmu_0/in_rd_cum_outs,gpu_mask=0x2/" \
+	nvidia_nvlink_c2c_pmu_0/in_rd_cum_outs,gpu_mask=0x2/ \
+	"$(inj 'src=loc_noncpu gpu=0 op=rd count=4 lat=100') $(inj 'src=loc_noncpu gpu=1 op=rd count=4 lat=300')
+	 $(inj 'dst=loc_gmem gpu=1 op=rd count=4 lat=500')" 1200
+check "perf stat -a -e nvidia_nvlink_c2c_pmu_0/out_rd_req/" \
+	nvidia_nvlink_c2c_pmu_0/out_rd_req/ \
+	"$(inj 'dst=loc_gmem gpu=0 op=rd count=3') $(inj 'dst=loc_gmem gpu=1 op=rd count=4')
+	 $(inj 'dst=loc_gmem gpu=0 op=wr count=10') $(inj 'dst=loc_gmem gpu=1 op=rd hit=1 count=10')
+	 $(inj 'src=loc_noncpu gpu=1 op=rd count=10')" 7
+check "perf stat -a -e nvidia_nvlink_c2c_pmu_0/out_rd_cum_outs,gpu_mask=0x1/" \
+	nvidia_nvlink_c2c_pmu_0/out_rd_cum_outs,gpu_mask=0x1/ \
+	"$(inj 'dst=loc_gmem gpu=0 op=rd count=2 lat=50') $(inj 'dst=loc_gmem gpu=1 op=rd count=2 lat=70')
+	 $(inj 'src=loc_noncpu gpu=0 op=rd count=2 lat=90')" 100
+check "perf stat -a -e nvidia_nvlink_c2c_pmu_0/out_rd_cum_outs,gpu_mask=0x2/" \
+	nvidia_nvlink_c2c_pmu_0/out_rd_cum_outs,gpu_mask=0x2/ \
+	"$(inj 'dst=loc_gmem gpu=0 op=rd count=2 lat=50') $(inj 'dst=loc_gmem gpu=1 op=rd count=2 lat=70')
+	 $(inj 'dst=loc_gmem gpu=1 op=wr count=2 lat=90')" 140
+
+# NV-CLink: reads by the other socket (src=rem) come in, reads of its
+# memory (dst=rem) go out; writes and the other socket's traffic do not
+# count.
+check "perf stat -a -e nvidia_nvclink_pmu_0/in_rd_req/" \
+	nvidia_nvclink_pmu_0/in_rd_req/ \
+	"$(inj 'src=rem op=rd count=9') $(inj 'src=rem op=wr count=3')
+	 $(inj 'dst=rem op=rd count=6') $(inj 'socket=1 src=rem op=rd count=5')" 9
+check "perf stat -a -e nvidia_nvclink_pmu_0/out_rd_req/" \
+	nvidia_nvclink_pmu_0/out_rd_req/ \
+	"$(inj 'dst=rem op=rd count=11') $(inj 'dst=rem op=rd hit=1 count=2')
+	 $(inj 'dst=rem op=wr count=4') $(inj 'src=rem op=rd count=6')" 11
+
+# NV-DLink: the document's group; reads of CXL memory that miss the SLC.
+dlink='{nvidia_nvdlink_pmu_0/in_rd_req/,nvidia_nvdlink_pmu_0/in_rd_cum_outs/}'
+if "$PERF" stat -a -x, -o "$OUT" -e "$dlink" -- \
+	sh -c "$(inj 'dst=loc_cxl op=rd count=20 lat=150') $(inj 'dst=loc_cmem op=rd count=10 lat=150')
+	       $(inj 'dst=loc_cxl op=wr count=5 lat=150') $(inj 'dst=loc_cxl op=rd hit=1 count=5 lat=150')" \
+	>/dev/null 2>&1; then
+	got=$(grep -v '^#' "$OUT" | grep -v '^$' | cut -d, -f1 | head -n2 | tr '\n' ' ')
+else
+	got=failed
+fi
+if [ "$got" = "20 3000 " ]; then tap_ok "perf stat -a -e '$dlink' ($PERF: $got)"
+else tap_fail "perf stat -a -e '$dlink': want '20 3000 ', got '$got'"; fi
 
 sim_del $ID
 rm -f "$OUT"

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Simulated Tegra410 chip-to-chip link PMUs (hw/t410_c2c.h) and their
+ * traffic model.  Every socket has an NVLink-C2C link to its GPUs (or,
+ * with c2c=soc, to another SoC), an NV-CLink link to the other sockets
+ * and an NV-DLink link to CXL memory.  A transaction injected on socket
+ * S is seen by the links of socket S only:
+ *
+ *   NVLink-C2C with GPUs: reads and writes of GPU memory (dst=loc_gmem)
+ *	that miss the SLC go out to GPU gpu=; reads and writes by GPU gpu=
+ *	(a local non-CPU source that is not a PCIe device) to any other
+ *	destination come in.
+ *   Socket to socket (NV-CLink, or NVLink-C2C with c2c=soc): reads of
+ *	remote memory (dst=rem) that miss the SLC go out, reads by a
+ *	remote initiator (src=rem) come in; writes are not counted.
+ *   NV-DLink: reads of CXL memory (dst=loc_other) that miss the SLC.
+ *
+ * One transaction is one request; its outstanding counter adds its
+ * latency in fabric cycles.  The requests of a batch are spread
+ * round-robin over the instances of their peer, continuing where the
+ * previous batch stopped.  A counter counts only while its instance is
+ * enabled (CTRL); cycle counters advance once per fabric cycle then.
+ */
+
+#include <linux/bitops.h>
+#include <linux/math64.h>
+
+#include "sim.h"
+
+static void link_add(struct sim_link *l, unsigned int i, unsigned int ev,
+		     u64 delta)
+{
+	u64 *cnt = &l->cnt[i][ev];
+
+	if (*cnt + delta < *cnt) {
+		if (c2c_ev_is_out(ev))
+			l->out_status[i] |= BIT(ev - C2C_EV_OUT_RD_CUM_OUTS);
+		else
+			l->in_status[i] |= BIT(ev);
+	}
+	*cnt += delta;
+}
+
+static bool link_counting(const struct sim_link *l, unsigned int i)
+{
+	return l->ctrl[i] & C2C_CTRL_ENABLE;
+}
+
+/* The @pos-th (from 0) instance of @mask. */
+static unsigned int nth_inst(u32 mask, unsigned int pos)
+{
+	while (pos--)
+		mask &= mask - 1;
+	return __ffs(mask);
+}
+
+/* @t->count requests of @peer on the counters @req and @cum. */
+static void link_reqs(struct sim_link *l, unsigned int peer, unsigned int req,
+		      unsigned int cum, const struct sim_txn *t)
+{
+	unsigned int k, rem, nr;
+	u64 each;
+	u32 mask;
+
+	if (peer >= l->nr_peers)
+		return;
+	mask = l->peer_insts[peer];
+	nr = hweight32(mask);
+	each = div_u64_rem(t->count, nr, &rem);
+	for (k = 0; k < nr; k++) {
+		/* The first @rem instances from the round-robin position get one more. */
+		unsigned int i = nth_inst(mask, (l->next[peer] + k) % nr);
+		u64 n = each + (k < rem);
+
+		if (!n || !link_counting(l, i))
+			continue;
+		link_add(l, i, req, n);
+		link_add(l, i, cum, n * t->lat_cycles);
+	}
+	l->next[peer] = (l->next[peer] + rem) % nr;
+}
+
+/**
+ * sim_txn_gpu() - does a GPU take part in the transaction?
+ * @t: the transaction
+ *
+ * Return: true if it reads or writes GPU memory, or if its initiator is
+ * a GPU: a local non-CPU source that is not a PCIe device.  @t->gpu says
+ * which GPU then.
+ */
+bool sim_txn_gpu(const struct sim_txn *t)
+{
+	return t->dst == SIM_DST_LOC_GMEM ||
+	       (t->src == SIM_SRC_LOC_NONCPU && t->rc == SIM_NO_RC);
+}
+
+void sim_c2c_deliver(struct sim_dev *sd, const struct sim_txn *t)
+{
+	struct sim_link *c2c = &sd->c2c[t->socket];
+	/* Sockets are linked by NV-CLink, or by NVLink-C2C without GPUs. */
+	struct sim_link *soc = sd->nr_gpus ? &sd->clink[t->socket] : c2c;
+	bool rd = t->op == SIM_OP_RD;
+
+	if (!rd && t->op != SIM_OP_WR)
+		return;
+
+	if (sd->nr_gpus && t->dst == SIM_DST_LOC_GMEM) {
+		if (!t->hit)
+			link_reqs(c2c, t->gpu,
+				  rd ? C2C_EV_OUT_RD_REQ : C2C_EV_OUT_WR_REQ,
+				  rd ? C2C_EV_OUT_RD_CUM_OUTS : C2C_EV_OUT_WR_CUM_OUTS, t);
+	} else if (sd->nr_gpus && sim_txn_gpu(t)) {
+		link_reqs(c2c, t->gpu, rd ? C2C_EV_IN_RD_REQ : C2C_EV_IN_WR_REQ,
+			  rd ? C2C_EV_IN_RD_CUM_OUTS : C2C_EV_IN_WR_CUM_OUTS, t);
+	}
+
+	if (!rd)
+		return;
+	if (t->dst == SIM_DST_REM && !t->hit)
+		link_reqs(soc, 0, C2C_EV_OUT_RD_REQ, C2C_EV_OUT_RD_CUM_OUTS, t);
+	if (t->src == SIM_SRC_REM)
+		link_reqs(soc, 0, C2C_EV_IN_RD_REQ, C2C_EV_IN_RD_CUM_OUTS, t);
+	if (t->dst == SIM_DST_LOC_OTHER && !t->hit)
+		link_reqs(&sd->dlink[t->socket], 0, C2C_EV_IN_RD_REQ,
+			  C2C_EV_IN_RD_CUM_OUTS, t);
+}
+
+static void link_tick(struct sim_link *l, u64 now)
+{
+	unsigned int i;
+	u64 cycles;
+
+	if (now <= l->last_ns)
+		return;
+	cycles = sim_cycles_at(l->sd, now) - sim_cycles_at(l->sd, l->last_ns);
+	l->last_ns = now;
+	for (i = 0; i < l->nr_inst; i++)
+		if (link_counting(l, i))
+			link_add(l, i, C2C_EV_CYCLES, cycles);
+}
+
+void sim_c2c_tick(struct sim_dev *sd, u64 now)
+{
+	unsigned int s;
+
+	for (s = 0; s < sd->nr_sockets; s++) {
+		link_tick(&sd->c2c[s], now);
+		link_tick(&sd->clink[s], now);
+		link_tick(&sd->dlink[s], now);
+	}
+}
+
+/* ---- register interface ------------------------------------------------ */
+
+static u32 link_reg_read(struct sim_link *l, unsigned int i, u32 off)
+{
+	unsigned int ev;
+
+	if (i >= l->nr_inst)		/* broadcast page: write-only */
+		return 0;
+	switch (off) {
+	case C2C_CTRL:
+		return l->ctrl[i];
+	case C2C_IN_STATUS:
+		return l->in_status[i];
+	case C2C_OUT_STATUS:
+		return l->out_status[i];
+	}
+	for (ev = 0; ev < C2C_NR_EVENTS; ev++) {
+		if (off == c2c_cntr(ev))
+			return lower_32_bits(l->cnt[i][ev]);
+		if (off == c2c_cntr(ev) + 4)
+			return upper_32_bits(l->cnt[i][ev]);
+	}
+	return 0;	/* reserved: RAZ */
+}
+
+static void link_reg_write_one(struct sim_link *l, unsigned int i, u32 off,
+			       u32 val)
+{
+	switch (off) {
+	case C2C_CTRL:
+		l->ctrl[i] = val & C2C_CTRL_ENABLE;
+		break;
+	case C2C_IN_STATUS:
+		l->in_status[i] &= ~val;
+		break;
+	case C2C_OUT_STATUS:
+		l->out_status[i] &= ~val;
+		break;
+	}
+	/* Counters are read-only; anything else is WI. */
+}
+
+static void link_reg_write(struct sim_link *l, unsigned int i, u32 off, u32 val)
+{
+	if (i < l->nr_inst) {
+		link_reg_write_one(l, i, off, val);
+		return;
+	}
+	/* The broadcast page writes the control register of every instance. */
+	if (off == C2C_CTRL)
+		for (i = 0; i < l->nr_inst; i++)
+			link_reg_write_one(l, i, off, val);
+}
+
+/* @nr 32-bit registers from @off (reads), or one write of @val. */
+static u64 link_access(void *ctx, u32 off, bool write, u32 val, unsigned int nr)
+{
+	struct sim_link *l = ctx;
+	struct sim_dev *sd = l->sd;
+	unsigned long flags;
+	unsigned int k;
+	u64 ret = 0;
+
+	if ((off & 3) || off + 4 * nr > C2C_WINDOW(l->nr_inst))
+		return 0;
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	sim_catch_up(sd, sim_now(sd));
+	if (write)
+		link_reg_write(l, off / C2C_PAGE, off % C2C_PAGE, val);
+	else
+		for (k = 0; k < nr; k++, off += 4)
+			ret |= (u64)link_reg_read(l, off / C2C_PAGE,
+						  off % C2C_PAGE) << (32 * k);
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return ret;
+}
+
+static u32 link_read32(void *ctx, u32 off)
+{
+	return link_access(ctx, off, false, 0, 1);
+}
+
+static void link_write32(void *ctx, u32 off, u32 val)
+{
+	link_access(ctx, off, true, val, 1);
+}
+
+static u64 link_read64(void *ctx, u32 off)
+{
+	return link_access(ctx, off, false, 0, 2);
+}
+
+static const struct upmu_regs_ops sim_link_regs_ops = {
+	.read32 = link_read32,
+	.write32 = link_write32,
+	.read64 = link_read64,
+};
+
+/* ---- devices ----------------------------------------------------------- */
+
+/* Reset state: stopped, zero; every instance carries peer 0. */
+static void link_init(struct sim_dev *sd, struct sim_link *l, const char *name,
+		      u32 socket, unsigned int nr_inst)
+{
+	l->sd = sd;
+	l->pdev_name = name;
+	l->socket = socket;
+	l->nr_inst = nr_inst;
+	l->nr_peers = 1;
+	l->peer_insts[0] = GENMASK(nr_inst - 1, 0);
+	l->last_ns = sim_now(sd);
+}
+
+void sim_c2c_init(struct sim_dev *sd)
+{
+	unsigned int s;
+
+	for (s = 0; s < sd->nr_sockets; s++) {
+		struct sim_link *c2c = &sd->c2c[s];
+
+		link_init(sd, c2c, "nvidia-t410-c2c-pmu", s, C2C_NR_INST_NVLINK);
+		/* Two GPUs share the instances half and half. */
+		if (sd->nr_gpus == 2) {
+			c2c->nr_peers = 2;
+			c2c->peer_insts[0] = GENMASK(C2C_NR_INST_NVLINK / 2 - 1, 0);
+			c2c->peer_insts[1] = GENMASK(C2C_NR_INST_NVLINK - 1,
+						     C2C_NR_INST_NVLINK / 2);
+		}
+		link_init(sd, &sd->clink[s], "nvidia-t410-nvclink", s,
+			  C2C_NR_INST_NVCLINK);
+		link_init(sd, &sd->dlink[s], "nvidia-t410-nvdlink", s,
+			  C2C_NR_INST_NVDLINK);
+	}
+}
+
+static int link_publish(struct sim_link *l, const struct property_entry *props)
+{
+	l->pdev = sim_add_pdev(l->sd, l->pdev_name, &sim_link_regs_ops, l,
+			       l->socket, 0, props);
+	return PTR_ERR_OR_ZERO(l->pdev);
+}
+
+/*
+ * What firmware tells about the links (copied by the device core): the
+ * instances of each GPU, or of the SoC, on NVLink-C2C; NV-CLink's
+ * instances; nothing for NV-DLink.
+ */
+int sim_c2c_add(struct sim_dev *sd)
+{
+	struct property_entry props[C2C_MAX_GPUS + 1];
+	unsigned int s, g;
+	int ret;
+
+	for (s = 0; s < sd->nr_sockets; s++) {
+		struct sim_link *c2c = &sd->c2c[s];
+
+		memset(props, 0, sizeof(props));
+		if (!sd->nr_gpus)
+			props[0] = PROPERTY_ENTRY_U32(C2C_PROP_CPU_EN,
+						      c2c->peer_insts[0]);
+		for (g = 0; g < sd->nr_gpus; g++)
+			props[g] = PROPERTY_ENTRY_U32(g ? C2C_PROP_GPU1_EN :
+							  C2C_PROP_GPU0_EN,
+						      c2c->peer_insts[g]);
+		ret = link_publish(c2c, props);
+		if (ret)
+			return ret;
+
+		memset(props, 0, sizeof(props));
+		props[0] = PROPERTY_ENTRY_U32(C2C_PROP_CPU_EN,
+					      sd->clink[s].peer_insts[0]);
+		ret = link_publish(&sd->clink[s], props);
+		if (!ret)
+			ret = link_publish(&sd->dlink[s], NULL);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void link_unpublish(struct sim_link *l)
+{
+	if (!IS_ERR_OR_NULL(l->pdev))
+		platform_device_unregister(l->pdev);
+	l->pdev = NULL;
+}
+
+void sim_c2c_del(struct sim_dev *sd)
+{
+	unsigned int s;
+
+	for (s = 0; s < sd->nr_sockets; s++) {
+		link_unpublish(&sd->dlink[s]);
+		link_unpublish(&sd->clink[s]);
+		link_unpublish(&sd->c2c[s]);
+	}
+}
