@@ -3,8 +3,9 @@
 # Runs inside the test VM as root: loads the upmu modules built for the
 # running kernel and runs the selftests.  Each program's TAP output is
 # printed between "=== upmu-test: NAME" and "=== upmu-end: NAME rc=RC".
-#   guest-suite.sh
+#   guest-suite.sh [NAME...]	(only the named tests, e.g. c2c_test)
 set -u
+only=" $* "
 top=$(cd "$(dirname "$0")/.." && pwd)
 rel=$(uname -r)
 export UPMU_MODDIR="$top/build/$rel"
@@ -14,6 +15,7 @@ bin="$top/build/selftests"
 run() {	# run NAME CMD...
 	local name=$1 rc
 	shift
+	[ "$only" = "  " ] || [[ "$only" == *" $name "* ]] || return 0
 	echo "=== upmu-test: $name"
 	"$@" 2>&1
 	rc=$?
