@@ -3,9 +3,9 @@
 # upmu-metrics against the simulator's ground truth: exact latencies and
 # request rates on a manual clock, live bandwidth and frequency on the
 # realtime clock, "-" for a zero denominator, multiplexed groups flagged,
-# CSV shape and errors.  The families without a driver yet are checked
-# on a fake sysfs tree: their formulas against the Tegra410 PMU document
-# and, for C2C, a PMU without write events.
+# CSV shape and errors; every family's metrics against the injected
+# traffic.  A fake sysfs tree checks the formulas against the Tegra410
+# PMU document and, for C2C, a PMU without write events.
 # $UPMU_METRICS is the binary (default: the ASan/UBSan build).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -47,9 +47,9 @@ wait_open() {
 	return 1
 }
 
-tap_plan 38
+tap_plan 47
 
-# --- families without a driver yet: a fake sysfs tree ----------------------
+# --- the formulas, on a fake sysfs tree ------------------------------------
 
 # fake DIR PMU EVENT... : a PMU on the software PMU (type 1), every
 # event "event=0x0" (cpu-clock) unless given as NAME=ID
@@ -221,8 +221,82 @@ expect "-I 100, manual clock: the intervals' bytes add up to 1.28e9 exactly" \
 		END { exit !(n >= 2 && b > 1280000000 * (1 - 1e-7) && b < 1280000000 * (1 + 1e-7)) }" \
 		"$TMP/mint"'
 
-# The simulated SoCs here have no PCIe root complexes (rcs=0): the checks
-# below list and count exactly the UCF, CMEM and link PMUs.
+# The PCIe and link PMUs on a manual clock at 1000 MHz: a latency of L ns
+# is L cycles, and one second of sim time is 1e9 cycles.  Each PMU gets
+# its own traffic, which none of the others counts.
+sim_del $ID
+sim_new "$ID 2 clock=manual clock_mhz=1000 rcs=2" || { echo "Bail out! cannot create device"; exit 1; }
+P=nvidia_pcie_pmu_0_rc_1 T=nvidia_pcie_tgt_pmu_0_rc_1
+C2C=nvidia_nvlink_c2c_pmu_0 CL=nvidia_nvclink_pmu_0 DL=nvidia_nvdlink_pmu_0
+last=lk; m lk -x, $P $T $C2C $CL $DL -- sh -c "
+	echo 'rc=1 op=rd size=256 count=4000 lat=500' > $D/inject &&
+	echo 'rc=1 op=wr size=128 count=2000 lat=300' > $D/inject &&
+	echo 'to_rc=1 op=rd size=512 count=1000' > $D/inject &&
+	echo 'to_rc=1 op=wr size=64 count=3000' > $D/inject &&
+	echo 'src=loc_noncpu gpu=0 op=rd count=1000 lat=400' > $D/inject &&
+	echo 'src=loc_noncpu gpu=1 op=wr count=500 lat=200' > $D/inject &&
+	echo 'dst=loc_gmem gpu=0 op=rd count=2000 lat=700' > $D/inject &&
+	echo 'dst=loc_gmem gpu=1 op=wr count=100 lat=900' > $D/inject &&
+	echo 'src=rem op=rd count=300 lat=1000' > $D/inject &&
+	echo 'dst=rem op=rd count=600 lat=1200' > $D/inject &&
+	echo 'dst=loc_cxl op=rd count=800 lat=350' > $D/inject &&
+	echo 1000000000 > $D/advance"; rc=$?
+expect "PCIe and link PMUs, manual clock: exit 0, five groups that ran the whole time" \
+	is "$rc $(cut -d, -f1 "$TMP/lk" | uniq | wc -l) $(awk -F, '$4 != "100.00"' "$TMP/lk" | wc -l)" "0 5 0"
+# x PMU METRIC...: the values, space separated
+x() { local p=$1 r=; shift; for k in "$@"; do r="$r $(v lk "$p" "$k")"; done; echo "${r# }"; }
+# back PMU METRIC: METRIC * ELAPSED_TIME_IN_NS (bytes from bandwidth, cycles from frequency)
+back() { awk -v b="$(v lk "$1" "$2")" -v t="$(v lk "$1" ELAPSED_TIME_IN_NS)" 'BEGIN { printf "%.0f", b * t }'; }
+# ns PMU CYCLES_METRIC NS_METRIC FREQ_METRIC: NS == CYCLES / FREQ
+ns() {
+	near "$(v lk "$1" "$3")" "$(awk -v c="$(v lk "$1" "$2")" -v f="$(v lk "$1" "$4")" \
+		'BEGIN { printf "%.12g", c / f }')" 1e-7
+}
+expect "PCIE: AVG_LATENCY_IN_CYCLES 500, request rates 4000 and 2000 per 1e9 cycles ($(x $P AVG_LATENCY_IN_CYCLES AVG_RD_REQUEST_RATE AVG_WR_REQUEST_RATE))" \
+	is "$(x $P AVG_LATENCY_IN_CYCLES AVG_RD_REQUEST_RATE AVG_WR_REQUEST_RATE)" "500 4e-06 2e-06"
+expect "PCIE: bandwidth * ELAPSED_TIME_IN_NS = 1024000 and 256000 B, FREQ_IN_GHZ * it = 1e9 cycles, AVERAGE_LATENCY_IN_NS = 500 / FREQ_IN_GHZ" \
+	eval 'near "$(back $P AVG_RD_BANDWIDTH_IN_GBPS)" 1024000 1e-7 &&
+	      near "$(back $P AVG_WR_BANDWIDTH_IN_GBPS)" 256000 1e-7 &&
+	      near "$(back $P FREQ_IN_GHZ)" 1e9 1e-7 &&
+	      ns $P AVG_LATENCY_IN_CYCLES AVERAGE_LATENCY_IN_NS FREQ_IN_GHZ'
+expect "PCIE-TGT: request rates 1000 and 3000 per 1e9 cycles, 512000 and 192000 B ($(x $T AVG_RD_REQUEST_RATE AVG_WR_REQUEST_RATE))" \
+	eval 'is "$(x $T AVG_RD_REQUEST_RATE AVG_WR_REQUEST_RATE)" "1e-06 3e-06" &&
+	      near "$(back $T AVG_RD_BANDWIDTH_IN_GBPS)" 512000 1e-7 &&
+	      near "$(back $T AVG_WR_BANDWIDTH_IN_GBPS)" 192000 1e-7'
+expect "NVLink-C2C: in rd/wr, out rd/wr latency 400 200 700 900 cycles ($(x $C2C IN_RD_AVG_LATENCY_IN_CYCLES IN_WR_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_CYCLES OUT_WR_AVG_LATENCY_IN_CYCLES))" \
+	is "$(x $C2C IN_RD_AVG_LATENCY_IN_CYCLES IN_WR_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_CYCLES OUT_WR_AVG_LATENCY_IN_CYCLES)" \
+	"400 200 700 900"
+expect "NVLink-C2C: C2C_FREQ_IN_GHZ * ELAPSED_TIME_IN_NS = 1e9 cycles, each latency in ns = cycles / C2C_FREQ_IN_GHZ" \
+	eval 'near "$(back $C2C C2C_FREQ_IN_GHZ)" 1e9 1e-7 &&
+	      ns $C2C IN_RD_AVG_LATENCY_IN_CYCLES IN_RD_AVG_LATENCY_IN_NS C2C_FREQ_IN_GHZ &&
+	      ns $C2C IN_WR_AVG_LATENCY_IN_CYCLES IN_WR_AVG_LATENCY_IN_NS C2C_FREQ_IN_GHZ &&
+	      ns $C2C OUT_RD_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_NS C2C_FREQ_IN_GHZ &&
+	      ns $C2C OUT_WR_AVG_LATENCY_IN_CYCLES OUT_WR_AVG_LATENCY_IN_NS C2C_FREQ_IN_GHZ'
+expect "NV-CLink: in/out read latency 1000 and 1200 cycles, in ns = cycles / CLINK_FREQ_IN_GHZ ($(x $CL IN_RD_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_CYCLES))" \
+	eval 'is "$(x $CL IN_RD_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_CYCLES)" "1000 1200" &&
+	      near "$(back $CL CLINK_FREQ_IN_GHZ)" 1e9 1e-7 &&
+	      ns $CL IN_RD_AVG_LATENCY_IN_CYCLES IN_RD_AVG_LATENCY_IN_NS CLINK_FREQ_IN_GHZ &&
+	      ns $CL OUT_RD_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_NS CLINK_FREQ_IN_GHZ'
+expect "NV-DLink: read latency 350 cycles, in ns = cycles / DLINK_FREQ_IN_GHZ ($(x $DL IN_RD_AVG_LATENCY_IN_CYCLES))" \
+	eval 'is "$(x $DL IN_RD_AVG_LATENCY_IN_CYCLES)" 350 &&
+	      near "$(back $DL DLINK_FREQ_IN_GHZ)" 1e9 1e-7 &&
+	      ns $DL IN_RD_AVG_LATENCY_IN_CYCLES IN_RD_AVG_LATENCY_IN_NS DLINK_FREQ_IN_GHZ'
+
+# Realtime clock at 1500 MHz: the latencies come back in ns.  250 ns is
+# 375 cycles exactly; FREQ_IN_GHZ (cycles over perf's own time) within
+# 2%, and so the latency in ns.
+sim_del $ID
+sim_new "$ID 2 clock_mhz=1500 rcs=2" || { echo "Bail out! cannot create device"; exit 1; }
+last=lkrt; m lkrt -x, $P $C2C -- sh -c "sleep 0.5
+	echo 'rc=1 op=rd count=3000 lat=250' > $D/inject
+	echo 'dst=loc_gmem gpu=1 op=rd count=3000 lat=250' > $D/inject; sleep 1"; rc=$?
+r() { v lkrt "$@"; }
+expect "realtime: PCIE and C2C read latency 375 cycles at 1500 MHz, 250 ns within 2% ($(r $P AVERAGE_LATENCY_IN_NS), $(r $C2C OUT_RD_AVG_LATENCY_IN_NS))" \
+	eval '[ $rc = 0 ] && is "$(r $P AVG_LATENCY_IN_CYCLES) $(r $C2C OUT_RD_AVG_LATENCY_IN_CYCLES)" "375 375" &&
+	      near "$(r $P FREQ_IN_GHZ)" 1.5 0.02 && near "$(r $C2C C2C_FREQ_IN_GHZ)" 1.5 0.02 &&
+	      near "$(r $P AVERAGE_LATENCY_IN_NS)" 250 0.02 &&
+	      near "$(r $C2C OUT_RD_AVG_LATENCY_IN_NS)" 250 0.02'
+
 
 # Realtime clock at 1500 MHz: the same traffic, live, in 1 s intervals,
 # with the CMEM reads injected after 1.5 s.  The first interval's
