@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the demo VM: a simulated 2-socket Tegra410 with live
-# traffic, shown through sysfs and perf stat.
+# traffic, shown through sysfs, perf stat and the upmu tools.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 mod="$top/build/$(uname -r)"
@@ -115,6 +115,24 @@ rm -f "$out"
 if [ -x "$top/build/tools/upmu-pcimap" ]; then
 	say "Which PMU and root port see a PCI function (upmu-pcimap)"
 	run "$top/build/tools/upmu-pcimap" -s | grep -E '^0005:'
+fi
+
+say "NVLink-C2C: GPU traffic on socket 0 (two GPUs, the simulator's default)"
+run cat /sys/bus/event_source/devices/nvidia_nvlink_c2c_pmu_0/peer
+for f in "add id=7 socket=0 op=rd size=128 rate=2000000 src=loc_noncpu gpu=1 lat=300" \
+	 "add id=8 socket=0 op=rd size=64  rate=3000000 dst=loc_gmem gpu=0 lat=800"; do
+	run sh -c "echo '$f' > $D/flows"
+done
+echo "expected: GPU 1 reads CPU memory: in_rd_req 2M/s, 300 ns = 300 cycles each at 1 GHz"
+echo "          (flow 3 is GPU 0 reading: 5M/s SLC hits, latency 0)"
+echo "          the CPUs read GPU 0's memory: out_rd_req 3M/s, 800 cycles each"
+c2c='nvidia_nvlink_c2c_pmu_0/in_rd_cum_outs,gpu_mask=0x2/'
+printf '$ perf stat -a -e %s   (expected 6e8 per second)\n' "$c2c"
+timeout -s INT 15 "$PERF" stat -a -e "$c2c"
+if [ -x "$top/build/tools/upmu-metrics" ]; then
+	run "$top/build/tools/upmu-metrics" -t 2 nvidia_nvlink_c2c_pmu_0
+	echo "expected: C2C_FREQ_IN_GHZ 1.000; IN_RD of both GPUs (2M*300 + 5M*0) / 7M = 85.7 cycles and ns;"
+	echo "          OUT_RD 800 cycles and ns; no writes (-)"
 fi
 
 say "Ground truth kept by the simulator"
