@@ -457,6 +457,22 @@ static void close_group(struct pmu *p)
 	p->leader = -1;
 }
 
+/*
+ * Whether @p has left sysfs.  Linux 6.15+ revokes the events of a PMU that
+ * goes away before its sysfs directory is gone: wait up to a second.
+ */
+static bool pmu_gone(const struct pmu *p)
+{
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		if (!pmu_exists(p->name))
+			return true;
+		usleep(100000);
+	}
+	return false;
+}
+
 static int read_group(struct pmu *p)
 {
 	uint64_t buf[3 + 2 * FAMILY_MAX_EVENTS];
@@ -467,7 +483,7 @@ static int read_group(struct pmu *p)
 	if (n < 0) {
 		int e = errno;
 
-		if (!pmu_exists(p->name))
+		if (pmu_gone(p))
 			err("%s went away while being counted", p->name);
 		else
 			err("%s: cannot read the group: %s", p->name, errno_str(e));
@@ -475,7 +491,7 @@ static int read_group(struct pmu *p)
 	}
 	/* Linux 6.15+ detaches the events of a PMU that goes away from their group. */
 	if (n >= (ssize_t)sizeof(uint64_t) && buf[0] != p->nr) {
-		if (!pmu_exists(p->name))
+		if (pmu_gone(p))
 			err("%s went away while being counted (its group now reads %" PRIu64
 			    " of %u events)", p->name, buf[0], p->nr);
 		else
