@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the test VM as root: loads the upmu modules built for the
 # running kernel and runs the selftests.  Each program's TAP output is
-# printed between "=== upmu-test: NAME" and "=== upmu-end: NAME rc=RC".
+# printed between "=== upmu-test: NAME" and "=== upmu-end: NAME rc=RC (N s)".
 #   guest-suite.sh [NAME...]	(only the named tests, e.g. c2c_test)
 set -u
 only=" $* "
@@ -13,13 +13,13 @@ export PERF=${PERF:-/usr/bin/perf}
 bin="$top/build/selftests"
 
 run() {	# run NAME CMD...
-	local name=$1 rc
+	local name=$1 rc t0=$SECONDS
 	shift
 	[ "$only" = "  " ] || [[ "$only" == *" $name "* ]] || return 0
 	echo "=== upmu-test: $name"
 	"$@" 2>&1
 	rc=$?
-	echo "=== upmu-end: $name rc=$rc"
+	echo "=== upmu-end: $name rc=$rc ($((SECONDS - t0)) s)"
 }
 
 if [ ! -f "$UPMU_MODDIR/upmu_core.ko" ]; then
