@@ -227,6 +227,7 @@ struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,
 				     const struct upmu_regs_ops *ops, void *ctx,
 				     u32 socket, u32 instance,
 				     const struct property_entry *props);
+void sim_del_pdev(struct platform_device **pdev);
 
 /* sim_time.c */
 u64 sim_now(struct sim_dev *sd);

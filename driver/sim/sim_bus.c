@@ -81,6 +81,18 @@ struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,
 	return platform_device_register_full(&info);
 }
 
+/**
+ * sim_del_pdev() - take back what sim_add_pdev() published
+ * @pdev: the device, an ERR_PTR from a failed sim_add_pdev() or NULL;
+ *	  NULL afterwards
+ */
+void sim_del_pdev(struct platform_device **pdev)
+{
+	if (!IS_ERR_OR_NULL(*pdev))
+		platform_device_unregister(*pdev);
+	*pdev = NULL;
+}
+
 static void sim_remove(struct device *dev)
 {
 	struct sim_dev *sd = to_sim_dev(dev);

@@ -330,20 +330,13 @@ int sim_c2c_add(struct sim_dev *sd)
 	return 0;
 }
 
-static void link_unpublish(struct sim_link *l)
-{
-	if (!IS_ERR_OR_NULL(l->pdev))
-		platform_device_unregister(l->pdev);
-	l->pdev = NULL;
-}
-
 void sim_c2c_del(struct sim_dev *sd)
 {
 	unsigned int s;
 
 	for (s = 0; s < sd->nr_sockets; s++) {
-		link_unpublish(&sd->dlink[s]);
-		link_unpublish(&sd->clink[s]);
-		link_unpublish(&sd->c2c[s]);
+		sim_del_pdev(&sd->dlink[s].pdev);
+		sim_del_pdev(&sd->clink[s].pdev);
+		sim_del_pdev(&sd->c2c[s].pdev);
 	}
 }

@@ -190,7 +190,5 @@ int sim_cmem_add(struct sim_cmem *c)
 
 void sim_cmem_del(struct sim_cmem *c)
 {
-	if (!IS_ERR_OR_NULL(c->pdev))
-		platform_device_unregister(c->pdev);
-	c->pdev = NULL;
+	sim_del_pdev(&c->pdev);
 }

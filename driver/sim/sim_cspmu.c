@@ -233,9 +233,7 @@ int sim_cspmu_add(struct sim_cspmu *u, const struct property_entry *props)
 
 void sim_cspmu_del(struct sim_cspmu *u)
 {
-	if (!IS_ERR_OR_NULL(u->pdev))
-		platform_device_unregister(u->pdev);
-	u->pdev = NULL;
+	sim_del_pdev(&u->pdev);
 }
 
 /* ---- UCF traffic model ------------------------------------------------- */
