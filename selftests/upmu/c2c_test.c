@@ -31,8 +31,6 @@
 #define UCF0	"nvidia_ucf_pmu_0"
 #define CMEM0	"nvidia_cmem_latency_pmu_0"
 
-#define N(a)	(sizeof(a) / sizeof((a)[0]))
-
 /*
  * Every test builds a 2-socket SoC of 18 PMUs (some two): on the debug
  * kernel under TCG on a busy host that alone can take most of the
@@ -50,22 +48,7 @@ static const char * const gpu_events[] = {
 	"out_rd_cum_outs", "out_rd_req", "out_wr_cum_outs", "out_wr_req",
 };
 
-FIXTURE(c2c) {
-	int dummy;
-};
-
-FIXTURE_SETUP(c2c)
-{
-	sim_del(SIM_ID);
-	ASSERT_EQ(0, sim_new(SIM_ID, 2, SIM_OPTS));
-	ASSERT_TRUE(pmu_exists(C2C0));
-	ASSERT_TRUE(pmu_exists(CLINK1));
-}
-
-FIXTURE_TEARDOWN_PARENT(c2c)
-{
-	sim_del(SIM_ID);
-}
+SIM_FIXTURE(c2c, SIM_OPTS, C2C0);
 
 /* The test's device again, with other options. */
 static int recreate(const char *opts)
@@ -152,23 +135,23 @@ TEST_F_TIMEOUT(c2c, sysfs_layout, C2C_TIMEOUT)
 	char buf[256], ucf[256];
 	unsigned int i;
 
-	for (i = 0; i < N(pmus); i++) {
+	for (i = 0; i < ARRAY_SIZE(pmus); i++) {
 		EXPECT_TRUE(pmu_exists(pmus[i])) TH_LOG("%s", pmus[i]);
 	}
-	for (i = 0; i < N(files); i++) {
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		ASSERT_EQ(0, pmu_read(files[i][0], files[i][1], buf, sizeof(buf)))
 			TH_LOG("%s/%s", files[i][0], files[i][1]);
 		EXPECT_STREQ(files[i][2], buf) TH_LOG("%s/%s", files[i][0], files[i][1]);
 	}
-	expect_events(_metadata, C2C0, gpu, gpu_ids, N(gpu));
-	expect_events(_metadata, CLINK0, rd, rd_ids, N(rd));
+	expect_events(_metadata, C2C0, gpu, gpu_ids, ARRAY_SIZE(gpu));
+	expect_events(_metadata, CLINK0, rd, rd_ids, ARRAY_SIZE(rd));
 	expect_events(_metadata, DLINK0, rd, rd_ids, 3);
 	/* no GPU, no gpu_mask */
 	EXPECT_EQ(-ENOENT, pmu_read(CLINK0, "format/gpu_mask", buf, sizeof(buf)));
 	EXPECT_EQ(-ENOENT, pmu_read(DLINK0, "format/gpu_mask", buf, sizeof(buf)));
 	/* the CPUs of the socket, like its UCF PMU */
 	ASSERT_EQ(0, pmu_read(UCF0, "associated_cpus", ucf, sizeof(ucf)));
-	for (i = 0; i < N(pmus); i += 2) {
+	for (i = 0; i < ARRAY_SIZE(pmus); i += 2) {
 		ASSERT_EQ(0, pmu_read(pmus[i], "associated_cpus", buf, sizeof(buf)));
 		EXPECT_STREQ(ucf, buf) TH_LOG("%s", pmus[i]);
 		EXPECT_EQ(pmu_cpu(UCF0), pmu_cpu(pmus[i])) TH_LOG("%s", pmus[i]);
@@ -226,7 +209,7 @@ TEST_F_TIMEOUT(c2c, gpu_mask, C2C_TIMEOUT)
 	unsigned int m, g, k, i;
 	int fd[8], cyc;
 
-	for (m = 0; m < N(suffix); m++) {
+	for (m = 0; m < ARRAY_SIZE(suffix); m++) {
 		uint64_t want = m ? m : 3;
 		char spec[64];
 
@@ -235,7 +218,7 @@ TEST_F_TIMEOUT(c2c, gpu_mask, C2C_TIMEOUT)
 		cyc = pmu_open(C2C0, spec, -1);
 		ASSERT_LE(0, cyc) TH_LOG("%s", spec);
 		for (g = 0; g < 2; g++)
-			for (k = 0; k < N(kinds); k++) {
+			for (k = 0; k < ARRAY_SIZE(kinds); k++) {
 				ASSERT_EQ(0, sim_ctl(SIM_ID, "inject", "%s gpu=%u count=%u lat=2",
 						     kinds[k], g, 1U << g));
 			}
@@ -294,7 +277,7 @@ TEST_F_TIMEOUT(c2c, soc_peer, C2C_TIMEOUT)
 	EXPECT_STREQ("nr_cpu=1", buf);
 	ASSERT_EQ(0, pmu_read(C2C0, "identifier", buf, sizeof(buf)));
 	EXPECT_STREQ("NVDA2023", buf);
-	expect_events(_metadata, C2C0, rd, rd_ids, N(rd));
+	expect_events(_metadata, C2C0, rd, rd_ids, ARRAY_SIZE(rd));
 	EXPECT_EQ(-ENOENT, pmu_read(C2C0, "format/gpu_mask", buf, sizeof(buf)));
 	/* write events and GPU filters do not exist with a SoC peer */
 	ASSERT_EQ(0, pmu_attr(C2C0, "event=0x3", &attr));
@@ -396,7 +379,7 @@ TEST_F_TIMEOUT(c2c, dlink_cxl_reads, C2C_TIMEOUT)
 	ASSERT_LE(0, fd[2]);
 	other = pmu_open(DLINK1, "in_rd_req", -1);
 	ASSERT_LE(0, other);
-	for (i = 0; i < N(not_counted); i++) {
+	for (i = 0; i < ARRAY_SIZE(not_counted); i++) {
 		ASSERT_EQ(0, sim_ctl(SIM_ID, "inject", "%s count=3 lat=100", not_counted[i]));
 		EXPECT_EQ(0ULL, count_of(_metadata, fd[0])) TH_LOG("%s", not_counted[i]);
 	}
@@ -426,7 +409,7 @@ TEST_F_TIMEOUT(c2c, c2c_counts_only_gpu_traffic, C2C_TIMEOUT)
 	unsigned int i, e;
 
 	open_all(_metadata, C2C0, gpu_events, 8, "", fd);
-	for (i = 0; i < N(not_counted); i++) {
+	for (i = 0; i < ARRAY_SIZE(not_counted); i++) {
 		ASSERT_EQ(0, sim_ctl(SIM_ID, "inject", "%s count=3 lat=100", not_counted[i]));
 		for (e = 0; e < 8; e++) {
 			EXPECT_EQ(0ULL, count_of(_metadata, fd[e]))
@@ -458,7 +441,7 @@ TEST_F_TIMEOUT(c2c, latency_exact_on_manual_clock, C2C_TIMEOUT)
 	unsigned int p, n;
 	int out[2];
 
-	for (p = 0; p < N(pmus); p++) {
+	for (p = 0; p < ARRAY_SIZE(pmus); p++) {
 		int fd[3];
 
 		fd[0] = pmu_open(pmus[p], "in_rd_req", -1);
@@ -577,7 +560,7 @@ TEST_F_TIMEOUT(c2c, bad_attrs_errno, C2C_TIMEOUT)
 	int cpu = pmu_cpu(C2C0);
 	unsigned int i;
 
-	for (i = 0; i < N(unknown); i++) {
+	for (i = 0; i < ARRAY_SIZE(unknown); i++) {
 		ASSERT_EQ(0, pmu_attr(unknown[i].pmu, unknown[i].spec, &attr));
 		EXPECT_EQ(-EINVAL, perf_open(&attr, -1, cpu, -1))
 			TH_LOG("%s/%s/", unknown[i].pmu, unknown[i].spec);

@@ -104,7 +104,7 @@ TEST_F(cmem, counts_only_local_cmem_read_misses)
 	char buf[128];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(not_counted) / sizeof(not_counted[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(not_counted); i++) {
 		snprintf(buf, sizeof(buf), "%s count=5", not_counted[i]);
 		ASSERT_EQ(0, inject(buf));
 		EXPECT_EQ(0ULL, count_of(_metadata, self->fd[0])) TH_LOG("%s", buf);

@@ -53,12 +53,12 @@ TEST_F(pcie, sysfs_layout)
 			EXPECT_TRUE(pmu_exists(name)) TH_LOG("%s", name);
 		}
 	EXPECT_FALSE(pmu_exists("nvidia_pcie_pmu_0_rc_6"));
-	for (i = 0; i < sizeof(fmt) / sizeof(fmt[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(fmt); i++) {
 		snprintf(name, sizeof(name), "format/%s", fmt[i][0]);
 		ASSERT_EQ(0, pmu_read(RC1, name, buf, sizeof(buf)));
 		EXPECT_STREQ(fmt[i][1], buf);
 	}
-	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
 		snprintf(name, sizeof(name), "events/%s", ev[i][0]);
 		ASSERT_EQ(0, pmu_read(RC1, name, buf, sizeof(buf)));
 		EXPECT_STREQ(ev[i][1], buf);

@@ -62,7 +62,7 @@ TEST_F(ucf, sysfs_layout)
 	char buf[256];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		ASSERT_EQ(0, pmu_read(UCF0, files[i].file, buf, sizeof(buf)))
 			TH_LOG("%s", files[i].file);
 		EXPECT_STREQ(files[i].want, buf) TH_LOG("%s", files[i].file);
@@ -114,7 +114,7 @@ static const struct { const char *ev; uint64_t want; } mix_counts[] = {
 
 TEST_F(ucf, every_event_exact)
 {
-	unsigned int n = sizeof(mix_counts) / sizeof(mix_counts[0]);
+	unsigned int n = ARRAY_SIZE(mix_counts);
 	unsigned int i, j, base;
 
 	/* 8 counters per pass */
@@ -126,7 +126,7 @@ TEST_F(ucf, every_event_exact)
 			fd[i] = pmu_open(UCF0, mix_counts[base + i].ev, -1);
 			ASSERT_LE(0, fd[i]) TH_LOG("%s: %d", mix_counts[base + i].ev, fd[i]);
 		}
-		for (j = 0; j < sizeof(mix) / sizeof(mix[0]); j++)
+		for (j = 0; j < ARRAY_SIZE(mix); j++)
 			ASSERT_EQ(0, inject(mix[j]));
 		for (i = 0; i < k; i++) {
 			EXPECT_EQ(mix_counts[base + i].want, count_of(_metadata, fd[i]))
