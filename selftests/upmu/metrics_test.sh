@@ -23,6 +23,12 @@ n=0
 m() { local o=$TMP/$1; shift; "$M" "$@" >"$o" 2>"$o.err"; }
 # v FILE PMU METRIC: the value column of a CSV row (no interval column)
 v() { awk -F, -v p="$2" -v m="$3" '$1 == p && $2 == m { print $3 }' "$TMP/$1"; }
+# back FILE PMU METRIC: METRIC * ELAPSED_TIME_IN_NS (bytes from a bandwidth,
+# cycles from a frequency)
+back() {
+	awk -v b="$(v "$1" "$2" "$3")" -v t="$(v "$1" "$2" ELAPSED_TIME_IN_NS)" \
+		'BEGIN { printf "%.0f", b * t }'
+}
 # near GOT WANT TOL: |GOT - WANT| <= TOL * WANT
 near() {
 	awk -v g="$1" -v w="$2" -v t="$3" \
@@ -196,12 +202,11 @@ expect "write hits: SLC write rate 0.005, no memory writes" \
 expect "socket 1: 0.001 read requests per cycle, no writes" \
 	is "$(v man $UCF1 AVG_SLC_READ_REQUEST_RATE) $(v man $UCF1 AVG_SLC_WRITE_REQUEST_RATE)" "0.001 0"
 # bandwidth * ELAPSED_TIME_IN_NS gives back the bytes of that second
-bytes() { awk -v b="$(v man "$1" "$2")" -v t="$(v man "$1" ELAPSED_TIME_IN_NS)" 'BEGIN { printf "%.0f", b * t }'; }
 expect "bandwidth = bytes / ELAPSED_TIME_IN_NS (1280192000, 6.4e8, 1280192000, 2.56e8 B)" \
-	eval 'near "$(bytes $UCF0 AVG_SLC_READ_BANDWIDTH_IN_GBPS)" 1280192000 1e-7 &&
-	      near "$(bytes $UCF0 AVG_SLC_WRITE_BANDWIDTH_IN_GBPS)" 640000000 1e-7 &&
-	      near "$(bytes $UCF0 AVG_MEM_READ_BANDWIDTH_IN_GBPS)" 1280192000 1e-7 &&
-	      near "$(bytes $UCF1 AVG_SLC_READ_BANDWIDTH_IN_GBPS)" 256000000 1e-7'
+	eval 'near "$(back man $UCF0 AVG_SLC_READ_BANDWIDTH_IN_GBPS)" 1280192000 1e-7 &&
+	      near "$(back man $UCF0 AVG_SLC_WRITE_BANDWIDTH_IN_GBPS)" 640000000 1e-7 &&
+	      near "$(back man $UCF0 AVG_MEM_READ_BANDWIDTH_IN_GBPS)" 1280192000 1e-7 &&
+	      near "$(back man $UCF1 AVG_SLC_READ_BANDWIDTH_IN_GBPS)" 256000000 1e-7'
 expect "CMEM: AVG_LATENCY_IN_CYCLES is exactly 250 ns at 1000 MHz" \
 	is "$(v man $CMEM0 AVG_LATENCY_IN_CYCLES) $(v man $CMEM1 AVG_LATENCY_IN_CYCLES)" "250 -"
 # 1e9 cycles in a window of real time longer than the advance
@@ -245,8 +250,6 @@ expect "PCIe and link PMUs, manual clock: exit 0, five groups that ran the whole
 	is "$rc $(cut -d, -f1 "$TMP/lk" | uniq | wc -l) $(awk -F, '$4 != "100.00"' "$TMP/lk" | wc -l)" "0 5 0"
 # x PMU METRIC...: the values, space separated
 x() { local p=$1 r=; shift; for k in "$@"; do r="$r $(v lk "$p" "$k")"; done; echo "${r# }"; }
-# back PMU METRIC: METRIC * ELAPSED_TIME_IN_NS (bytes from bandwidth, cycles from frequency)
-back() { awk -v b="$(v lk "$1" "$2")" -v t="$(v lk "$1" ELAPSED_TIME_IN_NS)" 'BEGIN { printf "%.0f", b * t }'; }
 # ns PMU CYCLES_METRIC NS_METRIC FREQ_METRIC: NS == CYCLES / FREQ
 ns() {
 	near "$(v lk "$1" "$3")" "$(awk -v c="$(v lk "$1" "$2")" -v f="$(v lk "$1" "$4")" \
@@ -255,31 +258,31 @@ ns() {
 expect "PCIE: AVG_LATENCY_IN_CYCLES 500, request rates 4000 and 2000 per 1e9 cycles ($(x $P AVG_LATENCY_IN_CYCLES AVG_RD_REQUEST_RATE AVG_WR_REQUEST_RATE))" \
 	is "$(x $P AVG_LATENCY_IN_CYCLES AVG_RD_REQUEST_RATE AVG_WR_REQUEST_RATE)" "500 4e-06 2e-06"
 expect "PCIE: bandwidth * ELAPSED_TIME_IN_NS = 1024000 and 256000 B, FREQ_IN_GHZ * it = 1e9 cycles, AVERAGE_LATENCY_IN_NS = 500 / FREQ_IN_GHZ" \
-	eval 'near "$(back $P AVG_RD_BANDWIDTH_IN_GBPS)" 1024000 1e-7 &&
-	      near "$(back $P AVG_WR_BANDWIDTH_IN_GBPS)" 256000 1e-7 &&
-	      near "$(back $P FREQ_IN_GHZ)" 1e9 1e-7 &&
+	eval 'near "$(back lk $P AVG_RD_BANDWIDTH_IN_GBPS)" 1024000 1e-7 &&
+	      near "$(back lk $P AVG_WR_BANDWIDTH_IN_GBPS)" 256000 1e-7 &&
+	      near "$(back lk $P FREQ_IN_GHZ)" 1e9 1e-7 &&
 	      ns $P AVG_LATENCY_IN_CYCLES AVERAGE_LATENCY_IN_NS FREQ_IN_GHZ'
 expect "PCIE-TGT: request rates 1000 and 3000 per 1e9 cycles, 512000 and 192000 B ($(x $T AVG_RD_REQUEST_RATE AVG_WR_REQUEST_RATE))" \
 	eval 'is "$(x $T AVG_RD_REQUEST_RATE AVG_WR_REQUEST_RATE)" "1e-06 3e-06" &&
-	      near "$(back $T AVG_RD_BANDWIDTH_IN_GBPS)" 512000 1e-7 &&
-	      near "$(back $T AVG_WR_BANDWIDTH_IN_GBPS)" 192000 1e-7'
+	      near "$(back lk $T AVG_RD_BANDWIDTH_IN_GBPS)" 512000 1e-7 &&
+	      near "$(back lk $T AVG_WR_BANDWIDTH_IN_GBPS)" 192000 1e-7'
 expect "NVLink-C2C: in rd/wr, out rd/wr latency 400 200 700 900 cycles ($(x $C2C IN_RD_AVG_LATENCY_IN_CYCLES IN_WR_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_CYCLES OUT_WR_AVG_LATENCY_IN_CYCLES))" \
 	is "$(x $C2C IN_RD_AVG_LATENCY_IN_CYCLES IN_WR_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_CYCLES OUT_WR_AVG_LATENCY_IN_CYCLES)" \
 	"400 200 700 900"
 expect "NVLink-C2C: C2C_FREQ_IN_GHZ * ELAPSED_TIME_IN_NS = 1e9 cycles, each latency in ns = cycles / C2C_FREQ_IN_GHZ" \
-	eval 'near "$(back $C2C C2C_FREQ_IN_GHZ)" 1e9 1e-7 &&
+	eval 'near "$(back lk $C2C C2C_FREQ_IN_GHZ)" 1e9 1e-7 &&
 	      ns $C2C IN_RD_AVG_LATENCY_IN_CYCLES IN_RD_AVG_LATENCY_IN_NS C2C_FREQ_IN_GHZ &&
 	      ns $C2C IN_WR_AVG_LATENCY_IN_CYCLES IN_WR_AVG_LATENCY_IN_NS C2C_FREQ_IN_GHZ &&
 	      ns $C2C OUT_RD_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_NS C2C_FREQ_IN_GHZ &&
 	      ns $C2C OUT_WR_AVG_LATENCY_IN_CYCLES OUT_WR_AVG_LATENCY_IN_NS C2C_FREQ_IN_GHZ'
 expect "NV-CLink: in/out read latency 1000 and 1200 cycles, in ns = cycles / CLINK_FREQ_IN_GHZ ($(x $CL IN_RD_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_CYCLES))" \
 	eval 'is "$(x $CL IN_RD_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_CYCLES)" "1000 1200" &&
-	      near "$(back $CL CLINK_FREQ_IN_GHZ)" 1e9 1e-7 &&
+	      near "$(back lk $CL CLINK_FREQ_IN_GHZ)" 1e9 1e-7 &&
 	      ns $CL IN_RD_AVG_LATENCY_IN_CYCLES IN_RD_AVG_LATENCY_IN_NS CLINK_FREQ_IN_GHZ &&
 	      ns $CL OUT_RD_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_NS CLINK_FREQ_IN_GHZ'
 expect "NV-DLink: read latency 350 cycles, in ns = cycles / DLINK_FREQ_IN_GHZ ($(x $DL IN_RD_AVG_LATENCY_IN_CYCLES))" \
 	eval 'is "$(x $DL IN_RD_AVG_LATENCY_IN_CYCLES)" 350 &&
-	      near "$(back $DL DLINK_FREQ_IN_GHZ)" 1e9 1e-7 &&
+	      near "$(back lk $DL DLINK_FREQ_IN_GHZ)" 1e9 1e-7 &&
 	      ns $DL IN_RD_AVG_LATENCY_IN_CYCLES IN_RD_AVG_LATENCY_IN_NS DLINK_FREQ_IN_GHZ'
 
 # Realtime clock at 1500 MHz: the latencies come back in ns.  250 ns is
