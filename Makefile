@@ -51,23 +51,17 @@ lint:
 
 tools: $(TOOLS)
 
-build/tools/upmu-metrics: $(METRICS) $(PMULIB)
-	@mkdir -p $(@D)
-	$(CC) $(TOOLCFLAGS) -Itools/lib -o $@ $(filter %.c,$^) -lm
-
-build/tools/upmu-pcimap: $(PCIMAP) $(PMULIB)
-	@mkdir -p $(@D)
-	$(CC) $(TOOLCFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
-
 selftests: $(SELFTESTS)
 
-build/selftests/upmu-metrics: $(METRICS) $(PMULIB)
+# Each tool twice: build/tools/ optimised, build/selftests/ sanitized.
+build/tools/upmu-metrics build/selftests/upmu-metrics: $(METRICS) $(PMULIB)
+build/tools/upmu-metrics build/selftests/upmu-metrics: TOOLLIBS := -lm
+build/tools/upmu-pcimap build/selftests/upmu-pcimap: $(PCIMAP) $(PMULIB)
+$(TOOLS): TOOLBUILDFLAGS := $(TOOLCFLAGS)
+build/selftests/upmu-%: TOOLBUILDFLAGS := $(USERCFLAGS)
+$(TOOLS) build/selftests/upmu-metrics build/selftests/upmu-pcimap:
 	@mkdir -p $(@D)
-	$(CC) $(USERCFLAGS) -Itools/lib -o $@ $(filter %.c,$^) -lm
-
-build/selftests/upmu-pcimap: $(PCIMAP) $(PMULIB)
-	@mkdir -p $(@D)
-	$(CC) $(USERCFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
+	$(CC) $(TOOLBUILDFLAGS) -Itools/lib -o $@ $(filter %.c,$^) $(TOOLLIBS)
 
 build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/upmu_lib.h \
 		   selftests/upmu/upmu_test.h $(PMULIB)
