@@ -15,6 +15,7 @@ out="$UPMU_TOP/build/check"
 rm -rf "$out"; mkdir -p "$out"
 pass=0 fail=0 skip=0
 start=$(date +%s)
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 soak=${UPMU_SOAK:-0}
 
 result() {	# result ok|fail|skip NAME
@@ -38,7 +39,8 @@ step() {	# step NAME CMD...: a host check, output kept in build/check
 
 finish() {
 	local t=$(($(date +%s) - start))
-	echo "# make check took $t s ($((t / 60)) min $((t % 60)) s)"
+	# (other work on the machine stretches every duration above)
+	echo "# make check took $t s ($((t / 60)) min $((t % 60)) s); load average at the start $load0, now $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "$pass passed, $fail failed, $skip skipped"
 	[ "$fail" = 0 ]
 	exit $?
