@@ -73,8 +73,8 @@ fi
 step "modules build (debug $(basename "$kdir" | cut -d- -f1), W=1 -Werror)" \
 	env W=1 scripts/build-modules.sh "$kdir"
 [ -z "$stock" ] || step "modules build (stock $skver, W=1)" env W=1 scripts/build-modules.sh "$stock"
-step "selftests build (-Wall -Wextra -Werror, ASan/UBSan)" make -s selftests
-step "tools build (-Wall -Wextra -Werror)" make -s tools
+step "selftests build (-Wall -Wextra -Werror, ASan/UBSan)" make -s -j"$UPMU_JOBS" selftests
+step "tools build (-Wall -Wextra -Werror)" make -s -j"$UPMU_JOBS" tools
 # (rebuilds the debug modules: before the VMs load them)
 step "sparse (make C=1) clean" scripts/lint.sh sparse "$kdir"
 
