@@ -82,9 +82,8 @@ step "sparse (make C=1) clean" scripts/lint.sh sparse "$kdir"
 # time and keeps about one host CPU busy, so on 2 CPUs the stock suite
 # runs in the debug suite's shadow (UPMU_CHECK_SERIAL=1: one after the
 # other, e.g. to time each alone).
-declare -A vm_pid vm_t0
+declare -A vm_pid
 suite_start() {	# suite_start NAME KERNEL TIMEOUT
-	vm_t0[$1]=$(date +%s.%N)
 	scripts/vm.sh --kernel "$2" --timeout "$3" --results "$out/$1-vm" -- \
 		"$UPMU_TOP/scripts/guest-suite.sh" >"$out/$1.log" 2>&1 &
 	vm_pid[$1]=$!
@@ -99,7 +98,7 @@ suite_report() {	# suite_report NAME: wait for it, print its results
 	manifest=$(scripts/guest-suite.sh --list | tr '\n' ' ')
 	counts=$(awk -v expect="$manifest" -v times="$out/$1.times" \
 		-f scripts/tap-summary.awk "$log" 2>&1 >"$out/$1.failures")
-	echo "# $1 ($(since "${vm_t0[$1]}") s): $(grep -h '^\[upmu\] vm: kernel' "$log" | sed 's/^\[upmu\] vm: //')"
+	echo "# $1: $(grep -h '^\[upmu\] vm: kernel' "$log" | sed 's/^\[upmu\] vm: //')"
 	awk '{ printf "#   %-16s %4d passed %3d failed %3d skipped  %7s s%s\n", $1, $2, $3, $4, $5,
 		$6 == "-" ? "  (never started)" : $6 != 0 ? "  (rc " $6 ")" : "" }' "$out/$1.times"
 	cat "$out/$1.failures"
