@@ -7,7 +7,8 @@
 #   make C=1 / W=1  sparse / extra warnings (passed to Kbuild)
 #   make tools      userspace tools (build/tools/upmu-metrics)
 #   make selftests  test programs, with ASan/UBSan (build/selftests/)
-#   make check      every test (host checks + QEMU suites)
+#   make check      every test (host checks + QEMU suites), sized for CI
+#   make soak       make check with the tests' long loop counts (UPMU_SOAK=1)
 #   make demo       boot a VM with a simulated 2-socket Tegra410 and show perf
 #
 # Kernel-side Kbuild rules live in ./Kbuild.
@@ -30,9 +31,10 @@ TOOLS := build/tools/upmu-metrics build/tools/upmu-pcimap
 SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/pcie_test build/selftests/pcie_tgt_test \
 	     build/selftests/c2c_test build/selftests/families_test \
+	     build/selftests/fixture_test \
 	     build/selftests/upmu-metrics build/selftests/upmu-pcimap
 
-.PHONY: all modules tools selftests check demo deps kernel lint clean
+.PHONY: all modules tools selftests check soak demo deps kernel lint clean
 
 all: modules
 
@@ -72,6 +74,9 @@ build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/u
 
 check:
 	@scripts/check.sh
+
+soak:
+	@UPMU_SOAK=1 scripts/check.sh
 
 demo:
 	@scripts/demo.sh

@@ -1,8 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make check: host checks, then the VM suite on the debug kernel and on
-# Debian's stock kernel.  Last line: "N passed, N failed,
-# N skipped"; exits non-zero on any failure.
+# Debian's stock kernel.  Prints how long each host check, each VM run and
+# each test program in it took, and the total.  Last line: "N passed,
+# N failed, N skipped"; exits non-zero on any failure.
+#
+# UPMU_SOAK=1 (make soak): the tests' long loop counts (see
+# selftests/upmu/lib.sh) and VM timeouts to match.
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 cd "$UPMU_TOP"
@@ -11,6 +15,8 @@ out="$UPMU_TOP/build/check"
 rm -rf "$out"; mkdir -p "$out"
 pass=0 fail=0 skip=0
 start=$(date +%s)
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+soak=${UPMU_SOAK:-0}
 
 result() {	# result ok|fail|skip NAME
 	case $1 in
@@ -20,38 +26,81 @@ result() {	# result ok|fail|skip NAME
 	esac
 }
 
+# Seconds since $1 (date +%s.%N), one decimal.
+since() { echo "$1 $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }'; }
+
 step() {	# step NAME CMD...: a host check, output kept in build/check
-	local name=$1 log="$out/$(echo "$1" | tr ' /' '__').log"
+	local name=$1 log="$out/$(echo "$1" | tr ' /' '__').log" t0
 	shift
-	if "$@" >"$log" 2>&1; then result ok "$name"
-	else result fail "$name (see $log)"; tail -n 20 "$log" | sed 's/^/#   /'; fi
+	t0=$(date +%s.%N)
+	if "$@" >"$log" 2>&1; then result ok "$name ($(since "$t0") s)"
+	else result fail "$name ($(since "$t0") s, see $log)"; tail -n 20 "$log" | sed 's/^/#   /'; fi
 }
 
 finish() {
-	echo "# check took $(($(date +%s) - start)) s"
+	local t=$(($(date +%s) - start))
+	# (other work on the machine stretches every duration above)
+	echo "# make check took $t s ($((t / 60)) min $((t % 60)) s); load average at the start $load0, now $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "$pass passed, $fail failed, $skip skipped"
 	[ "$fail" = 0 ]
 	exit $?
 }
 
-"$UPMU_TOP/scripts/deps.sh" || { result fail "install dependencies"; finish; }
-kdir=$("$UPMU_TOP/scripts/kbuild.sh") || { result fail "debug kernel build"; finish; }
+t0=$(date +%s.%N)
+if "$UPMU_TOP/scripts/deps.sh" >"$out/deps.log" 2>&1; then
+	echo "# dependencies: $(tail -n 1 "$out/deps.log") ($(since "$t0") s)"
+else
+	result fail "install dependencies (see $out/deps.log)"; finish
+fi
+t0=$(date +%s.%N)
+kdir=$("$UPMU_TOP/scripts/kbuild.sh" 2>"$out/kbuild.log") ||
+	{ result fail "debug kernel build (see $out/kbuild.log)"; finish; }
+echo "# $(tail -n 1 "$out/kbuild.log" | sed 's/^\[upmu\] //') ($(since "$t0") s)"
 ksrc=$("$UPMU_TOP/scripts/ksrc.sh" 2>/dev/null)
-stock=$(ls -d /lib/modules/*-amd64/build 2>/dev/null | sort -V | tail -n1)
 
-step "modules build (debug 7.2, W=1 -Werror)" env W=1 scripts/build-modules.sh "$kdir"
-step "modules build (stock $(basename "$(dirname "$stock")"), W=1)" env W=1 scripts/build-modules.sh "$stock"
+# The stock kernel is the one vm.sh --kernel stock boots; its modules
+# need its own headers.  Without either, its build and suite fail: the
+# suite is not run (and not counted as passed) for another kernel.
+skver=$(upmu_stock_kver)
+sname=stock-$(echo "${skver:-none}" | cut -d. -f1-2)
+if [ -z "$skver" ]; then
+	stock=""
+	result fail "stock kernel: no /boot/vmlinuz-* (scripts/deps.sh installs linux-image-amd64)"
+elif ! stock=$(upmu_kernel_build "$skver"); then
+	result fail "stock kernel $skver: no headers in /lib/modules/$skver/build (scripts/deps.sh installs linux-headers-amd64)"
+fi
+
+step "modules build (debug $(basename "$kdir" | cut -d- -f1), W=1 -Werror)" \
+	env W=1 scripts/build-modules.sh "$kdir"
+[ -z "$stock" ] || step "modules build (stock $skver, W=1)" env W=1 scripts/build-modules.sh "$stock"
+step "selftests build (-Wall -Wextra -Werror, ASan/UBSan)" make -s -j"$UPMU_JOBS" selftests
+step "tools build (-Wall -Wextra -Werror)" make -s -j"$UPMU_JOBS" tools
+# (rebuilds the debug modules: before the VMs load them)
 step "sparse (make C=1) clean" scripts/lint.sh sparse "$kdir"
-step "checkpatch --strict clean on driver/" scripts/lint.sh checkpatch "$ksrc"
-step "selftests build (-Wall -Wextra -Werror, ASan/UBSan)" make -s selftests
-step "tools build (-Wall -Wextra -Werror)" make -s tools
 
-suite() {	# suite NAME KERNEL TIMEOUT
-	local log="$out/$1.log" counts
+# The VM suites.  Both run at once: a guest runs one test program at a
+# time and keeps about one host CPU busy, so on 2 CPUs the stock suite
+# runs in the debug suite's shadow (UPMU_CHECK_SERIAL=1: one after the
+# other, e.g. to time each alone).
+declare -A vm_pid
+suite_start() {	# suite_start NAME KERNEL TIMEOUT
 	scripts/vm.sh --kernel "$2" --timeout "$3" --results "$out/$1-vm" -- \
-		"$UPMU_TOP/scripts/guest-suite.sh" >"$log" 2>&1
-	local vmrc=$?
-	counts=$(awk -f scripts/tap-summary.awk "$log" 2>&1 >"$out/$1.failures")
+		"$UPMU_TOP/scripts/guest-suite.sh" >"$out/$1.log" 2>&1 &
+	vm_pid[$1]=$!
+	[ "${UPMU_CHECK_SERIAL:-0}" != 1 ] || suite_report "$1"
+}
+suite_report() {	# suite_report NAME: wait for it, print its results
+	local log="$out/$1.log" counts vmrc manifest p f s
+	[ -n "${vm_pid[$1]:-}" ] || return 0
+	wait "${vm_pid[$1]}"
+	vmrc=$?
+	vm_pid[$1]=""
+	manifest=$(scripts/guest-suite.sh --list | tr '\n' ' ')
+	counts=$(awk -v expect="$manifest" -v times="$out/$1.times" \
+		-f scripts/tap-summary.awk "$log" 2>&1 >"$out/$1.failures")
+	echo "# $1: $(grep -h '^\[upmu\] vm: kernel' "$log" | sed 's/^\[upmu\] vm: //')"
+	awk '{ printf "#   %-16s %4d passed %3d failed %3d skipped  %7s s%s\n", $1, $2, $3, $4, $5,
+		$6 == "-" ? "  (never started)" : $6 != 0 ? "  (rc " $6 ")" : "" }' "$out/$1.times"
 	cat "$out/$1.failures"
 	read -r p f s <<<"$counts"
 	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
@@ -60,6 +109,18 @@ suite() {	# suite NAME KERNEL TIMEOUT
 	else result fail "$1: VM run failed (rc $vmrc, see $out/$1-vm)"; grep -h '^\[upmu\]' "$log" | tail -n 5 | sed 's/^/#   /'; fi
 }
 
-suite debug-7.2 debug 3000
-suite stock-6.1 stock 900
+if [ "$soak" = 1 ]; then dtmo=14400 stmo=7200; else dtmo=3000 stmo=1500; fi
+suite_start debug-7.2 debug $dtmo
+if [ -n "$stock" ]; then
+	suite_start "$sname" stock $stmo
+else
+	result skip "$sname: VM suite (no stock kernel with headers, see above)"
+fi
+
+# Host checks that do not touch what the VMs use, meanwhile.
+step "test infrastructure self-test (scripts/infra-test.sh)" scripts/infra-test.sh
+step "checkpatch --strict clean on driver/" scripts/lint.sh checkpatch "$ksrc"
+
+suite_report debug-7.2
+suite_report "$sname"
 finish

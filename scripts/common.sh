@@ -15,3 +15,21 @@ upmu_die() { echo "[upmu] error: $*" >&2; exit 1; }
 upmu_frag_hash() {
 	sha256sum "$UPMU_TOP/scripts/kernel/debug.config" | cut -c1-12
 }
+
+# The stock kernel: the newest installed /boot/vmlinuz-* (Debian's), the
+# one vm.sh --kernel stock boots.  Prints its version; nothing and status
+# 1 if there is none.  UPMU_BOOT_DIR: another /boot (for tests).
+upmu_stock_kver() {
+	local v
+	v=$(find "${UPMU_BOOT_DIR:-/boot}" -maxdepth 1 -name 'vmlinuz-*' -printf '%f\n' 2>/dev/null |
+		sed 's/^vmlinuz-//' | sort -V | tail -n 1)
+	[ -n "$v" ] && echo "$v"
+}
+
+# The build tree (headers) of kernel version $1, for its modules:
+# /lib/modules/$1/build.  Status 1 and nothing if it has none.
+# UPMU_MODULES_DIR: another /lib/modules (for tests).
+upmu_kernel_build() {
+	local d=${UPMU_MODULES_DIR:-/lib/modules}/$1/build
+	[ -n "$1" ] && [ -f "$d/Makefile" ] && echo "$d"
+}

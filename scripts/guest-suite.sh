@@ -4,23 +4,49 @@
 # running kernel and runs the selftests.  Each program's TAP output is
 # printed between "=== upmu-test: NAME" and "=== upmu-end: NAME rc=RC (N s)".
 #   guest-suite.sh [NAME...]	(only the named tests, e.g. c2c_test)
+#   guest-suite.sh --list [NAME...]	print the programs that would run, one
+#				a line (the manifest scripts/check.sh checks
+#				the output against; runs nothing, host or guest)
 set -u
-only=" $* "
 top=$(cd "$(dirname "$0")/.." && pwd)
+bin="$top/build/selftests"
+
+# The suite, in the order it runs: a program NAME is
+# selftests/upmu/NAME.sh if that exists, else build/selftests/NAME.
+SUITE="
+fixture_test
+ucf_test
+cmem_test
+pcie_test
+pcie_tgt_test
+c2c_test
+families_test
+perf_examples
+metrics_test
+pcimap_test
+modules_test
+"
+
+list=0
+[ "${1:-}" != --list ] || { list=1; shift; }
+sel=""
+for name in "$@"; do
+	case " $(echo $SUITE) " in *" $name "*) ;; *)
+		echo "guest-suite.sh: no test program $name (have:$(echo " "$SUITE))" >&2
+		exit 2 ;;
+	esac
+done
+for name in $SUITE; do
+	[ $# = 0 ] || [[ " $* " == *" $name "* ]] && sel="$sel $name"
+done
+if [ $list = 1 ]; then
+	printf '%s\n' $sel
+	exit 0
+fi
+
 rel=$(uname -r)
 export UPMU_MODDIR="$top/build/$rel"
 export PERF=${PERF:-/usr/bin/perf}
-bin="$top/build/selftests"
-
-run() {	# run NAME CMD...
-	local name=$1 rc t0=$SECONDS
-	shift
-	[ "$only" = "  " ] || [[ "$only" == *" $name "* ]] || return 0
-	echo "=== upmu-test: $name"
-	"$@" 2>&1
-	rc=$?
-	echo "=== upmu-end: $name rc=$rc ($((SECONDS - t0)) s)"
-}
 
 if [ ! -f "$UPMU_MODDIR/upmu_core.ko" ]; then
 	echo "=== upmu-test: load"; echo "Bail out! no modules for $rel in $UPMU_MODDIR"
@@ -31,14 +57,18 @@ for m in upmu_core upmu_sim upmu_t410; do
 done
 echo "upmu: modules loaded on $rel ($(nproc) CPUs, $(ls -d /sys/devices/system/node/node* | wc -l) nodes)"
 
-run ucf_test "$bin/ucf_test"
-run cmem_test "$bin/cmem_test"
-run pcie_test "$bin/pcie_test"
-run pcie_tgt_test "$bin/pcie_tgt_test"
-run c2c_test "$bin/c2c_test"
-run families_test "$bin/families_test"
-run perf_examples "$top/selftests/upmu/perf_examples.sh"
-run metrics_test "$top/selftests/upmu/metrics_test.sh"
-run pcimap_test "$top/selftests/upmu/pcimap_test.sh"
-run modules_test "$top/selftests/upmu/modules_test.sh"
+for name in $sel; do
+	cmd=$bin/$name
+	[ ! -f "$top/selftests/upmu/$name.sh" ] || cmd=$top/selftests/upmu/$name.sh
+	t0=$(date +%s.%N)
+	echo "=== upmu-test: $name"
+	if [ -x "$cmd" ]; then
+		"$cmd" 2>&1
+		rc=$?
+	else
+		echo "Bail out! $cmd: no such program (make selftests)"
+		rc=127
+	fi
+	echo "=== upmu-end: $name rc=$rc ($(echo "$t0 $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }') s)"
+done
 exit 0

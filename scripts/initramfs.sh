@@ -22,18 +22,11 @@ set -euo pipefail
 UPMU_VM_MODULES="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev
 virtio_pci netfs fscache 9pnet 9pnet_virtio 9p"
 
-upmu_stock_kver() {
-	local v
-	v=$(find /boot -maxdepth 1 -name 'vmlinuz-*' -printf '%f\n' 2>/dev/null |
-		sed 's/^vmlinuz-//' | sort -V | tail -n 1)
-	[ -n "$v" ] || upmu_die "no /boot/vmlinuz-* kernel installed (scripts/deps.sh installs linux-image-amd64)"
-	echo "$v"
-}
-
 [ $# = 1 ] || upmu_die "usage: $0 debug|stock|KERNEL-VERSION"
 case "$1" in
 debug) kver=debug ;;
-stock) kver=$(upmu_stock_kver) ;;
+stock) kver=$(upmu_stock_kver) ||
+	upmu_die "no /boot/vmlinuz-* kernel installed (scripts/deps.sh installs linux-image-amd64)" ;;
 *) kver=$1 ;;
 esac
 

@@ -3,29 +3,65 @@
 # program's TAP counts once; a program that exits non-zero, bails out,
 # or reports fewer results than its plan adds failures for what is
 # missing, so a crash is never a pass.
+#
+#   awk -v expect="NAME..." -v times=FILE -f tap-summary.awk LOG
+#
+# expect: the programs that must have run (guest-suite.sh --list); one
+# that never started (the guest died before it, say) counts as a failure.
+# stdout: the failures, skips and bail-outs; stderr: "PASSED FAILED
+# SKIPPED"; times (if set): one line per program, in the order they ran,
+# "NAME PASSED FAILED SKIPPED SECONDS RC" (SECONDS "?" if it never ended,
+# "-" if it never started).
 function finish(name,   missing) {
 	missing = plan - seen
 	if (plan && missing > 0) {
 		printf "not ok - %s: %d planned test(s) did not report\n", name, missing
 		failed += missing
+		pfail += missing
 	}
 	if (rc != 0 && !prog_failed && missing <= 0) {
 		printf "not ok - %s: exited with %d\n", name, rc
 		failed++
+		pfail++
 	}
+	ran[name] = 1
+	if (times != "")
+		printf "%s %d %d %d %s %s\n", name, ppass, pfail, pskip, secs, rc > times
 }
-/^=== upmu-test: / { name = $3; plan = 0; seen = 0; prog_failed = 0; inprog = 1; next }
+/^=== upmu-test: / {
+	name = $3; plan = 0; seen = 0; prog_failed = 0; inprog = 1
+	ppass = pfail = pskip = 0
+	next
+}
 /^=== upmu-end: / {
 	split($4, a, "="); rc = a[2]
+	secs = $5; sub(/^\(/, "", secs)
+	if (secs !~ /^[0-9.]+$/)
+		secs = "?"
 	finish(name); inprog = 0; next
 }
 !inprog { next }
 /^1\.\.[0-9]+/ { if (!plan) plan = substr($1, 4) + 0; next }
-/^ok [0-9]+ .*# SKIP/ { skipped++; seen++; print; next }
-/^ok [0-9]+/ { passed++; seen++; next }
-/^not ok [0-9]+/ { failed++; seen++; prog_failed = 1; print; next }
+/^ok [0-9]+ .*# SKIP/ { skipped++; pskip++; seen++; print; next }
+# an expected failure that passed: the test did not test what it meant to
+/^ok [0-9]+ .*# XPASS/ { failed++; pfail++; seen++; prog_failed = 1; print "not " $0; next }
+/^ok [0-9]+/ { passed++; ppass++; seen++; next }
+/^not ok [0-9]+/ { failed++; pfail++; seen++; prog_failed = 1; print; next }
 /^Bail out!/ { print name ": " $0 }
 END {
-	if (inprog) { rc = 1; finish(name) }
+	if (inprog) {
+		print "# " name ": did not finish (the guest stopped in it)"
+		rc = 1; secs = "?"
+		finish(name)
+	}
+	n = split(expect, want)
+	for (i = 1; i <= n; i++) {
+		if (want[i] in ran)
+			continue
+		printf "not ok - %s: never started\n", want[i]
+		failed++
+		if (times != "")
+			printf "%s 0 1 0 - -\n", want[i] > times
+	}
 	printf "%d %d %d\n", passed, failed, skipped > "/dev/stderr"
 }

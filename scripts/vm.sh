@@ -83,9 +83,8 @@ debug)
 	irkind=debug
 	;;
 stock)
-	kver=$(find /boot -maxdepth 1 -name 'vmlinuz-*' -printf '%f\n' | sed 's/^vmlinuz-//' |
-		sort -V | tail -n 1)
-	[ -n "$kver" ] || upmu_die "vm: no /boot/vmlinuz-* (scripts/deps.sh installs linux-image-amd64)"
+	kver=$(upmu_stock_kver) ||
+		upmu_die "vm: no /boot/vmlinuz-* (scripts/deps.sh installs linux-image-amd64)"
 	bzimage=/boot/vmlinuz-$kver
 	irkind=$kver
 	;;
@@ -188,6 +187,33 @@ fi
 # debug kernel's boot under TCG (pty_init with KASAN and lockdep).
 append="console=ttyS0 printk.time=1 panic=-1 panic_on_warn=0 8250.nr_uarts=4"
 append="$append pty.legacy_count=0 rdinit=/init"
+# tsc=reliable: under TCG the guest's TSC is the host's, but the boot-time
+# sync check between vCPUs (threads the host schedules at will) fails, so
+# the kernel falls back to the emulated HPET: every clock read (ktime_get
+# in the kernel, each simulated register access, clock_gettime in user
+# space) is then an MMIO exit to QEMU.  Measured in the debug guest:
+# clock_gettime 17.6 us with hpet, 0.32 us with tsc (vDSO).  The guest
+# also gets the TSC's frequency (scripts/tsc-khz.c): its own calibration
+# against emulated timers goes wrong on a loaded host, and tsc=reliable
+# turns off the watchdog that would notice.  Without a C compiler the
+# guest keeps the HPET.
+tsc_khz() {
+	local bin="$UPMU_CACHE/bin/tsc-khz-$(sha256sum "$UPMU_TOP/scripts/tsc-khz.c" | cut -c1-12)"
+	if [ ! -x "$bin" ]; then
+		mkdir -p "$UPMU_CACHE/bin"
+		gcc -O2 -o "$bin.tmp.$$" "$UPMU_TOP/scripts/tsc-khz.c" 2>/dev/null &&
+			mv "$bin.tmp.$$" "$bin" || { rm -f "$bin.tmp.$$"; return 1; }
+	fi
+	"$bin"
+}
+if khz=$(tsc_khz); then
+	append="$append tsc=reliable tsc_early_khz=$khz"
+else
+	upmu_log "vm: warning: cannot measure the TSC frequency: the guest keeps the slow HPET clock"
+fi
+# rcupdate.rcu_expedited=1: perf_pmu_unregister() waits for RCU grace
+# periods, several per PMU; normal ones take many ticks under TCG.
+append="$append rcupdate.rcu_expedited=1"
 [ "$kmemleak" = 1 ] || append="$append upmu.kmemleak=0"
 append="$append ${UPMU_VM_APPEND:-}"
 
@@ -234,9 +260,27 @@ for r in $readers; do
 done
 
 kr=$(cat "$results/uname" 2>/dev/null || echo "?")
+# Guest uptime at the init's milestones (console.log): boot until the
+# command started, the command, then the kmemleak scans and power-off.
+phases() {
+	tr -d '\r' < "$results/console.log" | awk -v total="$secs" '
+		/\[upmu-init\] [0-9.]+s: running the command/ { b = $2 + 0 }
+		/\[upmu-init\] [0-9.]+s: command exited/ { c = $2 + 0 }
+		END {
+			if (b == "") { printf "boot+run %s s", total; exit }
+			printf "boot %.1f s", b
+			if (c != "")
+				printf ", command %.1f s, after it %.1f s", c - b, total - c
+			printf " (total %s s)", total
+			# the guest clock against the host: more guest seconds
+			# than host ones means a wrong TSC frequency
+			if (c != "" && c > total * 1.05)
+				printf "; WARNING: the guest clock ran fast (%.0f s in %s s)", c, total
+		}'
+}
 summary() {
 	upmu_log "vm: results in $results"
-	upmu_log "vm: kernel $kr, $cpus cpus, $nodes nodes, boot+run ${secs}s"
+	upmu_log "vm: kernel $kr, $cpus cpus, $nodes nodes: $(phases)"
 }
 console_tail() {
 	upmu_log "vm: last lines of $results/console.log:"

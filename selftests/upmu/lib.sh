@@ -17,13 +17,64 @@ tap_check() {	# tap_check "name" cmd...
 	if "$@"; then tap_ok "$name"; else tap_fail "$name"; fi
 }
 tap_exit() { exit $_tap_fail; }
-fails() { ! "$@"; }
+
+# fails WANT CMD...: CMD must fail and say WANT (a fixed string, e.g. an
+# errno's message such as "No such device") on its stdout or stderr.
+# Failing for another reason (a missing binary, a bad option, the wrong
+# errno) is not what was asked for: it prints what happened and returns 1.
+fails() {
+	local want=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc = 0 ]; then
+		echo "# '$*' succeeded; expected it to fail with '$want'"
+		return 1
+	fi
+	case $out in *"$want"*) return 0 ;; esac
+	echo "# '$*' failed (exit $rc) but did not say '$want':"
+	echo "$out" | head -n 5 | sed 's/^/#   | /'
+	return 1
+}
+# fails_rc RC CMD...: CMD must exit with status RC (1-255).
+fails_rc() {
+	local want=$1 rc
+	shift
+	"$@" >/dev/null 2>&1
+	rc=$?
+	[ $rc = "$want" ] && return 0
+	echo "# '$*' exited with $rc, expected $want"
+	return 1
+}
+
+# loops VAR CI SOAK: how many times to go round a loop: $VAR if set (a
+# count in the environment), else SOAK under UPMU_SOAK=1 (make soak),
+# else CI (make check).
+loops() {
+	local n=${!1:-}
+	if [ -z "$n" ]; then
+		if [ "${UPMU_SOAK:-0}" = 1 ]; then n=$3; else n=$2; fi
+	fi
+	[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "Bail out! $1=$n is not a count" >&2; exit 1; }
+	echo "$n"
+}
+
+# need_cmd CMD: bail out (the program fails) if CMD cannot be run.
+need_cmd() {
+	command -v "$1" >/dev/null 2>&1 || { echo "Bail out! $1: not found"; exit 1; }
+}
 
 mod_load() {	# mod_load name
 	grep -q "^$1 " /proc/modules || insmod "$UPMU_MODDIR/$1.ko"
 }
 mod_unload() { ! grep -q "^$1 " /proc/modules || rmmod "$1"; }
 mod_refcnt() { cat "/sys/module/$1/refcnt" 2>/dev/null || echo -1; }
+# is_refcnt MODULE N: MODULE's reference count is N (says what it is if not)
+is_refcnt() {
+	[ "$(mod_refcnt "$1")" = "$2" ] && return 0
+	echo "# $1: refcnt $(mod_refcnt "$1"), expected $2"
+	return 1
+}
 
 upmu_load_all() {
 	mod_load upmu_core && mod_load upmu_sim && mod_load upmu_t410
@@ -48,6 +99,7 @@ pmu_gone_within() {
 	return 1
 }
 pmu_present() { [ -e "/sys/bus/event_source/devices/$1/type" ]; }
+pmu_absent() { ! pmu_present "$1"; }
 
 # Wait (up to $2 s) until module $1 holds at least one reference.
 wait_ref() {

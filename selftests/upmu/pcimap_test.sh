@@ -12,6 +12,8 @@ D=/sys/kernel/debug/upmu_sim/$ID
 OUT=$(mktemp)
 
 tap_plan 6
+[ -x "$TOOL" ] || { echo "Bail out! $TOOL: no such program (make selftests)"; exit 1; }
+need_cmd "$PERF"
 upmu_load_all || { echo "Bail out! cannot load modules"; exit 1; }
 sim_del $ID
 sim_new "$ID 2" || { echo "Bail out! cannot create device"; exit 1; }
@@ -77,8 +79,12 @@ got=$(cd /tmp && "$PERF" stat -a -x, -e "nvidia_pcie_pmu_0_rc_4/rd_req,src_bdf=$
 tap_check "src_bdf=$bdf of 0005:01:00.0 counts only it ($got)" [ "$got" = 9 ]
 
 # 5-6: errors
-tap_check "a function below no PCIE PMU is an error" fails "$TOOL" 0000:00:00.0
-tap_check "a malformed address is an error" fails "$TOOL" 0005:01:00
+tap_check "a function below no PCIE PMU is an error (exit 1, says so)" eval \
+	'fails_rc 1 "$TOOL" 0000:00:00.0 &&
+	 fails "upmu-pcimap: 0000:00:00.0: not below a root complex with a PCIE PMU" "$TOOL" 0000:00:00.0'
+tap_check "a malformed address is an error (exit 2, says so)" eval \
+	'fails_rc 2 "$TOOL" 0005:01:00 &&
+	 fails "upmu-pcimap: 0005:01:00: not a PCI function address (SSSS:BB:DD.F)" "$TOOL" 0005:01:00'
 sim_del $ID
 rm -f "$OUT" "$OUT.stat"
 tap_exit

@@ -77,12 +77,67 @@ int sim_flow_totals(unsigned int id, unsigned int flow, uint64_t *txns,
 	return ret;
 }
 
+unsigned long upmu_loops(const char *var, unsigned long ci, unsigned long soak)
+{
+	const char *v = getenv(var), *s = getenv("UPMU_SOAK");
+	unsigned long n;
+	char *end;
+
+	if (!v || !*v)
+		return s && !strcmp(s, "1") ? soak : ci;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (errno || *end || !n || *v == '-') {
+		fprintf(stderr, "%s=%s is not a count\n", var, v);
+		exit(1);
+	}
+	return n;
+}
+
 int cpu_set_online(int cpu, bool online)
 {
 	char path[128];
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
 	return write_str(path, online ? "1" : "0");
+}
+
+/* 1 if @cpu is online, 0 if offline, -errno if it has no such file. */
+static int cpu_online(int cpu)
+{
+	char path[128];
+	uint64_t v;
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	ret = read_u64(path, &v);
+	return ret ? ret : v != 0;
+}
+
+/* CPUs that were online when the program started. */
+static bool online_at_start[UPMU_MAX_CPUS];
+
+static void __attribute__((constructor)) record_online_cpus(void)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < UPMU_MAX_CPUS; cpu++)
+		online_at_start[cpu] = cpu_online(cpu) == 1;
+}
+
+int cpus_restore_online(void)
+{
+	int cpu, ret, n = 0;
+
+	for (cpu = 0; cpu < UPMU_MAX_CPUS; cpu++) {
+		if (!online_at_start[cpu] || cpu_online(cpu) != 0)
+			continue;
+		ret = cpu_set_online(cpu, true);
+		if (ret)
+			return ret;
+		n++;
+	}
+	return n;
 }
 
 bool kernel_revokes_events(void)

@@ -24,7 +24,20 @@ int sim_get(unsigned int id, const char *file, uint64_t *val);
 int sim_flow_totals(unsigned int id, unsigned int flow, uint64_t *txns,
 		    uint64_t *bytes);
 
+/*
+ * How many times to go round a loop: the count in environment variable
+ * @var if set, else @soak under UPMU_SOAK=1 (make soak), else @ci (make
+ * check); like loops() in lib.sh.  A bad count in @var is fatal.
+ */
+unsigned long upmu_loops(const char *var, unsigned long ci, unsigned long soak);
+
 int cpu_set_online(int cpu, bool online);
+#define UPMU_MAX_CPUS	256
+/*
+ * Bring back online every CPU that was online when the program started:
+ * the number of CPUs it onlined, or -errno.
+ */
+int cpus_restore_online(void);
 
 /*
  * Linux 6.15+ detaches open events from a PMU that goes away; older

@@ -17,7 +17,8 @@
  * The mapping comes from the PMUs' sysfs files pci_segment and root_ports
  * (see Documentation/nvidia-t410-pcie-pmu.rst).  With -s, only the
  * simulated functions are listed.  A function given on the command line
- * that no PCIE PMU sees is an error (exit 1).
+ * that no PCIE PMU sees is an error (exit 1), and so is an argument that
+ * is not a function's address (exit 2, like bad usage).
  */
 
 #include <dirent.h>
@@ -96,14 +97,22 @@ static int load_pmus(void)
 	return 0;
 }
 
+/* SSSS:BB:DD.F into its parts; false if @name is not such an address. */
+static bool parse_bdf(const char *name, unsigned int *seg, unsigned int *bus,
+		      unsigned int *dev, unsigned int *fn)
+{
+	char tail;
+
+	return sscanf(name, "%x:%x:%x.%x%c", seg, bus, dev, fn, &tail) == 4 &&
+	       *seg <= 0xffff && *bus <= 0xff && *dev <= 0x1f && *fn <= 7;
+}
+
 /* Print the mapping of one function; false if no PCIE PMU sees it. */
 static bool map_one(const char *name)
 {
 	unsigned int seg, bus, dev, fn, i, p;
-	char tail;
 
-	if (sscanf(name, "%x:%x:%x.%x%c", &seg, &bus, &dev, &fn, &tail) != 4 ||
-	    bus > 0xff || dev > 0x1f || fn > 7)
+	if (!parse_bdf(name, &seg, &bus, &dev, &fn))
 		return false;
 	for (i = 0; i < nr_rcs; i++) {
 		const struct rc *r = &rcs[i];
@@ -179,6 +188,13 @@ int main(int argc, char **argv)
 		return 1;
 	if (optind < argc) {
 		for (i = optind; i < argc; i++) {
+			unsigned int seg, bus, dev, fn;
+
+			if (!parse_bdf(argv[i], &seg, &bus, &dev, &fn)) {
+				fprintf(stderr, "upmu-pcimap: %s: not a PCI function address (SSSS:BB:DD.F)\n",
+					argv[i]);
+				return 2;
+			}
 			if (!map_one(argv[i])) {
 				fprintf(stderr, "upmu-pcimap: %s: not below a root complex with a PCIE PMU\n",
 					argv[i]);
