@@ -9,6 +9,8 @@
 #   make selftests  test programs, with ASan/UBSan (build/selftests/)
 #   make check      every test (host checks + QEMU suites)
 #   make demo       boot a VM with a simulated 2-socket Tegra410 and show perf
+#   make bench      read/open cost ratios in one VM (bench/README;
+#                   BENCH_KERNEL=debug, BENCH_ARGS="-n 20000" for upmu_bench)
 #
 # Kernel-side Kbuild rules live in ./Kbuild.
 
@@ -32,7 +34,7 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/c2c_test build/selftests/families_test \
 	     build/selftests/upmu-metrics build/selftests/upmu-pcimap
 
-.PHONY: all modules tools selftests check demo deps kernel lint clean
+.PHONY: all modules tools selftests check demo bench deps kernel lint clean
 
 all: modules
 
@@ -75,6 +77,13 @@ check:
 
 demo:
 	@scripts/demo.sh
+
+bench:
+	@bench/bench.sh --kernel $(or $(BENCH_KERNEL),stock) -- $(BENCH_ARGS)
+
+build/bench/upmu_bench: bench/upmu_bench.c $(PMULIB)
+	@mkdir -p $(@D)
+	$(CC) $(TOOLCFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
 
 clean:
 	rm -rf build
