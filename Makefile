@@ -10,6 +10,8 @@
 #   make check      every test (host checks + QEMU suites), sized for CI
 #   make soak       make check with the tests' long loop counts (UPMU_SOAK=1)
 #   make demo       boot a VM with a simulated 2-socket Tegra410 and show perf
+#   make bench      read/open cost ratios in one VM (bench/README;
+#                   BENCH_KERNEL=debug, BENCH_ARGS="-n 20000" for upmu_bench)
 #
 # Kernel-side Kbuild rules live in ./Kbuild.
 
@@ -34,7 +36,7 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/fixture_test \
 	     build/selftests/upmu-metrics build/selftests/upmu-pcimap
 
-.PHONY: all modules tools selftests check soak demo deps kernel lint clean
+.PHONY: all modules tools selftests check soak demo bench deps kernel lint clean
 
 all: modules
 
@@ -80,6 +82,13 @@ soak:
 
 demo:
 	@scripts/demo.sh
+
+bench:
+	@bench/bench.sh --kernel $(or $(BENCH_KERNEL),stock) -- $(BENCH_ARGS)
+
+build/bench/upmu_bench: bench/upmu_bench.c $(PMULIB)
+	@mkdir -p $(@D)
+	$(CC) $(TOOLCFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
 
 clean:
 	rm -rf build

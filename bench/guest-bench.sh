@@ -1,0 +1,20 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside the bench VM (bench/bench.sh): loads the upmu modules built
+# for the running kernel, creates a simulated 2-socket Tegra410 and runs
+# upmu_bench with one flow on socket 0.
+#   guest-bench.sh [upmu_bench options]
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+mod="$top/build/$(uname -r)"
+D=/sys/kernel/debug/upmu_sim/1
+# CPU reads of local memory that miss the SLC: counted by the UCF and the
+# CMEM latency PMU of socket 0.
+FLOW="add id=1 socket=0 op=rd size=64 rate=20000000 src=loc_cpu dst=loc_cmem lat=120"
+
+for m in upmu_core upmu_sim upmu_t410; do
+	insmod "$mod/$m.ko" || { echo "guest-bench: insmod $mod/$m.ko failed" >&2; exit 1; }
+done
+echo "1 2" > /sys/bus/upmu_sim/new_device ||
+	{ echo "guest-bench: cannot create the simulated device" >&2; exit 1; }
+exec "$top/build/bench/upmu_bench" -d "$D" -f "$FLOW" "$@"
