@@ -9,6 +9,10 @@
 #   make selftests  test programs, with ASan/UBSan (build/selftests/)
 #   make check      every test (host checks + QEMU suites)
 #   make demo       boot a VM with a simulated 2-socket Tegra410 and show perf
+#   make install    build for the running kernel (or KDIR=...), modules_install
+#                   and depmod; INSTALL_MOD_PATH=DIR (or DESTDIR=DIR) stages
+#                   below DIR instead of /
+#   make dkms-src   the DKMS source tree $(DESTDIR)/usr/src/upmu-<version>
 #
 # Kernel-side Kbuild rules live in ./Kbuild.
 
@@ -32,7 +36,7 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/c2c_test build/selftests/families_test \
 	     build/selftests/upmu-metrics build/selftests/upmu-pcimap
 
-.PHONY: all modules tools selftests check demo deps kernel lint clean
+.PHONY: all modules tools selftests check demo deps kernel lint clean install dkms-src
 
 all: modules
 
@@ -75,6 +79,12 @@ check:
 
 demo:
 	@scripts/demo.sh
+
+install:
+	@scripts/install.sh modules $(KDIR)
+
+dkms-src:
+	@scripts/install.sh dkms-src
 
 clean:
 	rm -rf build
