@@ -45,6 +45,8 @@ step "sparse (make C=1) clean" scripts/lint.sh sparse "$kdir"
 step "checkpatch --strict clean on driver/" scripts/lint.sh checkpatch "$ksrc"
 step "selftests build (-Wall -Wextra -Werror, ASan/UBSan)" make -s selftests
 step "tools build (-Wall -Wextra -Werror)" make -s tools
+step "make install (staging dir) and dkms build for $(basename "$(dirname "$stock")")" \
+	scripts/install-check.sh "$stock"
 
 suite() {	# suite NAME KERNEL TIMEOUT
 	local log="$out/$1.log" counts
