@@ -40,5 +40,6 @@ run families_test "$bin/families_test"
 run perf_examples "$top/selftests/upmu/perf_examples.sh"
 run metrics_test "$top/selftests/upmu/metrics_test.sh"
 run pcimap_test "$top/selftests/upmu/pcimap_test.sh"
+run demo_test "$top/selftests/upmu/demo_test.sh"
 run modules_test "$top/selftests/upmu/modules_test.sh"
 exit 0
