@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The scenario of `make demo`: scripts/demo-scenario.sh's demo_run, the
 # code the demo runs (same flows, measurements, expectations and
-# formulas), with 1-3 s windows instead of 2-5 s, and without what prints
+# formulas, the same 2-3 s windows), without what prints
 # no measured value next to an expectation (perf list, the document's
 # verbatim commands, upmu-pcimap).  Every value it prints must be within
 # the tolerance printed with it of the expectation the simulator's model
@@ -14,7 +14,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 export PERF=${PERF:-/usr/bin/perf}
-DEMO_TOP=$top DEMO_ID=18 DEMO_SECS=1 DEMO_WINDOW=1 DEMO_INTERVALS=3 DEMO_SHOW=0
+DEMO_TOP=$top DEMO_ID=18 DEMO_SECS=2 DEMO_WINDOW=1 DEMO_INTERVALS=3 DEMO_SHOW=0
 DEMO_METRICS=${UPMU_METRICS:-$top/build/selftests/upmu-metrics}
 DEMO_PCIMAP=$top/build/selftests/upmu-pcimap
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
