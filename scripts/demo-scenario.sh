@@ -143,8 +143,8 @@ demo_truth() {
 	demo_rates "$@"
 	for i in "${!DEMO_RATE[@]}"; do
 		printf '  %-58s %12s/s' "${evs[i]}" "${DEMO_RATE[i]}"
-		c=${DEMO_FROM[i]//:/: }
-		[ -z "$c" ] || printf ' = flow %s' "${c// / + flow }"
+		c=${DEMO_FROM[i]// / + flow }
+		[ -z "$c" ] || printf ' = flow %s' "${c//:/: }"
 		echo
 	done
 }

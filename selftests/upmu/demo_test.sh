@@ -25,7 +25,7 @@ trap 'rm -rf "$TMP"' EXIT
 # show FILE: a file's lines as TAP comments
 show() { sed 's/^/#   | /' "$1"; }
 
-tap_plan 10
+tap_plan 11
 
 # --- demo_check and the model, without the simulator -------------------------
 
@@ -119,6 +119,15 @@ if [ $rc = 0 ] && grep -q "^id=8 " "$TMP/out"; then
 else
 	tap_fail "demo_run completes, the simulator lists the 8 flows it started (rc $rc)"
 	show "$TMP/out"
+fi
+
+# The table of what the flows give per second, with each flow's share.
+if grep -q '^  nvidia_cmem_latency_pmu_0/rd_cum_outs/  *8800000000/s = flow 1: 4800000000 + flow 6: 4000000000$' "$TMP/out" &&
+   grep -q '^  nvidia_nvlink_c2c_pmu_0/in_rd_req/  *7000000/s = flow 3: 5000000 + flow 7: 2000000$' "$TMP/out"; then
+	tap_ok "demo_run shows each event's count per second and the flows it comes from"
+else
+	tap_fail "demo_run shows each event's count per second and the flows it comes from"
+	grep '/s = flow' "$TMP/out" | sed 's/^/#   | /'
 fi
 
 # Each section's output in its own file, named after its heading.
