@@ -12,6 +12,10 @@
 #   make demo       boot a VM with a simulated 2-socket Tegra410 and show perf
 #   make bench      read/open cost ratios in one VM (bench/README;
 #                   BENCH_KERNEL=debug, BENCH_ARGS="-n 20000" for upmu_bench)
+#   make install    build for the running kernel (or KDIR=...), modules_install
+#                   and depmod; INSTALL_MOD_PATH=DIR (or DESTDIR=DIR) stages
+#                   below DIR instead of /
+#   make dkms-src   the DKMS source tree $(DESTDIR)/usr/src/upmu-<version>
 #
 # Kernel-side Kbuild rules live in ./Kbuild.
 
@@ -36,7 +40,7 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/fixture_test \
 	     build/selftests/upmu-metrics build/selftests/upmu-pcimap
 
-.PHONY: all modules tools selftests check soak demo bench deps kernel lint clean
+.PHONY: all modules tools selftests check soak demo bench deps kernel lint clean install dkms-src
 
 all: modules
 
@@ -89,6 +93,12 @@ bench:
 build/bench/upmu_bench: bench/upmu_bench.c $(PMULIB)
 	@mkdir -p $(@D)
 	$(CC) $(TOOLCFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
+
+install:
+	@scripts/install.sh modules $(KDIR)
+
+dkms-src:
+	@scripts/install.sh dkms-src
 
 clean:
 	rm -rf build

@@ -24,6 +24,7 @@ families_test
 perf_examples
 metrics_test
 pcimap_test
+demo_test
 modules_test
 "
 

@@ -1,0 +1,161 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The scenario of `make demo`: scripts/demo-scenario.sh's demo_run, the
+# code the demo runs (same flows, measurements, expectations and
+# formulas, the same 2-3 s windows), without what prints
+# no measured value next to an expectation (perf list, the document's
+# verbatim commands, upmu-pcimap).  Every value it prints must be within
+# the tolerance printed with it of the expectation the simulator's model
+# gives for the flows it runs, and every section must print all of its
+# pairs.  Also: demo_check fails on the expectations the demo used to
+# print by hand, and the model gives the arithmetic of the Tegra410
+# scenario (CMEM latency (40M x 120 + 8M x 500) / 48M = 183.3).
+set -u
+. "$(dirname "$0")/lib.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+export PERF=${PERF:-/usr/bin/perf}
+DEMO_TOP=$top DEMO_ID=18 DEMO_SECS=2 DEMO_WINDOW=1 DEMO_INTERVALS=3 DEMO_SHOW=0
+DEMO_METRICS=${UPMU_METRICS:-$top/build/selftests/upmu-metrics}
+DEMO_PCIMAP=$top/build/selftests/upmu-pcimap
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+. "$top/scripts/demo-scenario.sh"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# show FILE: a file's lines as TAP comments
+show() { sed 's/^/#   | /' "$1"; }
+
+tap_plan 11
+
+# --- demo_check and the model, without the simulator -------------------------
+
+# What the demo printed while its expectations were written by hand, after
+# the PCIe flow joined socket 0 (with the tolerances it now states).
+cat > "$TMP/stale" <<'EOF'
+AVG_SLC_READ_BANDWIDTH_IN_GBPS   = 2.170   (expected 1.920 +/- 5%)
+AVG_MEM_READ_BANDWIDTH_IN_GBPS   = 1.532   (expected 1.280 +/- 5%)
+AVG_LATENCY_IN_CYCLES            = 183.3   (expected 120.0 +/- 1%)
+READ_REQUESTS_PER_SECOND         = 47937486   (expected 40000000 +/- 5%)
+EOF
+demo_check "$TMP/stale" > "$TMP/stale.out"; rc=$?
+if [ $rc != 0 ] && [ "$(tail -n1 "$TMP/stale.out")" = "4 measured values, 4 outside their tolerance" ]; then
+	tap_ok "demo_check fails on the hand-written expectations of the old demo"
+else
+	tap_fail "demo_check fails on the hand-written expectations of the old demo (rc $rc)"
+	show "$TMP/stale.out"
+fi
+
+cat > "$TMP/edge" <<'EOF'
+A = 104.9 (expected 100.0 +/- 5%)
+B = 95.1 (expected 100.0 +/- 5%)
+C = - (expected - +/- 1%)
+nvidia_x   D   0.991   (expected 1.000 +/- 1%)
+E = 105.1 (expected 100.0 +/- 5%)
+F = - (expected 1.0 +/- 5%)
+G = 1.0 (expected - +/- 5%)
+H = <not (expected 1.0 +/- 5%)
+I = 1.0 (expected ? +/- 5%)
+J = 1.0 (expected 1.0)
+EOF
+demo_check "$TMP/edge" > "$TMP/edge.out"; rc=$?
+: > "$TMP/empty"
+demo_check "$TMP/empty" > /dev/null; rc_empty=$?
+if [ $rc != 0 ] && [ $rc_empty != 0 ] &&
+   [ "$(grep -c '^outside tolerance: [E-J] ' "$TMP/edge.out")" = 6 ] &&
+   [ "$(tail -n1 "$TMP/edge.out")" = "10 measured values, 6 outside their tolerance" ]; then
+	tap_ok "demo_check: within tolerance passes; beyond it, '-' against a number, no number, no tolerance, no pairs at all fail"
+else
+	tap_fail "demo_check: within tolerance passes; beyond it, '-' against a number, no number, no tolerance, no pairs at all fail (rc $rc, $rc_empty)"
+	show "$TMP/edge.out"
+fi
+
+# The flows file as the simulator lists the scenario's first six flows.
+cat > "$TMP/flows" <<'EOF'
+id=1 socket=0 op=rd size=64 src=loc_cpu dst=loc_cmem hit=0 lat=120 rate=20000000 txns=1 bytes=64
+id=2 socket=0 op=wr size=64 src=loc_cpu dst=loc_cmem hit=0 lat=0 rate=10000000 txns=1 bytes=64
+id=3 socket=0 op=rd size=128 src=loc_noncpu dst=rem hit=1 lat=0 rate=5000000 txns=1 bytes=128 gpu=0
+id=4 socket=1 op=rd size=256 src=rem dst=loc_gmem hit=0 lat=0 rate=4000000 txns=1 bytes=256 gpu=0
+id=5 socket=1 op=wr size=64 src=loc_noncpu dst=rem hit=0 lat=0 rate=2000000 txns=1 bytes=64 gpu=0
+id=6 socket=0 op=rd size=256 src=loc_noncpu dst=loc_cmem hit=0 lat=500 rate=1000000 txns=1 bytes=256 rc=4 rp=0 bdf=0x0180
+EOF
+awk -f "$top/scripts/demo-model.awk" -v clk=1000 -v queries='nvidia_ucf_pmu_0 slc_bytes_rd - 0
+nvidia_ucf_pmu_0 mem_bytes_rd - 0
+nvidia_cmem_latency_pmu_0 rd_req - 0
+nvidia_cmem_latency_pmu_0 rd_cum_outs - 0
+nvidia_pcie_pmu_0_rc_4 rd_cum_outs src_bdf=0x0180,src_bdf_en=0x1 0
+nvidia_pcie_pmu_0_rc_4 rd_req src_bdf=0x0100,src_bdf_en=0x1 0
+nvidia_ucf_pmu_1 slc_access src_loc_noncpu=0x1,dst_rem=0x1 0
+nvidia_nvlink_c2c_pmu_0 in_rd_req gpu_mask=0x2 2
+nvidia_ucf_pmu_0 snoop_nothing - 0
+nvidia_nvclink_pmu_0 in_rd_req - 0' "$TMP/flows" > "$TMP/model"
+cat > "$TMP/model.want" <<'EOF'
+2176000000	1:1280000000 3:640000000 6:256000000
+1536000000	1:1280000000 6:256000000
+48000000	1:40000000 6:8000000
+8800000000	1:4800000000 6:4000000000
+500000000	6:500000000
+0	
+2000000	5:2000000
+0	
+?	no model for nvidia_ucf_pmu_0/snoop_nothing
+?	no model for PMU nvidia_nvclink_pmu_0
+EOF
+if diff "$TMP/model.want" "$TMP/model" > "$TMP/model.diff"; then
+	tap_ok "model: SLC reads 1.28 + 0.64 + 0.256 GB/s, CMEM 48M requests and 8.8e9 cycles outstanding per second (183.3 each), unknown events refused"
+else
+	tap_fail "model: SLC reads 1.28 + 0.64 + 0.256 GB/s, CMEM 48M requests and 8.8e9 cycles outstanding per second (183.3 each), unknown events refused"
+	show "$TMP/model.diff"
+fi
+
+# --- the demo ---------------------------------------------------------------
+
+upmu_load_all || { echo "Bail out! cannot load modules"; exit 1; }
+sim_del $DEMO_ID
+t0=$SECONDS
+demo_run > "$TMP/out" 2>&1; rc=$?
+echo "# demo_run took $((SECONDS - t0)) s"
+if [ $rc = 0 ] && grep -q "^id=8 " "$TMP/out"; then
+	tap_ok "demo_run completes, the simulator lists the 8 flows it started"
+else
+	tap_fail "demo_run completes, the simulator lists the 8 flows it started (rc $rc)"
+	show "$TMP/out"
+fi
+
+# The table of what the flows give per second, with each flow's share.
+if grep -q '^  nvidia_cmem_latency_pmu_0/rd_cum_outs/  *8800000000/s = flow 1: 4800000000 + flow 6: 4000000000$' "$TMP/out" &&
+   grep -q '^  nvidia_nvlink_c2c_pmu_0/in_rd_req/  *7000000/s = flow 3: 5000000 + flow 7: 2000000$' "$TMP/out"; then
+	tap_ok "demo_run shows each event's count per second and the flows it comes from"
+else
+	tap_fail "demo_run shows each event's count per second and the flows it comes from"
+	grep '/s = flow' "$TMP/out" | sed 's/^/#   | /'
+fi
+
+# Each section's output in its own file, named after its heading.
+awk -v dir="$TMP" '/### / { f = dir "/sec." ++n; sub(/.*### /, ""); sub(/\033\[0m$/, ""); print > f; next }
+	f { print > f }' "$TMP/out"
+# section HEADING-PREFIX PAIRS: every pair of the section within its
+# tolerance, and PAIRS of them
+section() {
+	local f n name=$1 want=$2
+	f=$(grep -l -m1 "^$name" "$TMP"/sec.* 2>/dev/null | head -n1)
+	if [ -n "$f" ] && demo_check "$f" > "$f.check" &&
+	   [ "$(tail -n1 "$f.check")" = "$want measured values, 0 outside their tolerance" ]; then
+		tap_ok "$name: $want values within tolerance of the flows' expectation"
+		return
+	fi
+	tap_fail "$name: $want values within tolerance of the flows' expectation"
+	[ -z "$f" ] || { show "$f"; show "$f.check"; }
+}
+section "Interval mode" 4
+section "Totals and the document's formulas" 10
+section "CMEM latency" 6
+section "PCIE" 8
+section "NVLink-C2C" 9
+
+if [ ! -e "/sys/kernel/debug/upmu_sim/$DEMO_ID" ] && ! pmu_present nvidia_ucf_pmu_0; then
+	tap_ok "demo_run deletes its device"
+else
+	tap_fail "demo_run deletes its device"
+	sim_del $DEMO_ID
+fi
+tap_exit
