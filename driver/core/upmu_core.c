@@ -769,6 +769,36 @@ static struct notifier_block upmu_module_nb = {
 	.notifier_call = upmu_module_notify,
 };
 
+static struct upmu_pmu *upmu_find_locked(const char *name)
+{
+	struct upmu_pmu *upmu;
+
+	lockdep_assert_held(&upmu_list_lock);
+	list_for_each_entry(upmu, &upmu_list, list)
+		if (!strcmp(upmu->name, name))
+			return upmu;
+	return NULL;
+}
+
+/*
+ * Is @upmu dead?  If not, copy the name of its device to @buf.  The
+ * list lock keeps @upmu allocated; its lock keeps upmu_pmu_unregister()
+ * from returning, and so the device from going, while we look at it.
+ */
+static bool upmu_owner_locked(struct upmu_pmu *upmu, char *buf, size_t len)
+{
+	unsigned long flags;
+	bool dead;
+
+	lockdep_assert_held(&upmu_list_lock);
+	raw_spin_lock_irqsave(&upmu->lock, flags);
+	dead = upmu->dead;
+	if (!dead)
+		strscpy(buf, dev_name(upmu->dev), len);
+	raw_spin_unlock_irqrestore(&upmu->lock, flags);
+	return dead;
+}
+
 /**
  * __upmu_pmu_register() - register a PMU instance with perf
  * @upmu: from upmu_pmu_alloc(), filled in by the family: desc, regs, name,
@@ -824,16 +854,20 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 
 	mutex_lock(&upmu_list_lock);
 	upmu_reap_locked(NULL);
-	list_for_each_entry(other, &upmu_list, list) {
-		if (strcmp(other->name, upmu->name))
-			continue;
+	other = upmu_find_locked(upmu->name);
+	if (other) {
+		char from[64];
+		bool dead;
+
+		/* @other can be freed as soon as the list lock is dropped. */
+		dead = upmu_owner_locked(other, from, sizeof(from));
 		mutex_unlock(&upmu_list_lock);
-		if (other->dead)
+		if (dead)
 			dev_err(upmu->dev, "PMU %s is still held by open events of a removed device\n",
 				upmu->name);
 		else
 			dev_err(upmu->dev, "PMU %s already exists (from %s)\n",
-				upmu->name, dev_name(other->dev));
+				upmu->name, from);
 		return -EEXIST;
 	}
 	list_add_tail(&upmu->list, &upmu_list);
