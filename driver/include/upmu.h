@@ -67,6 +67,36 @@ static inline void upmu_wr32(const struct upmu_regs *r, u32 off, u32 val)
 		writel(val, r->base + off);
 }
 
+/**
+ * upmu_rd64_hilo() - read a running 64-bit counter as two 32-bit halves
+ * @r: register block
+ * @off: offset of the low half; the high half follows it
+ *
+ * Reads high, low, high, and again low and high until the high half
+ * reads the same twice around a read of the low half: the value is
+ * never torn by a carry between the two halves.  Each retry needs a
+ * carry out of the low half (2^32 counts) since the previous read of
+ * the high half, so the loop ends after one retry in practice.
+ *
+ * Return: the counter's value.
+ */
+static inline u64 upmu_rd64_hilo(const struct upmu_regs *r, u32 off)
+{
+	u32 hi, lo, prev;
+
+	hi = upmu_rd32(r, off + 4);
+	do {
+		prev = hi;
+		lo = upmu_rd32(r, off);
+		hi = upmu_rd32(r, off + 4);
+	} while (hi != prev);
+	return (u64)hi << 32 | lo;
+}
+
+/*
+ * A 64-bit register read in one access where the platform can, else as
+ * a counter read in two halves by upmu_rd64_hilo().
+ */
 static inline u64 upmu_rd64(const struct upmu_regs *r, u32 off)
 {
 	if (r->ops)
@@ -74,7 +104,7 @@ static inline u64 upmu_rd64(const struct upmu_regs *r, u32 off)
 #ifdef readq
 	return readq(r->base + off);
 #else
-	return readl(r->base + off) | ((u64)readl(r->base + off + 4) << 32);
+	return upmu_rd64_hilo(r, off);
 #endif
 }
 
