@@ -12,6 +12,7 @@
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
+#include <linux/topology.h>
 #include <linux/workqueue.h>
 
 #include "upmu.h"
@@ -275,6 +276,11 @@ static void upmu_del(struct perf_event *event, int flags)
 	perf_event_update_userpage(event);
 }
 
+/*
+ * Runs on the PMU's CPU, or on any CPU of its package when the PMU has
+ * @read_pkg (the perf core holds the event's context lock there too):
+ * everything it touches is under upmu->lock.
+ */
 static void upmu_read(struct perf_event *event)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
@@ -406,6 +412,9 @@ static int upmu_event_init(struct perf_event *event)
 	if (ret)
 		goto out;
 
+	/* No IPI to read it from a CPU of its package (upmu_read()). */
+	if (upmu->read_pkg)
+		event->event_caps |= PERF_EV_CAP_READ_ACTIVE_PKG;
 	event->hw.idx = -1;
 	ret = 0;
 out:
@@ -638,6 +647,41 @@ static ktime_t upmu_poll_period(const struct upmu_pmu *upmu)
 		ns = div64_u64(BIT_ULL(upmu->width - 1),
 			       upmu->desc->max_rate_per_ns);
 	return ns_to_ktime(clamp_t(u64, ns, UPMU_POLL_MIN_NS, UPMU_POLL_MAX_NS));
+}
+
+/*
+ * Are the PMU's CPUs exactly the online CPUs of one package?  Then the
+ * perf core may read its events from any CPU of that package instead
+ * of sending an IPI to the owner (PERF_EV_CAP_READ_ACTIVE_PKG): it
+ * compares the package of the reader with that of the event's CPU.
+ * A family's rule is one PMU per socket, a socket being a NUMA node;
+ * where the topology does not agree (a package spanning nodes, or
+ * nodes without package ids), reads go to the owner.
+ */
+static bool upmu_one_package(const struct upmu_pmu *upmu)
+{
+	const struct cpumask *cpus = &upmu->associated_cpus;
+	unsigned int cpu, first;
+	bool ret = true;
+	int pkg;
+
+	cpus_read_lock();
+	first = cpumask_first_and(cpus, cpu_online_mask);
+	if (first >= nr_cpu_ids) {
+		ret = false;
+		goto out;
+	}
+	pkg = topology_physical_package_id(first);
+	for_each_online_cpu(cpu) {
+		if ((topology_physical_package_id(cpu) == pkg) !=
+		    cpumask_test_cpu(cpu, cpus)) {
+			ret = false;
+			break;
+		}
+	}
+out:
+	cpus_read_unlock();
+	return ret;
 }
 
 /**
@@ -884,12 +928,14 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 		goto err_hp;
 	}
 
+	upmu->read_pkg = upmu_one_package(upmu);
 	ret = perf_pmu_register(&upmu->pmu, upmu->name, -1);
 	if (ret)
 		goto err_hp;
 
-	dev_dbg(upmu->dev, "%s: %u counters, %u bits, poll %lld ns\n", upmu->name,
-		upmu->num_counters, upmu->width, ktime_to_ns(upmu->poll));
+	dev_dbg(upmu->dev, "%s: %u counters, %u bits, poll %lld ns, read from %s\n",
+		upmu->name, upmu->num_counters, upmu->width,
+		ktime_to_ns(upmu->poll), upmu->read_pkg ? "its package" : "its CPU");
 	return 0;
 
 err_hp:
