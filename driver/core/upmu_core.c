@@ -619,7 +619,13 @@ static int upmu_cpu_teardown(unsigned int cpu, struct hlist_node *node)
 		if (dst != cpu)
 			break;
 	if (dst >= nr_cpu_ids || dst == cpu) {
-		/* Nobody left on this socket: events stay with the dead CPU. */
+		/*
+		 * Nobody left on this socket.  As in the upstream uncore
+		 * drivers the events are not moved off it: the perf core
+		 * then removes them from the CPU going offline, and they
+		 * stop counting for good, keeping their count.  New events
+		 * are refused until a CPU of the socket is back.
+		 */
 		WRITE_ONCE(upmu->cpu, -1);
 		return 0;
 	}
