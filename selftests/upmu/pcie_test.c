@@ -2,7 +2,8 @@
 /*
  * Tegra410 PCIE PMU on the upmu simulator: sysfs layout and PCI mapping,
  * exact counts of every event, root-port / BDF / destination filters,
- * the one-BDF-per-root-complex rule, errno for bad attrs, and removal.
+ * the one-BDF-per-root-complex rule, a group member taking its leader's
+ * BDF filter, errno for bad attrs, and removal.
  * Needs upmu_core, upmu_sim and upmu_t410 loaded, 2 NUMA nodes.
  */
 
@@ -260,6 +261,62 @@ TEST_F(pcie, one_bdf_per_root_complex)
 	EXPECT_EQ(11ULL, after[0] - before[0]);
 	close(b);
 	close(a);
+}
+
+/*
+ * As upstream: a group member without a source filter counts with its
+ * leader's BDF filter, and uses the comparator with it; one with its
+ * own filter, or in a group whose leader filters on root ports, or
+ * alone, does not.
+ */
+TEST_F(pcie, sibling_takes_leaders_bdf)
+{
+	int lead, sib, rp, alone, other;
+
+	lead = pmu_open(RC4, "rd_req,src_bdf=0x0180,src_bdf_en=1", -1);
+	ASSERT_LE(0, lead);
+	sib = pmu_open(RC4, "wr_req", lead);
+	ASSERT_LE(0, sib);
+	rp = pmu_open(RC4, "wr_req,src_rp_mask=0x2", lead);
+	ASSERT_LE(0, rp);
+	alone = pmu_open(RC4, "wr_req", -1);
+	ASSERT_LE(0, alone);
+	ASSERT_EQ(0, inject("rc=4 bdf=0x0180 op=wr count=3"));
+	ASSERT_EQ(0, inject("rc=4 bdf=0x0100 op=wr count=5"));	/* same port */
+	ASSERT_EQ(0, inject("rc=4 bdf=0x4180 op=wr count=7"));	/* port 1 */
+	ASSERT_EQ(0, inject("rc=4 bdf=0x0180 op=rd count=2"));
+	EXPECT_EQ(2ULL, count_of(_metadata, lead));
+	EXPECT_EQ(3ULL, count_of(_metadata, sib));
+	EXPECT_EQ(7ULL, count_of(_metadata, rp));
+	EXPECT_EQ(15ULL, count_of(_metadata, alone));
+
+	/*
+	 * A closed leader leaves its siblings on the hardware, each with
+	 * the filter it was scheduled with: the BDF and its comparator.
+	 */
+	close(lead);
+	ASSERT_EQ(0, inject("rc=4 bdf=0x0180 op=wr count=11"));
+	ASSERT_EQ(0, inject("rc=4 bdf=0x0100 op=wr count=13"));
+	EXPECT_EQ(14ULL, count_of(_metadata, sib));
+	EXPECT_EQ(-EINVAL, pmu_open(RC4, "rd_req,src_bdf=0x4180,src_bdf_en=1", -1));
+	/* and gives it back when it goes */
+	close(sib);
+	other = pmu_open(RC4, "rd_req,src_bdf=0x4180,src_bdf_en=1", -1);
+	EXPECT_LE(0, other);
+	close(other);
+	close(rp);
+
+	/* a root-port leader passes nothing on */
+	lead = pmu_open(RC4, "rd_req,src_rp_mask=0x1", -1);
+	ASSERT_LE(0, lead);
+	sib = pmu_open(RC4, "wr_req", lead);
+	ASSERT_LE(0, sib);
+	ASSERT_EQ(0, inject("rc=4 bdf=0x4180 op=wr count=7"));
+	ASSERT_EQ(0, inject("rc=4 bdf=0x0180 op=wr count=1"));
+	EXPECT_EQ(8ULL, count_of(_metadata, sib));
+	close(sib);
+	close(lead);
+	close(alone);
 }
 
 TEST_F(pcie, bad_attrs_errno)
