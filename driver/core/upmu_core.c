@@ -12,6 +12,7 @@
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
+#include <linux/topology.h>
 #include <linux/workqueue.h>
 
 #include "upmu.h"
@@ -275,6 +276,11 @@ static void upmu_del(struct perf_event *event, int flags)
 	perf_event_update_userpage(event);
 }
 
+/*
+ * Runs on the PMU's CPU, or on any CPU of its package when the PMU has
+ * @read_pkg (the perf core holds the event's context lock there too):
+ * everything it touches is under upmu->lock.
+ */
 static void upmu_read(struct perf_event *event)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
@@ -406,6 +412,9 @@ static int upmu_event_init(struct perf_event *event)
 	if (ret)
 		goto out;
 
+	/* No IPI to read it from a CPU of its package (upmu_read()). */
+	if (upmu->read_pkg)
+		event->event_caps |= PERF_EV_CAP_READ_ACTIVE_PKG;
 	event->hw.idx = -1;
 	ret = 0;
 out:
@@ -610,7 +619,13 @@ static int upmu_cpu_teardown(unsigned int cpu, struct hlist_node *node)
 		if (dst != cpu)
 			break;
 	if (dst >= nr_cpu_ids || dst == cpu) {
-		/* Nobody left on this socket: events stay with the dead CPU. */
+		/*
+		 * Nobody left on this socket.  As in the upstream uncore
+		 * drivers the events are not moved off it: the perf core
+		 * then removes them from the CPU going offline, and they
+		 * stop counting for good, keeping their count.  New events
+		 * are refused until a CPU of the socket is back.
+		 */
 		WRITE_ONCE(upmu->cpu, -1);
 		return 0;
 	}
@@ -638,6 +653,41 @@ static ktime_t upmu_poll_period(const struct upmu_pmu *upmu)
 		ns = div64_u64(BIT_ULL(upmu->width - 1),
 			       upmu->desc->max_rate_per_ns);
 	return ns_to_ktime(clamp_t(u64, ns, UPMU_POLL_MIN_NS, UPMU_POLL_MAX_NS));
+}
+
+/*
+ * Are the PMU's CPUs exactly the online CPUs of one package?  Then the
+ * perf core may read its events from any CPU of that package instead
+ * of sending an IPI to the owner (PERF_EV_CAP_READ_ACTIVE_PKG): it
+ * compares the package of the reader with that of the event's CPU.
+ * A family's rule is one PMU per socket, a socket being a NUMA node;
+ * where the topology does not agree (a package spanning nodes, or
+ * nodes without package ids), reads go to the owner.
+ */
+static bool upmu_one_package(const struct upmu_pmu *upmu)
+{
+	const struct cpumask *cpus = &upmu->associated_cpus;
+	unsigned int cpu, first;
+	bool ret = true;
+	int pkg;
+
+	cpus_read_lock();
+	first = cpumask_first_and(cpus, cpu_online_mask);
+	if (first >= nr_cpu_ids) {
+		ret = false;
+		goto out;
+	}
+	pkg = topology_physical_package_id(first);
+	for_each_online_cpu(cpu) {
+		if ((topology_physical_package_id(cpu) == pkg) !=
+		    cpumask_test_cpu(cpu, cpus)) {
+			ret = false;
+			break;
+		}
+	}
+out:
+	cpus_read_unlock();
+	return ret;
 }
 
 /**
@@ -769,6 +819,36 @@ static struct notifier_block upmu_module_nb = {
 	.notifier_call = upmu_module_notify,
 };
 
+static struct upmu_pmu *upmu_find_locked(const char *name)
+{
+	struct upmu_pmu *upmu;
+
+	lockdep_assert_held(&upmu_list_lock);
+	list_for_each_entry(upmu, &upmu_list, list)
+		if (!strcmp(upmu->name, name))
+			return upmu;
+	return NULL;
+}
+
+/*
+ * Is @upmu dead?  If not, copy the name of its device to @buf.  The
+ * list lock keeps @upmu allocated; its lock keeps upmu_pmu_unregister()
+ * from returning, and so the device from going, while we look at it.
+ */
+static bool upmu_owner_locked(struct upmu_pmu *upmu, char *buf, size_t len)
+{
+	unsigned long flags;
+	bool dead;
+
+	lockdep_assert_held(&upmu_list_lock);
+	raw_spin_lock_irqsave(&upmu->lock, flags);
+	dead = upmu->dead;
+	if (!dead)
+		strscpy(buf, dev_name(upmu->dev), len);
+	raw_spin_unlock_irqrestore(&upmu->lock, flags);
+	return dead;
+}
+
 /**
  * __upmu_pmu_register() - register a PMU instance with perf
  * @upmu: from upmu_pmu_alloc(), filled in by the family: desc, regs, name,
@@ -824,16 +904,20 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 
 	mutex_lock(&upmu_list_lock);
 	upmu_reap_locked(NULL);
-	list_for_each_entry(other, &upmu_list, list) {
-		if (strcmp(other->name, upmu->name))
-			continue;
+	other = upmu_find_locked(upmu->name);
+	if (other) {
+		char from[64];
+		bool dead;
+
+		/* @other can be freed as soon as the list lock is dropped. */
+		dead = upmu_owner_locked(other, from, sizeof(from));
 		mutex_unlock(&upmu_list_lock);
-		if (other->dead)
+		if (dead)
 			dev_err(upmu->dev, "PMU %s is still held by open events of a removed device\n",
 				upmu->name);
 		else
 			dev_err(upmu->dev, "PMU %s already exists (from %s)\n",
-				upmu->name, dev_name(other->dev));
+				upmu->name, from);
 		return -EEXIST;
 	}
 	list_add_tail(&upmu->list, &upmu_list);
@@ -850,12 +934,14 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 		goto err_hp;
 	}
 
+	upmu->read_pkg = upmu_one_package(upmu);
 	ret = perf_pmu_register(&upmu->pmu, upmu->name, -1);
 	if (ret)
 		goto err_hp;
 
-	dev_dbg(upmu->dev, "%s: %u counters, %u bits, poll %lld ns\n", upmu->name,
-		upmu->num_counters, upmu->width, ktime_to_ns(upmu->poll));
+	dev_dbg(upmu->dev, "%s: %u counters, %u bits, poll %lld ns, read from %s\n",
+		upmu->name, upmu->num_counters, upmu->width,
+		ktime_to_ns(upmu->poll), upmu->read_pkg ? "its package" : "its CPU");
 	return 0;
 
 err_hp:

@@ -67,6 +67,36 @@ static inline void upmu_wr32(const struct upmu_regs *r, u32 off, u32 val)
 		writel(val, r->base + off);
 }
 
+/**
+ * upmu_rd64_hilo() - read a running 64-bit counter as two 32-bit halves
+ * @r: register block
+ * @off: offset of the low half; the high half follows it
+ *
+ * Reads high, low, high, and again low and high until the high half
+ * reads the same twice around a read of the low half: the value is
+ * never torn by a carry between the two halves.  Each retry needs a
+ * carry out of the low half (2^32 counts) since the previous read of
+ * the high half, so the loop ends after one retry in practice.
+ *
+ * Return: the counter's value.
+ */
+static inline u64 upmu_rd64_hilo(const struct upmu_regs *r, u32 off)
+{
+	u32 hi, lo, prev;
+
+	hi = upmu_rd32(r, off + 4);
+	do {
+		prev = hi;
+		lo = upmu_rd32(r, off);
+		hi = upmu_rd32(r, off + 4);
+	} while (hi != prev);
+	return (u64)hi << 32 | lo;
+}
+
+/*
+ * A 64-bit register read in one access where the platform can, else as
+ * a counter read in two halves by upmu_rd64_hilo().
+ */
 static inline u64 upmu_rd64(const struct upmu_regs *r, u32 off)
 {
 	if (r->ops)
@@ -74,7 +104,7 @@ static inline u64 upmu_rd64(const struct upmu_regs *r, u32 off)
 #ifdef readq
 	return readq(r->base + off);
 #else
-	return readl(r->base + off) | ((u64)readl(r->base + off + 4) << 32);
+	return upmu_rd64_hilo(r, off);
 #endif
 }
 
@@ -165,10 +195,15 @@ struct upmu_sched {
  * @stop: disable counter hwc->idx (optional)
  * @read: raw value of counter hwc->idx (upmu->width bits)
  *
- * All but @validate and @get_idx run on the PMU's CPU with interrupts
- * off.  @get_idx also runs from event_init (any CPU, process context) on
- * a scratch &struct upmu_sched to validate a group; it must only touch
- * the state it is given.
+ * The core calls every op with upmu->lock held and interrupts off, so
+ * none may sleep.  Once the PMU is dead it only calls @put_idx, which
+ * must not touch the registers.  @enable, @disable, @config, @start,
+ * @stop and @put_idx run on the PMU's CPU, as does @get_idx on
+ * &upmu_pmu.hw.  @read may run on any CPU: the PMU's, a reader's of
+ * the same package (see &upmu_pmu.read_pkg), upmu_pmu_unregister()'s.
+ * @validate, and @get_idx on a scratch &struct upmu_sched that
+ * validates a group, run from event_init on the opener's CPU; there
+ * @get_idx must only change the state it is given.
  */
 struct upmu_hw_ops {
 	int (*validate)(struct upmu_pmu *upmu, struct perf_event *event);
@@ -231,14 +266,17 @@ struct upmu_info {
  * @list: in the core's list of registered PMUs
  * @num_counters: general-purpose counters (set by the family)
  * @width: counter width in bits (set by the family)
- * @lock: protects @hw, @events and @dead, and serialises all register
- *	  access of the PMU
+ * @lock: protects @hw, @events, @n_active, @dead and the counts of the
+ *	  events on the PMU, and serialises all register access of the PMU
+ *	  and every call of a &struct upmu_hw_ops op
  * @hw: allocation state of the hardware
  * @events: event on each counter index
  * @n_active: counters in use, drives the poll timer
  * @timer: overflow poll timer, pinned to @cpu
  * @poll: poll period, 0 if the counters cannot wrap in practice
  * @dead: the registers are gone; perf callbacks no longer touch them
+ * @read_pkg: @associated_cpus is one package: events are read from any
+ *	      CPU of it without an IPI
  * @groups: sysfs attribute groups handed to perf
  * @fmt_group: the "format" group
  * @ev_group: the "events" group
@@ -274,6 +312,7 @@ struct upmu_pmu {
 	struct hrtimer timer;
 	ktime_t poll;
 	bool dead;
+	bool read_pkg;
 	const struct attribute_group *groups[8];
 	struct attribute_group fmt_group;
 	struct attribute_group ev_group;

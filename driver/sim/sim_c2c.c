@@ -24,8 +24,20 @@
 
 #include <linux/bitops.h>
 #include <linux/math64.h>
+#include <linux/moduleparam.h>
 
 #include "sim.h"
+
+/*
+ * Fault injection for the driver's 64-bit reads in two halves: each of
+ * the next c2c_carry reads of the high half of an enabled link counter
+ * (of any device) is followed by 2^32 + 1 counts on that counter, so its
+ * high half changes before the next read.  A driver that gives up
+ * re-reading returns a torn value.
+ */
+static unsigned int c2c_carry;
+module_param(c2c_carry, uint, 0600);
+MODULE_PARM_DESC(c2c_carry, "high-half reads of a link counter followed by a carry");
 
 static void link_add(struct sim_link *l, unsigned int i, unsigned int ev,
 		     u64 delta)
@@ -167,10 +179,18 @@ static u32 link_reg_read(struct sim_link *l, unsigned int i, u32 off)
 		return l->out_status[i];
 	}
 	for (ev = 0; ev < C2C_NR_EVENTS; ev++) {
+		u32 hi;
+
 		if (off == c2c_cntr(ev))
 			return lower_32_bits(l->cnt[i][ev]);
-		if (off == c2c_cntr(ev) + 4)
-			return upper_32_bits(l->cnt[i][ev]);
+		if (off != c2c_cntr(ev) + 4)
+			continue;
+		hi = upper_32_bits(l->cnt[i][ev]);
+		if (READ_ONCE(c2c_carry) && link_counting(l, i)) {
+			WRITE_ONCE(c2c_carry, c2c_carry - 1);
+			link_add(l, i, ev, BIT_ULL(32) + 1);
+		}
+		return hi;
 	}
 	return 0;	/* reserved: RAZ */
 }

@@ -134,20 +134,10 @@ static void c2c_disable(struct upmu_pmu *upmu)
 	c2c_ctrl(upmu, 0);
 }
 
-/*
- * The counters are 64-bit at 4-byte aligned offsets: read high, low,
- * high, and again if the low half carried in between.
- */
+/* The counters are 64-bit at 4-byte aligned offsets: two halves. */
 static u64 c2c_rd64(struct upmu_pmu *upmu, u32 off)
 {
-	unsigned int tries = 3;
-	u32 hi, lo;
-
-	do {
-		hi = upmu_rd32(&upmu->regs, off + 4);
-		lo = upmu_rd32(&upmu->regs, off);
-	} while (hi != upmu_rd32(&upmu->regs, off + 4) && --tries);
-	return (u64)hi << 32 | lo;
+	return upmu_rd64_hilo(&upmu->regs, off);
 }
 
 static u64 c2c_read(struct upmu_pmu *upmu, struct perf_event *event)

@@ -10,6 +10,10 @@
  * events on the hardware when an event is created, and again whenever
  * one is scheduled: an event with another BDF is never counted as if it
  * had this one.
+ *
+ * As in the upstream driver, a group member without a source filter
+ * (config1 == 0) counts with its leader's, if the leader filters on a
+ * BDF: a group then describes one requester.
  */
 
 #include <linux/bitfield.h>
@@ -62,29 +66,56 @@ static bool pcie_bdf_en(struct upmu_pmu *upmu, struct perf_event *event)
 	return upmu_field(upmu, event, PCIE_F_SRC_BDF_EN);
 }
 
-static bool pcie_bdf_fits(struct upmu_pmu *upmu, const struct upmu_sched *s,
-			  struct perf_event *event)
+/* Field @fmt (a config1 one) of the source filter @src. */
+static u64 pcie_src_field(u64 src, unsigned int fmt)
 {
-	return !pcie_bdf_en(upmu, event) || !s->priv[PCIE_BDF_USERS] ||
-	       s->priv[PCIE_BDF] == upmu_field(upmu, event, PCIE_F_SRC_BDF);
+	const struct upmu_format *f = &pcie_formats[fmt];
+
+	return (src & GENMASK_ULL(f->hi, f->lo)) >> f->lo;
 }
 
+/*
+ * The source filter (config1 layout) that @event counts with: its own,
+ * or, without one, that of a leader that filters on a BDF.
+ */
+static u64 pcie_src(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+
+	if (!event->attr.config1 && leader != event &&
+	    leader->pmu == event->pmu && pcie_bdf_en(upmu, leader))
+		return leader->attr.config1;
+	return event->attr.config1;
+}
+
+/*
+ * Claim the comparator for @event in @s if its source filter is a BDF.
+ * On the hardware the filter is recorded in the event: a closed leader
+ * makes its siblings leaders, but what was claimed must be released and
+ * programmed.  In a scratch state (event_init) nothing is recorded.
+ */
 static int pcie_claim(struct upmu_pmu *upmu, struct upmu_sched *s,
 		      struct perf_event *event)
 {
-	if (!pcie_bdf_en(upmu, event))
+	u64 src = pcie_src(upmu, event);
+	u64 bdf = pcie_src_field(src, PCIE_F_SRC_BDF);
+
+	if (s == &upmu->hw)
+		event->hw.extra_reg.config = src;
+	if (!pcie_src_field(src, PCIE_F_SRC_BDF_EN))
 		return 0;
-	if (!pcie_bdf_fits(upmu, s, event))
+	if (s->priv[PCIE_BDF_USERS] && s->priv[PCIE_BDF] != bdf)
 		return -EINVAL;
-	s->priv[PCIE_BDF] = upmu_field(upmu, event, PCIE_F_SRC_BDF);
+	s->priv[PCIE_BDF] = bdf;
 	s->priv[PCIE_BDF_USERS]++;
 	return 0;
 }
 
+/* Only called for events claimed on the hardware. */
 static void pcie_release(struct upmu_pmu *upmu, struct upmu_sched *s,
 			 struct perf_event *event)
 {
-	if (pcie_bdf_en(upmu, event))
+	if (pcie_src_field(event->hw.extra_reg.config, PCIE_F_SRC_BDF_EN))
 		s->priv[PCIE_BDF_USERS]--;
 }
 
@@ -111,14 +142,15 @@ static int pcie_validate(struct upmu_pmu *upmu, struct perf_event *event)
 	return 0;
 }
 
-/* No source filter means all root ports. */
+/* The source filter claimed for the event; none means all root ports. */
 static u32 pcie_filter(struct upmu_pmu *upmu, struct perf_event *event)
 {
-	if (pcie_bdf_en(upmu, event))
+	u64 src = event->hw.extra_reg.config;
+
+	if (pcie_src_field(src, PCIE_F_SRC_BDF_EN))
 		return PCIE_FILT_BDF_EN |
-		       FIELD_PREP(PCIE_FILT_BDF,
-				  upmu_field(upmu, event, PCIE_F_SRC_BDF));
-	return upmu_field(upmu, event, PCIE_F_SRC_RP_MASK) ?: PCIE_FILT_RP_MASK;
+		       FIELD_PREP(PCIE_FILT_BDF, pcie_src_field(src, PCIE_F_SRC_BDF));
+	return pcie_src_field(src, PCIE_F_SRC_RP_MASK) ?: PCIE_FILT_RP_MASK;
 }
 
 /* No destination filter means all destinations. */
@@ -185,4 +217,6 @@ const struct t410_model t410_pcie_model = {
 	.filter2	= pcie_filter2,
 	.claim		= pcie_claim,
 	.release	= pcie_release,
+	/* what the upstream driver writes: the default filter, all ports */
+	.cc_filter	= PCIE_FILT_RP_MASK,
 };

@@ -3,8 +3,9 @@
  * Tegra410 NVLink-C2C, NV-CLink and NV-DLink PMUs on the upmu simulator:
  * sysfs layout and peer, the event set of a GPU and of a SoC peer, exact
  * counts of every event, gpu_mask, what each link does not count,
- * latency on a 1.5 GHz manual clock, the 32-event limit, groups, errno
- * for bad attrs and removal with open events.
+ * latency on a 1.5 GHz manual clock, 64-bit counters read in two halves
+ * that carry in between, the 32-event limit, groups, errno for bad attrs
+ * and removal with open events.
  * Needs upmu_core, upmu_sim and upmu_t410 loaded, 2 NUMA nodes.
  */
 
@@ -393,6 +394,33 @@ TEST_F_TIMEOUT(c2c, dlink_cxl_reads, C2C_TIMEOUT)
 	EXPECT_EQ(6000ULL, count_of(_metadata, fd[2]));
 	close(other);
 	close_all(fd, 3);
+}
+
+#define C2C_CARRY	"/sys/module/upmu_sim/parameters/c2c_carry"
+
+/*
+ * upmu_sim's c2c_carry makes a counter carry into its high half after
+ * each of the next N reads of that half (2^32 + 1 counts each): the
+ * driver reads the two halves until the high one is stable, so what it
+ * reads is never torn, and every carry is counted.
+ */
+TEST_F_TIMEOUT(c2c, counter_read_never_torn, C2C_TIMEOUT)
+{
+	const uint64_t carry = (1ULL << 32) + 1;
+	uint64_t left;
+	int fd;
+
+	fd = pmu_open(DLINK0, "in_rd_req", -1);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, inject("op=rd dst=loc_cxl count=5"));
+	ASSERT_EQ(0, write_str(C2C_CARRY, "8"));
+	EXPECT_EQ(5 + 8 * carry, count_of(_metadata, fd));
+	ASSERT_EQ(0, read_u64(C2C_CARRY, &left));
+	EXPECT_EQ(0ULL, left);
+	ASSERT_EQ(0, inject("op=rd dst=loc_cxl count=2"));
+	EXPECT_EQ(7 + 8 * carry, count_of(_metadata, fd));
+	write_str(C2C_CARRY, "0");
+	close(fd);
 }
 
 /* What NVLink-C2C with GPUs does not count, and PCIe reads of GPU memory. */

@@ -8,17 +8,24 @@
  * - CPU hotplug: the owner CPU goes offline, the event moves to the
  *   socket's other CPU with its count and its filter (a shared filter
  *   resource stays claimed), nobody owns the PMU with the socket
- *   offline, and a new event counts exactly afterwards;
+ *   offline; the perf core then takes the event off for good (it keeps
+ *   its count and times, and gives back its filter resources), and a
+ *   new event counts exactly once the socket is back;
+ * - reads from any CPU of the socket are exact and need no IPI, reads
+ *   from the other socket are exact;
  * - removal with open events: what was counted, read or not, is kept;
  *   the PMU goes away (6.15+: at once, the event is revoked; before: when
  *   the last event is closed, and new events get ENODEV until then).
  *
- * Needs upmu_core, upmu_sim and upmu_t410 loaded, 4 CPUs on 2 nodes
- * (socket 1 is CPUs 2 and 3).
+ * Needs upmu_core, upmu_sim and upmu_t410 loaded, 4 CPUs on 2 nodes, a
+ * socket (package) per node (socket 1 is CPUs 2 and 3).
  */
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -27,8 +34,28 @@
 
 #include "upmu_test.h"
 
-/* Two root complexes per socket: RC 1 has root ports 1-4. */
-SIM_FIXTURE(family, "rcs=2", "nvidia_pcie_tgt_pmu_1_rc_1");
+/*
+ * Two root complexes per socket: RC 1 has root ports 1-4.  After the
+ * test, also a failed one, the parent brings socket 1 back online, so
+ * that one failure does not make the next tests fail.
+ */
+FIXTURE(family) {
+	int dummy;
+};
+
+FIXTURE_SETUP(family)
+{
+	sim_del(SIM_ID);
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "rcs=2"));
+	ASSERT_TRUE(pmu_exists("nvidia_pcie_tgt_pmu_1_rc_1"));
+}
+
+FIXTURE_TEARDOWN_PARENT(family)
+{
+	cpu_set_online(3, true);
+	cpu_set_online(2, true);
+	sim_del(SIM_ID);
+}
 
 /*
  * @pmu: socket 1's instance
@@ -115,21 +142,121 @@ static int traffic(const FIXTURE_VARIANT(family) *v)
 	return inject(v->counted) ?: inject(v->filtered);
 }
 
-TEST_F(family, hotplug_migrates_and_keeps_count)
+/* Open @spec on @pmu, read with its times enabled and running. */
+static int open_timed(const char *pmu, const char *spec)
 {
+	struct perf_event_attr attr;
+	int ret = pmu_attr(pmu, spec, &attr);
+
+	if (ret)
+		return ret;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return perf_open(&attr, -1, pmu_cpu(pmu), -1);
+}
+
+/* count, time enabled, time running */
+static int read_timed(int fd, uint64_t v[3])
+{
+	return read(fd, v, 3 * sizeof(v[0])) == 3 * sizeof(v[0]) ? 0 : -1;
+}
+
+/* Function-call IPIs that CPU @cpu took ("CAL" in /proc/interrupts), or -1. */
+static long long call_ipis(int cpu)
+{
+	char line[4096], name[16], *tok, *save;
+	long long ret = -1;
+	int col = -1, i;
+	FILE *f;
+
+	f = fopen("/proc/interrupts", "r");
+	if (!f)
+		return -1;
+	snprintf(name, sizeof(name), "CPU%d", cpu);
+	if (fgets(line, sizeof(line), f))
+		for (i = 0, tok = strtok_r(line, " \t\n", &save); tok;
+		     i++, tok = strtok_r(NULL, " \t\n", &save))
+			if (!strcmp(tok, name))
+				col = i;
+	while (col >= 0 && fgets(line, sizeof(line), f)) {
+		tok = strtok_r(line, " \t\n", &save);
+		if (!tok || strcmp(tok, "CAL:"))
+			continue;
+		for (i = 0; i <= col && tok; i++)
+			tok = strtok_r(NULL, " \t\n", &save);
+		if (tok)
+			ret = strtoll(tok, NULL, 10);
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* Run on CPU @cpu, or on any CPU if @cpu < 0. */
+static int run_on(int cpu)
+{
+	cpu_set_t set;
+	int i;
+
+	CPU_ZERO(&set);
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (cpu < 0 ? i < sysconf(_SC_NPROCESSORS_CONF) : i == cpu)
+			CPU_SET(i, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+#define NR_READS	200
+
+/*
+ * One event through its life on a socket:
+ *
+ * - it is read on the reader's CPU when that is one of the PMU's socket
+ *   (PERF_EV_CAP_READ_ACTIVE_PKG): exactly, and without an IPI to the
+ *   owner per read; from the other socket through the owner, exactly;
+ * - the owner goes offline: it moves to the socket's other CPU with its
+ *   count and its filter resources;
+ * - the whole socket goes offline: the perf core takes it off for good,
+ *   with its count and times, and a new event counts exactly once the
+ *   socket is back.
+ */
+TEST_F(family, reads_hotplug_and_socket_back)
+{
+	uint64_t v[3], off[3], back[3], want;
+	long long ipis;
+	int fd, busy, i, wrong = 0;
 	char buf[64];
-	int fd, busy;
 
 	ASSERT_EQ(2, pmu_cpu(variant->pmu));
-	fd = pmu_open(variant->pmu, variant->event, -1);
+	fd = open_timed(variant->pmu, variant->event);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, traffic(variant));
-	EXPECT_EQ(variant->per, count_of(_metadata, fd));
+	want = variant->per;
+
+	ASSERT_EQ(0, run_on(3));
+	ASSERT_EQ(0, read_timed(fd, v));
+	EXPECT_EQ(want, v[0]);
+	ipis = call_ipis(2);
+	ASSERT_LE(0, ipis);
+	for (i = 0; i < NR_READS; i++) {
+		ASSERT_EQ(0, read_timed(fd, v));
+		wrong += v[0] != want;
+	}
+	ipis = call_ipis(2) - ipis;
+	EXPECT_EQ(0, wrong);
+	EXPECT_GT(NR_READS / 2, ipis) TH_LOG("%lld IPIs for %d reads", ipis, NR_READS);
+	ASSERT_EQ(0, run_on(0));
+	ASSERT_EQ(0, traffic(variant));
+	want += variant->per;
+	ASSERT_EQ(0, read_timed(fd, v));
+	EXPECT_EQ(want, v[0]);
+	ASSERT_EQ(0, run_on(-1));
 
 	ASSERT_EQ(0, cpu_set_online(2, false));
 	EXPECT_EQ(3, pmu_cpu(variant->pmu));
 	ASSERT_EQ(0, traffic(variant));
-	EXPECT_EQ(2 * variant->per, count_of(_metadata, fd));
+	want += variant->per;
+	ASSERT_EQ(0, read_timed(fd, v));
+	EXPECT_EQ(want, v[0]);
 	if (variant->busy) {
 		/* the moved event still holds its filter resource */
 		busy = pmu_open(variant->pmu, variant->busy, -1);
@@ -138,29 +265,48 @@ TEST_F(family, hotplug_migrates_and_keeps_count)
 			close(busy);
 	}
 
-	/* with the whole socket offline nobody owns the PMU */
+	/*
+	 * With the whole socket offline nobody owns the PMU, and the perf
+	 * core takes the event off the last CPU: it keeps its count, and
+	 * its time enabled and running stop, equal.
+	 */
 	ASSERT_EQ(0, cpu_set_online(3, false));
 	ASSERT_EQ(0, pmu_read(variant->pmu, "cpumask", buf, sizeof(buf)));
 	EXPECT_STREQ("", buf);
-	EXPECT_EQ(2 * variant->per, count_of(_metadata, fd));
+	EXPECT_EQ(-EINVAL, pmu_open(variant->pmu, variant->event, -1));
+	ASSERT_EQ(0, read_timed(fd, off));
+	EXPECT_EQ(want, off[0]);
+	EXPECT_EQ(off[1], off[2]);
 	ASSERT_EQ(0, cpu_set_online(3, true));
 	EXPECT_EQ(3, pmu_cpu(variant->pmu));
 	ASSERT_EQ(0, cpu_set_online(2, true));
 	EXPECT_EQ(3, pmu_cpu(variant->pmu));
-	close(fd);
 
-	/* the resources are free again: a new event counts exactly */
+	/*
+	 * The socket is back, but that event stays off for good: it does
+	 * not count, its times stand still, and it no longer holds the
+	 * filter resources.  A new event counts exactly.
+	 */
+	ASSERT_EQ(0, traffic(variant));
+	usleep(20000);
+	ASSERT_EQ(0, read_timed(fd, back));
+	EXPECT_EQ(off[0], back[0]);
+	EXPECT_EQ(off[1], back[1]);
+	EXPECT_EQ(off[2], back[2]);
 	if (variant->busy) {
 		busy = pmu_open(variant->pmu, variant->busy, -1);
 		EXPECT_LE(0, busy);
 		if (busy >= 0)
 			close(busy);
 	}
-	fd = pmu_open(variant->pmu, variant->event, -1);
-	ASSERT_LE(0, fd);
+	busy = pmu_open(variant->pmu, variant->event, -1);
+	ASSERT_LE(0, busy);
 	ASSERT_EQ(0, traffic(variant));
 	ASSERT_EQ(0, traffic(variant));
-	EXPECT_EQ(2 * variant->per, count_of(_metadata, fd));
+	EXPECT_EQ(2 * variant->per, count_of(_metadata, busy));
+	close(busy);
+	ASSERT_EQ(0, read_timed(fd, back));
+	EXPECT_EQ(off[0], back[0]);
 	close(fd);
 }
 

@@ -2,7 +2,8 @@
 /*
  * Tegra410 PCIE PMU on the upmu simulator: sysfs layout and PCI mapping,
  * exact counts of every event, root-port / BDF / destination filters,
- * the one-BDF-per-root-complex rule, errno for bad attrs, and removal.
+ * the one-BDF-per-root-complex rule, a group member taking its leader's
+ * BDF filter, errno for bad attrs, and removal.
  * Needs upmu_core, upmu_sim and upmu_t410 loaded, 2 NUMA nodes.
  */
 
@@ -191,11 +192,28 @@ static int read_times(int fd, uint64_t v[3])
 	return n == 3 * sizeof(v[0]) ? 0 : -1;
 }
 
-TEST_F(pcie, one_bdf_per_root_complex)
+/* The count of an event read with its times; ~0 after a failed read. */
+static uint64_t times_count(struct __test_metadata *_metadata, int fd)
+{
+	uint64_t v[3] = { ~0ULL };
+
+	EXPECT_EQ(0, read_times(fd, v));
+	return v[0];
+}
+
+/*
+ * Rounds of traffic until both of two multiplexed events have counted:
+ * perf rotates them every few ms, a round takes longer than that, so
+ * one that never counts in MUX_ROUNDS rounds is never scheduled.
+ */
+#define MUX_ROUNDS	50
+
+TEST_F_TIMEOUT(pcie, one_bdf_per_root_complex, 120)
 {
 	uint64_t va[3], vb[3], before[3], after[3];
 	struct perf_event_attr attr;
-	int a, b, c, lead;
+	bool ran_a = false, ran_b = false;
+	int a, b, c, lead, round;
 
 	a = pmu_open(RC4, "rd_req,src_bdf=0x0180,src_bdf_en=1", -1);
 	ASSERT_LE(0, a);
@@ -225,8 +243,10 @@ TEST_F(pcie, one_bdf_per_root_complex)
 
 	/*
 	 * Created while the other was disabled, two BDFs pass event_init,
-	 * but are never on the hardware together: perf time-shares them
-	 * and neither counts the other's traffic.
+	 * but are never on the hardware together: perf time-shares them.
+	 * Round after round, traffic of each BDF goes in: only the event
+	 * of that BDF may count it, each time all of it or none (it was
+	 * not on the hardware), and both events must get their turn.
 	 */
 	ASSERT_EQ(0, pmu_attr(RC4, "rd_req,src_bdf=0x0180,src_bdf_en=1", &attr));
 	attr.disabled = 1;
@@ -240,15 +260,34 @@ TEST_F(pcie, one_bdf_per_root_complex)
 	ASSERT_LE(0, b);
 	ASSERT_EQ(0, ioctl(a, PERF_EVENT_IOC_ENABLE, 0));
 	ASSERT_EQ(0, inject("rc=4 bdf=0x0180 count=5"));
+	ASSERT_EQ(0, read_times(a, va));
+	EXPECT_EQ(5ULL, va[0]);
 	ASSERT_EQ(0, ioctl(b, PERF_EVENT_IOC_ENABLE, 0));
-	usleep(200000);
-	ASSERT_EQ(0, inject("rc=4 bdf=0x4180 count=7"));
-	ASSERT_EQ(0, inject("rc=4 bdf=0x0180 count=3"));
+	for (round = 0; round < MUX_ROUNDS && !(ran_a && ran_b); round++) {
+		uint64_t a0 = times_count(_metadata, a), b0 = times_count(_metadata, b);
+		uint64_t a1, b1, a2, b2;
+
+		ASSERT_EQ(0, inject("rc=4 bdf=0x4180 count=7"));
+		a1 = times_count(_metadata, a);
+		b1 = times_count(_metadata, b);
+		ASSERT_EQ(0, inject("rc=4 bdf=0x0180 count=3"));
+		a2 = times_count(_metadata, a);
+		b2 = times_count(_metadata, b);
+		ASSERT_EQ(a0, a1);
+		ASSERT_TRUE(b1 == b0 || b1 == b0 + 7) TH_LOG("b %llu -> %llu",
+			(unsigned long long)b0, (unsigned long long)b1);
+		ASSERT_EQ(b1, b2);
+		ASSERT_TRUE(a2 == a1 || a2 == a1 + 3) TH_LOG("a %llu -> %llu",
+			(unsigned long long)a1, (unsigned long long)a2);
+		ran_a |= a2 != a1;
+		ran_b |= b1 != b0;
+		usleep(2000);
+	}
+	EXPECT_TRUE(ran_a);
+	EXPECT_TRUE(ran_b);
+	/* multiplexed: one of them was not running all the time */
 	ASSERT_EQ(0, read_times(a, va));
 	ASSERT_EQ(0, read_times(b, vb));
-	EXPECT_TRUE(va[0] == 5 || va[0] == 8) TH_LOG("a %llu", (unsigned long long)va[0]);
-	EXPECT_TRUE(vb[0] == 0 || vb[0] == 7) TH_LOG("b %llu", (unsigned long long)vb[0]);
-	/* multiplexed: one of them was not running all the time */
 	EXPECT_TRUE(va[2] < va[1] || vb[2] < vb[1]);
 	/* with the first one off, the second gets the comparator */
 	ASSERT_EQ(0, ioctl(a, PERF_EVENT_IOC_DISABLE, 0));
@@ -260,6 +299,62 @@ TEST_F(pcie, one_bdf_per_root_complex)
 	EXPECT_EQ(11ULL, after[0] - before[0]);
 	close(b);
 	close(a);
+}
+
+/*
+ * As upstream: a group member without a source filter counts with its
+ * leader's BDF filter, and uses the comparator with it; one with its
+ * own filter, or in a group whose leader filters on root ports, or
+ * alone, does not.
+ */
+TEST_F(pcie, sibling_takes_leaders_bdf)
+{
+	int lead, sib, rp, alone, other;
+
+	lead = pmu_open(RC4, "rd_req,src_bdf=0x0180,src_bdf_en=1", -1);
+	ASSERT_LE(0, lead);
+	sib = pmu_open(RC4, "wr_req", lead);
+	ASSERT_LE(0, sib);
+	rp = pmu_open(RC4, "wr_req,src_rp_mask=0x2", lead);
+	ASSERT_LE(0, rp);
+	alone = pmu_open(RC4, "wr_req", -1);
+	ASSERT_LE(0, alone);
+	ASSERT_EQ(0, inject("rc=4 bdf=0x0180 op=wr count=3"));
+	ASSERT_EQ(0, inject("rc=4 bdf=0x0100 op=wr count=5"));	/* same port */
+	ASSERT_EQ(0, inject("rc=4 bdf=0x4180 op=wr count=7"));	/* port 1 */
+	ASSERT_EQ(0, inject("rc=4 bdf=0x0180 op=rd count=2"));
+	EXPECT_EQ(2ULL, count_of(_metadata, lead));
+	EXPECT_EQ(3ULL, count_of(_metadata, sib));
+	EXPECT_EQ(7ULL, count_of(_metadata, rp));
+	EXPECT_EQ(15ULL, count_of(_metadata, alone));
+
+	/*
+	 * A closed leader leaves its siblings on the hardware, each with
+	 * the filter it was scheduled with: the BDF and its comparator.
+	 */
+	close(lead);
+	ASSERT_EQ(0, inject("rc=4 bdf=0x0180 op=wr count=11"));
+	ASSERT_EQ(0, inject("rc=4 bdf=0x0100 op=wr count=13"));
+	EXPECT_EQ(14ULL, count_of(_metadata, sib));
+	EXPECT_EQ(-EINVAL, pmu_open(RC4, "rd_req,src_bdf=0x4180,src_bdf_en=1", -1));
+	/* and gives it back when it goes */
+	close(sib);
+	other = pmu_open(RC4, "rd_req,src_bdf=0x4180,src_bdf_en=1", -1);
+	EXPECT_LE(0, other);
+	close(other);
+	close(rp);
+
+	/* a root-port leader passes nothing on */
+	lead = pmu_open(RC4, "rd_req,src_rp_mask=0x1", -1);
+	ASSERT_LE(0, lead);
+	sib = pmu_open(RC4, "wr_req", lead);
+	ASSERT_LE(0, sib);
+	ASSERT_EQ(0, inject("rc=4 bdf=0x4180 op=wr count=7"));
+	ASSERT_EQ(0, inject("rc=4 bdf=0x0180 op=wr count=1"));
+	EXPECT_EQ(8ULL, count_of(_metadata, sib));
+	close(sib);
+	close(lead);
+	close(alone);
 }
 
 TEST_F(pcie, bad_attrs_errno)

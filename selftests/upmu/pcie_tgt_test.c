@@ -204,15 +204,25 @@ TEST_F(tgt, group_needs_its_slots)
 
 /*
  * Nine ranges created while none was scheduled pass event_init, but at
- * most eight are on the hardware at once: perf time-shares them, and no
- * event counts traffic outside its range.
+ * most eight are on the hardware at once: perf time-shares them.  Round
+ * after round, range i gets 10 + i transactions: an event counts all of
+ * its range's or none (it was not on the hardware), never another
+ * range's (any other amount, or a sum of them, differs), and every
+ * event must get its turn.
  */
-TEST_F(tgt, slots_multiplexed)
+/*
+ * perf rotates the events every few ms and a round takes longer than
+ * that: one that never counts in MUX_ROUNDS rounds is never scheduled.
+ */
+#define MUX_ROUNDS	20
+
+TEST_F_TIMEOUT(tgt, slots_multiplexed, 120)
 {
 	struct perf_event_attr attr;
-	uint64_t v[9][3];
+	uint64_t v[9][3], prev[9];
+	bool ran[9] = { false };
+	int fd[9], i, round, nr_ran = 0, short_runs = 0;
 	char spec[128];
-	int fd[9], i, short_runs = 0;
 
 	for (i = 0; i < 9; i++) {
 		snprintf(spec, sizeof(spec),
@@ -224,18 +234,33 @@ TEST_F(tgt, slots_multiplexed)
 				   PERF_FORMAT_TOTAL_TIME_RUNNING;
 		fd[i] = perf_open(&attr, -1, pmu_cpu(TGT1), -1);
 		ASSERT_LE(0, fd[i]) TH_LOG("range %d: %d", i, fd[i]);
+		prev[i] = 0;
 	}
 	for (i = 0; i < 9; i++)
 		ASSERT_EQ(0, ioctl(fd[i], PERF_EVENT_IOC_ENABLE, 0));
-	usleep(100000);
-	for (i = 0; i < 9; i++)
-		ASSERT_EQ(0, sim_ctl(SIM_ID, "inject", "to_rc=1 addr=%#x count=%d",
-				     0x10000 * (i + 1), 10 + i));
-	usleep(100000);
+	for (round = 0; round < MUX_ROUNDS && nr_ran < 9; round++) {
+		for (i = 0; i < 9; i++)
+			ASSERT_EQ(0, sim_ctl(SIM_ID, "inject", "to_rc=1 addr=%#x count=%d",
+					     0x10000 * (i + 1), 10 + i));
+		for (i = 0; i < 9; i++) {
+			uint64_t d;
+
+			ASSERT_EQ((ssize_t)sizeof(v[i]), read(fd[i], v[i], sizeof(v[i])));
+			d = v[i][0] - prev[i];
+			ASSERT_TRUE(d == 0 || d == (uint64_t)(10 + i))
+				TH_LOG("range %d, round %d: +%llu", i, round,
+				       (unsigned long long)d);
+			prev[i] = v[i][0];
+			if (d && !ran[i]) {
+				ran[i] = true;
+				nr_ran++;
+			}
+		}
+		usleep(2000);
+	}
+	EXPECT_EQ(9, nr_ran);
 	for (i = 0; i < 9; i++) {
-		ASSERT_EQ((ssize_t)sizeof(v[i]), read(fd[i], v[i], sizeof(v[i])));
-		EXPECT_TRUE(v[i][0] == 0 || v[i][0] == (uint64_t)(10 + i))
-			TH_LOG("range %d: %llu", i, (unsigned long long)v[i][0]);
+		EXPECT_TRUE(ran[i]) TH_LOG("range %d never counted", i);
 		short_runs += v[i][2] < v[i][1];
 		close(fd[i]);
 	}
