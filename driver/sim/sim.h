@@ -104,9 +104,28 @@ struct sim_flow {
 struct sim_dev;
 struct sim_cspmu;
 
+/**
+ * struct sim_regs - a register block as software reaches it
+ * @ops: the accessors handed to the driver in the platform data
+ * @ctx: their cookie
+ * @size: bytes of the register window
+ * @name: name of its debugfs file in regs/ (e.g. "pcie.0.4")
+ *
+ * The driver and the debugfs regs/ files use the same @ops: a test
+ * reads and writes exactly what the driver would.
+ */
+struct sim_regs {
+	const struct upmu_regs_ops *ops;
+	void *ctx;
+	u32 size;
+	char name[32];
+};
+
 /* A CoreSight-architecture PMU register block (UCF, PCIE, PCIE-TGT). */
 struct sim_cspmu_model {
 	const char *pdev_name;
+	const char *regs_name;
+	bool multi_instance;	/* one per root complex: "<regs_name>.S.I" */
 	u32 pmiidr;
 	bool has_slots;
 	/* Increment of counter @idx of @u per transaction. */
@@ -133,6 +152,7 @@ struct sim_cspmu {
 	u32 slot[TGT_NR_SLOTS][5];	/* PCIE-TGT address slots */
 	u64 cnt[32];
 	u64 last_ns;
+	struct sim_regs regs;
 	struct platform_device *pdev;
 };
 
@@ -148,6 +168,7 @@ struct sim_cmem {
 	u64 aor[CMEM_NR_INST][CMEM_NR_MC];
 	unsigned int next;
 	u64 last_ns;
+	struct sim_regs regs;
 	struct platform_device *pdev;
 };
 
@@ -168,6 +189,7 @@ struct sim_link {
 	u32 out_status[C2C_MAX_INST];
 	u64 cnt[C2C_MAX_INST][C2C_NR_EVENTS];
 	u64 last_ns;
+	struct sim_regs regs;
 	struct platform_device *pdev;
 };
 
@@ -196,6 +218,7 @@ struct sim_link {
  * @clink: NV-CLink PMU per socket
  * @dlink: NV-DLink PMU per socket
  * @ddir: debugfs directory
+ * @regs_dir: its regs/ directory
  */
 struct sim_dev {
 	struct device dev;
@@ -220,12 +243,13 @@ struct sim_dev {
 	struct sim_link clink[SIM_MAX_SOCKETS];
 	struct sim_link dlink[SIM_MAX_SOCKETS];
 	struct dentry *ddir;
+	struct dentry *regs_dir;
 };
 
 /* sim_bus.c */
 struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,
-				     const struct upmu_regs_ops *ops, void *ctx,
-				     u32 socket, u32 instance,
+				     struct sim_regs *regs, u32 socket,
+				     u32 instance,
 				     const struct property_entry *props);
 void sim_del_pdev(struct platform_device **pdev);
 
@@ -239,6 +263,7 @@ u64 sim_max_bytes_per_ns(struct sim_dev *sd);
 /* sim_debugfs.c */
 int sim_next_kv(char **buf, char **key, char **val);
 void sim_debugfs_init(struct sim_dev *sd);
+void sim_debugfs_add_regs(struct sim_dev *sd, struct sim_regs *regs);
 void sim_debugfs_exit(struct sim_dev *sd);
 int sim_debugfs_module_init(void);
 void sim_debugfs_module_exit(void);

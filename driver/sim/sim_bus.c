@@ -51,21 +51,21 @@ static const struct device_type sim_dev_type = {
  * sim_add_pdev() - publish a register block as a platform device
  * @sd: the simulated SoC (parent)
  * @name: platform device name the PMU driver matches
- * @ops: register accessors
- * @ctx: their cookie
+ * @regs: its accessors, window and debugfs name
  * @socket: socket of the block
  * @instance: instance within the socket
  * @props: firmware properties of the device, or NULL
  *
- * A PMU driver may bind at once.  Return: the device or an ERR_PTR.
+ * The block's regs/ debugfs file appears first; a PMU driver may bind
+ * at once.  Return: the device or an ERR_PTR.
  */
 struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,
-				     const struct upmu_regs_ops *ops, void *ctx,
-				     u32 socket, u32 instance,
+				     struct sim_regs *regs, u32 socket,
+				     u32 instance,
 				     const struct property_entry *props)
 {
 	struct upmu_platdata pd = {
-		.regs = { .ops = ops, .ctx = ctx },
+		.regs = { .ops = regs->ops, .ctx = regs->ctx },
 		.socket = socket,
 		.instance = instance,
 	};
@@ -78,6 +78,7 @@ struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,
 		.properties = props,
 	};
 
+	sim_debugfs_add_regs(sd, regs);
 	return platform_device_register_full(&info);
 }
 

@@ -252,7 +252,7 @@ static const struct upmu_regs_ops sim_link_regs_ops = {
 
 /* Reset state: stopped, zero; every instance carries peer 0. */
 static void link_init(struct sim_dev *sd, struct sim_link *l, const char *name,
-		      u32 socket, unsigned int nr_inst)
+		      const char *regs_name, u32 socket, unsigned int nr_inst)
 {
 	l->sd = sd;
 	l->pdev_name = name;
@@ -261,6 +261,10 @@ static void link_init(struct sim_dev *sd, struct sim_link *l, const char *name,
 	l->nr_peers = 1;
 	l->peer_insts[0] = GENMASK(nr_inst - 1, 0);
 	l->last_ns = sim_now(sd);
+	l->regs.ops = &sim_link_regs_ops;
+	l->regs.ctx = l;
+	l->regs.size = C2C_WINDOW(nr_inst);
+	snprintf(l->regs.name, sizeof(l->regs.name), "%s.%u", regs_name, socket);
 }
 
 void sim_c2c_init(struct sim_dev *sd)
@@ -270,7 +274,8 @@ void sim_c2c_init(struct sim_dev *sd)
 	for (s = 0; s < sd->nr_sockets; s++) {
 		struct sim_link *c2c = &sd->c2c[s];
 
-		link_init(sd, c2c, "nvidia-t410-c2c-pmu", s, C2C_NR_INST_NVLINK);
+		link_init(sd, c2c, "nvidia-t410-c2c-pmu", "c2c", s,
+			  C2C_NR_INST_NVLINK);
 		/* Two GPUs share the instances half and half. */
 		if (sd->nr_gpus == 2) {
 			c2c->nr_peers = 2;
@@ -278,17 +283,17 @@ void sim_c2c_init(struct sim_dev *sd)
 			c2c->peer_insts[1] = GENMASK(C2C_NR_INST_NVLINK - 1,
 						     C2C_NR_INST_NVLINK / 2);
 		}
-		link_init(sd, &sd->clink[s], "nvidia-t410-nvclink", s,
+		link_init(sd, &sd->clink[s], "nvidia-t410-nvclink", "clink", s,
 			  C2C_NR_INST_NVCLINK);
-		link_init(sd, &sd->dlink[s], "nvidia-t410-nvdlink", s,
+		link_init(sd, &sd->dlink[s], "nvidia-t410-nvdlink", "dlink", s,
 			  C2C_NR_INST_NVDLINK);
 	}
 }
 
 static int link_publish(struct sim_link *l, const struct property_entry *props)
 {
-	l->pdev = sim_add_pdev(l->sd, l->pdev_name, &sim_link_regs_ops, l,
-			       l->socket, 0, props);
+	l->pdev = sim_add_pdev(l->sd, l->pdev_name, &l->regs, l->socket, 0,
+			       props);
 	return PTR_ERR_OR_ZERO(l->pdev);
 }
 

@@ -179,12 +179,16 @@ void sim_cmem_init(struct sim_dev *sd, struct sim_cmem *c, u32 socket)
 	c->sd = sd;
 	c->socket = socket;
 	c->last_ns = sim_now(sd);
+	c->regs.ops = &sim_cmem_regs_ops;
+	c->regs.ctx = c;
+	c->regs.size = CMEM_WINDOW;
+	snprintf(c->regs.name, sizeof(c->regs.name), "cmem.%u", socket);
 }
 
 int sim_cmem_add(struct sim_cmem *c)
 {
-	c->pdev = sim_add_pdev(c->sd, "nvidia-t410-cmem-pmu",
-			       &sim_cmem_regs_ops, c, c->socket, 0, NULL);
+	c->pdev = sim_add_pdev(c->sd, "nvidia-t410-cmem-pmu", &c->regs,
+			       c->socket, 0, NULL);
 	return PTR_ERR_OR_ZERO(c->pdev);
 }
 

@@ -221,13 +221,22 @@ void sim_cspmu_init(struct sim_dev *sd, struct sim_cspmu *u,
 	u->nr = sd->nr_counters;
 	u->mask = GENMASK_ULL(sd->width - 1, 0);
 	u->last_ns = sim_now(sd);
+	u->regs.ops = &sim_cspmu_regs_ops;
+	u->regs.ctx = u;
+	u->regs.size = m->has_slots ? 2 * CSPMU_REG_SIZE : CSPMU_REG_SIZE;
+	if (m->multi_instance)
+		snprintf(u->regs.name, sizeof(u->regs.name), "%s.%u.%u",
+			 m->regs_name, socket, instance);
+	else
+		snprintf(u->regs.name, sizeof(u->regs.name), "%s.%u",
+			 m->regs_name, socket);
 }
 
 /* Publish the register block: a PMU driver may bind at once. */
 int sim_cspmu_add(struct sim_cspmu *u, const struct property_entry *props)
 {
-	u->pdev = sim_add_pdev(u->sd, u->model->pdev_name, &sim_cspmu_regs_ops,
-			       u, u->socket, u->instance, props);
+	u->pdev = sim_add_pdev(u->sd, u->model->pdev_name, &u->regs, u->socket,
+			       u->instance, props);
 	return PTR_ERR_OR_ZERO(u->pdev);
 }
 
@@ -309,6 +318,7 @@ static bool ucf_is_clock(u32 ev)
 
 const struct sim_cspmu_model sim_ucf_model = {
 	.pdev_name	= "nvidia-t410-ucf-pmu",
+	.regs_name	= "ucf",
 	.pmiidr		= T410_UCF_PMIIDR,
 	.count		= ucf_count,
 	.is_clock	= ucf_is_clock,

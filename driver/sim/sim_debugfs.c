@@ -11,6 +11,8 @@
  *   advance  w  nanoseconds to add to sim time (manual clock only)
  *   now_ns   r  current sim time
  *   cycles   r  fabric cycles since sim time 0
+ *   regs/<block>  rw  the register block through the driver's accessors:
+ *		 pread/pwrite of 4 bytes (pread of 8) at offset = register
  */
 
 #include <linux/debugfs.h>
@@ -476,6 +478,70 @@ static int pci_devices_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(pci_devices);
 
+/*
+ * regs/<block>: one register access per pread/pwrite, at file offset =
+ * register offset, through the same accessors as the driver's.  4-byte
+ * reads and writes, 8-byte reads; the value in native byte order.
+ */
+static ssize_t regs_read(struct file *file, char __user *ubuf, size_t len,
+			 loff_t *ppos)
+{
+	struct sim_regs *r = file->private_data;
+	loff_t off = *ppos;
+	u32 v32;
+	u64 v64;
+	int ret;
+
+	if (off < 0)
+		return -EINVAL;
+	if (off >= r->size)
+		return 0;
+	if ((len != 4 && len != 8) || (off & 3) || off + len > r->size)
+		return -EINVAL;
+	if (len == 8) {
+		v64 = r->ops->read64(r->ctx, off);
+		ret = copy_to_user(ubuf, &v64, len);
+	} else {
+		v32 = r->ops->read32(r->ctx, off);
+		ret = copy_to_user(ubuf, &v32, len);
+	}
+	if (ret)
+		return -EFAULT;
+	*ppos = off + len;
+	return len;
+}
+
+static ssize_t regs_write(struct file *file, const char __user *ubuf,
+			  size_t len, loff_t *ppos)
+{
+	struct sim_regs *r = file->private_data;
+	loff_t off = *ppos;
+	u32 v32;
+
+	if (len != 4 || (off & 3) || off < 0 || off + len > r->size)
+		return -EINVAL;
+	if (copy_from_user(&v32, ubuf, len))
+		return -EFAULT;
+	r->ops->write32(r->ctx, off, v32);
+	*ppos = off + len;
+	return len;
+}
+
+static const struct file_operations regs_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = regs_read,
+	.write = regs_write,
+	.llseek = default_llseek,
+};
+
+/* The regs/ file of a register block (removed with the device's directory). */
+void sim_debugfs_add_regs(struct sim_dev *sd, struct sim_regs *regs)
+{
+	debugfs_create_file_size(regs->name, 0600, sd->regs_dir, regs,
+				 &regs_fops, regs->size);
+}
+
 void sim_debugfs_init(struct sim_dev *sd)
 {
 	char name[16];
@@ -492,6 +558,7 @@ void sim_debugfs_init(struct sim_dev *sd)
 	debugfs_create_u32("clock_mhz", 0400, sd->ddir, &sd->clock_mhz);
 	debugfs_create_u32("counter_width", 0400, sd->ddir, &sd->width);
 	debugfs_create_u32("nr_sockets", 0400, sd->ddir, &sd->nr_sockets);
+	sd->regs_dir = debugfs_create_dir("regs", sd->ddir);
 }
 
 void sim_debugfs_exit(struct sim_dev *sd)

@@ -196,6 +196,8 @@ static bool pcie_is_clock(u32 ev)
 
 static const struct sim_cspmu_model sim_pcie_model = {
 	.pdev_name	= "nvidia-t410-pcie-pmu",
+	.regs_name	= "pcie",
+	.multi_instance	= true,
 	.pmiidr		= T410_PCIE_PMIIDR,
 	.count		= pcie_count,
 	.is_clock	= pcie_is_clock,
@@ -253,6 +255,8 @@ static bool tgt_is_clock(u32 ev)
 
 static const struct sim_cspmu_model sim_tgt_model = {
 	.pdev_name	= "nvidia-t410-pcie-tgt",
+	.regs_name	= "tgt",
+	.multi_instance	= true,
 	.pmiidr		= T410_PCIE_TGT_PMIIDR,
 	.has_slots	= true,
 	.count		= tgt_count,
