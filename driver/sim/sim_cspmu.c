@@ -79,21 +79,46 @@ static u32 *cspmu_slot_reg(struct sim_cspmu *u, u32 off)
 	return &u->slot[rel / 5][rel % 5];
 }
 
+/*
+ * The counter register at @off, by the architecture's layout: counters of
+ * up to 32 bits are 32-bit registers at 4 * n, wider ones 64-bit
+ * registers at 8 * n.  -1 for an offset in no counter register; *@hi set
+ * for the upper half of a 64-bit one.
+ */
+static bool cspmu_cnt64(const struct sim_cspmu *u)
+{
+	return u->sd->width > CSPMU_CNTR32_MAX_WIDTH;
+}
+
+static int cspmu_counter_at(const struct sim_cspmu *u, u32 off, bool *hi)
+{
+	u32 stride = cspmu_cnt64(u) ? 8 : 4;
+	u32 n = off / stride;
+
+	if (off >= 32 * stride || (n != CSPMU_CYCLE_IDX && n >= u->nr))
+		return -1;
+	*hi = off % stride == 4;
+	return n;
+}
+
 static u64 cspmu_reg_read(struct sim_cspmu *u, u32 off, bool wide)
 {
 	u32 *slot = cspmu_slot_reg(u, off);
-	unsigned int n;
+	bool hi;
+	int n;
 
+	/* 64-bit reads reach the 64-bit counter registers only, else RAZ. */
+	if (wide) {
+		n = cspmu_counter_at(u, off, &hi);
+		return n >= 0 && cspmu_cnt64(u) && !hi ? u->cnt[n] : 0;
+	}
 	if (slot)
 		return *slot;
-
-	if (off < CSPMU_PMEVCNTR(32)) {
-		n = off / 8;
-		if (n != CSPMU_CYCLE_IDX && n >= u->nr)
+	if (off < CSPMU_PMEVTYPER(0)) {
+		n = cspmu_counter_at(u, off, &hi);
+		if (n < 0)
 			return 0;
-		if (wide)
-			return u->cnt[n];
-		return off & 4 ? upper_32_bits(u->cnt[n]) : lower_32_bits(u->cnt[n]);
+		return hi ? upper_32_bits(u->cnt[n]) : lower_32_bits(u->cnt[n]);
 	}
 	if (off >= CSPMU_PMEVTYPER(0) && off < CSPMU_PMEVTYPER(u->nr))
 		return u->evtyper[(off - CSPMU_PMEVTYPER(0)) / 4];

@@ -92,9 +92,14 @@ static void cspmu_stop(struct upmu_pmu *upmu, struct perf_event *event)
 	upmu_wr32(&upmu->regs, CSPMU_PMCNTENCLR, BIT(event->hw.idx));
 }
 
+/* A 32-bit register for counters of 32 bits or less, else a 64-bit one. */
 static u64 cspmu_read(struct upmu_pmu *upmu, struct perf_event *event)
 {
-	return upmu_rd64(&upmu->regs, CSPMU_PMEVCNTR(event->hw.idx));
+	int idx = event->hw.idx;
+
+	if (upmu->width > CSPMU_CNTR32_MAX_WIDTH)
+		return upmu_rd64(&upmu->regs, CSPMU_PMEVCNTR64(idx));
+	return upmu_rd32(&upmu->regs, CSPMU_PMEVCNTR32(idx));
 }
 
 const struct upmu_hw_ops t410_cspmu_ops = {

@@ -2,7 +2,8 @@
 /*
  * The upmu simulator at register level, through its debugfs regs/ files
  * (devmem-like: pread/pwrite at offset = register offset, through the
- * accessors the driver uses): the files and what they reach.
+ * accessors the driver uses): the files and what they reach, the
+ * CoreSight counter layout.
  * Needs upmu_core, upmu_sim and upmu_t410 loaded, 2 NUMA nodes.
  */
 
@@ -216,6 +217,77 @@ TEST(regs_access)
 	ASSERT_LE(0, fdr);
 	EXPECT_EQ(0, pread(fdr, &v32, 4, 0x1000));
 	close(fdr);
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/*
+ * Counter n holds 2^8 - 2^n: each counter is enabled in turn, and 2^k
+ * transactions follow the k-th enable.
+ */
+static void program_ucf_counters(struct __test_metadata *_metadata)
+{
+	unsigned int n;
+
+	for (n = 0; n < 8; n++) {
+		W32("ucf.0", PMEVTYPER(n), 0x0);	/* slc_access */
+		W32("ucf.0", PMEVFILTR(n), UCF_FILT_ALL);
+	}
+	W32("ucf.0", PMCR, 1);
+	for (n = 0; n < 8; n++) {
+		W32("ucf.0", PMCNTENSET, 1U << n);
+		ASSERT_EQ(0, sim_ctl(SIM_ID, "inject", "count=%u", 1U << n));
+	}
+	W32("ucf.0", PMCNTENSET, 1U << CYCLE_IDX);
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "%u", 1000));
+}
+
+/* Counters of 32 bits or less: 32-bit registers at a 4-byte stride. */
+TEST(counter_layout_32bit)
+{
+	unsigned int n;
+	uint32_t v;
+
+	NEW(1, "width=32 clock=manual counters=8 rcs=0");
+	EXPECT_EQ(31U, (R32("ucf.0", PMCFGR) >> 8) & 0x3f);
+	program_ucf_counters(_metadata);
+	for (n = 0; n < 8; n++)
+		EXPECT_EQ(256U - (1U << n), R32("ucf.0", PMEVCNTR32(n))) TH_LOG("counter %u", n);
+	EXPECT_EQ(1000U, R32("ucf.0", PMEVCNTR32(CYCLE_IDX)));
+	/* nothing above the cycle counter; 64-bit reads of 32-bit registers RAZ */
+	for (n = 0x80; n < 0x100; n += 4) {
+		ASSERT_EQ(0, rd32("ucf.0", n, &v));
+		EXPECT_EQ(0U, v) TH_LOG("%#x", n);
+	}
+	EXPECT_EQ(0ULL, R64("ucf.0", PMEVCNTR32(1)));
+	EXPECT_EQ(0U, R32("ucf.0", PMOVSSET));
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/* Wider counters, 33 to 64 bits: 64-bit registers at an 8-byte stride. */
+TEST(counter_layout_64bit)
+{
+	static const char * const opts[] = {
+		"width=33 clock=manual counters=8 rcs=0",
+		"width=48 clock=manual counters=8 rcs=0",
+		"width=64 clock=manual counters=8 rcs=0",
+	};
+	unsigned int i, n;
+
+	for (i = 0; i < ARRAY_SIZE(opts); i++) {
+		NEW(1, opts[i]);
+		program_ucf_counters(_metadata);
+		for (n = 0; n < 8; n++) {
+			EXPECT_EQ(256ULL - (1U << n), R64("ucf.0", PMEVCNTR64(n)))
+				TH_LOG("%s: counter %u", opts[i], n);
+			EXPECT_EQ(256U - (1U << n), R32("ucf.0", PMEVCNTR64(n)));
+			EXPECT_EQ(0U, R32("ucf.0", PMEVCNTR64(n) + 4));
+		}
+		EXPECT_EQ(1000ULL, R64("ucf.0", PMEVCNTR64(CYCLE_IDX)));
+	}
+	/* the upper half of a 64-bit register at +4 */
+	ASSERT_EQ(0, inject("count=8589934592"));	/* 2^33 */
+	EXPECT_EQ(2U, R32("ucf.0", PMEVCNTR64(0) + 4));
+	EXPECT_EQ(255U, R32("ucf.0", PMEVCNTR64(0)));
 	EXPECT_EQ(0, sim_del(SIM_ID));
 }
 

@@ -9,7 +9,14 @@
 
 #include <linux/bits.h>
 
-#define CSPMU_PMEVCNTR(n)	(0x000 + 8 * (n))	/* 64-bit slots */
+/*
+ * PMEVCNTR<n>, the cycle counter being n = CSPMU_CYCLE_IDX: counters of
+ * at most CSPMU_CNTR32_MAX_WIDTH bits (PMCFGR.SIZE) are 32-bit registers
+ * at a 4-byte stride, wider ones 64-bit registers at an 8-byte stride.
+ */
+#define CSPMU_PMEVCNTR32(n)	(0x000 + 4 * (n))
+#define CSPMU_PMEVCNTR64(n)	(0x000 + 8 * (n))
+#define CSPMU_CNTR32_MAX_WIDTH	32
 #define CSPMU_PMEVTYPER(n)	(0x400 + 4 * (n))
 #define CSPMU_PMCCFILTR		0x47C
 #define CSPMU_PMEVFILT2R(n)	(0x800 + 4 * (n))
