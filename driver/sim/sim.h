@@ -39,7 +39,18 @@ enum sim_dst {
 
 #define SIM_PCIE_NR_RC	6	/* PCIe root complexes per socket */
 #define SIM_NO_RC	0xff
-#define SIM_PCIE_MAX_OUTSTANDING 1024ULL	/* reads in flight per RC */
+
+/*
+ * Loads of a block: per counter class, the sum over the running flows of
+ * rate (per s) x what one transaction adds to the fastest counter of the
+ * class, times the number of counters the class's traffic is spread over.
+ */
+enum sim_load_class {
+	SIM_LOAD_BYTES,	/* byte counters (UCF, PCIE, PCIE-TGT) */
+	SIM_LOAD_CUM,	/* PCIE rd_cum_outs: cycles */
+	SIM_LOAD_OUTS,	/* PCIE reads in flight: ns (Little's law) */
+	SIM_NR_LOADS
+};
 
 /**
  * struct sim_txn - a batch of identical transactions
@@ -152,6 +163,7 @@ struct sim_cspmu {
 	u32 slot[TGT_NR_SLOTS][5];	/* PCIE-TGT address slots */
 	u64 cnt[32];
 	u64 last_ns;
+	u64 load[SIM_NR_LOADS];
 	struct sim_regs regs;
 	struct platform_device *pdev;
 };
@@ -192,6 +204,28 @@ struct sim_link {
 	struct sim_regs regs;
 	struct platform_device *pdev;
 };
+
+/**
+ * struct sim_reach - what a transaction does to one class of counters
+ * @load: the block's load of that class (flows)
+ * @units: units per transaction (bytes, requests, or 1)
+ * @value: what each unit adds to one counter (1, or a latency)
+ * @div: counters the units are spread over (round-robin)
+ * @max_per_ns: the fastest the class's counters can advance (datasheet)
+ * @width: their width in bits
+ * @flow_only: a bound on flows only, not a counter (reads in flight)
+ */
+struct sim_reach {
+	u64 *load;
+	u64 units;
+	u64 value;
+	u32 div;
+	u32 max_per_ns;
+	u8 width;
+	bool flow_only;
+};
+
+#define SIM_MAX_REACH	8
 
 /**
  * struct sim_dev - one simulated SoC
@@ -258,7 +292,9 @@ u64 sim_now(struct sim_dev *sd);
 u64 sim_cycles_at(struct sim_dev *sd, u64 ns);
 void sim_catch_up(struct sim_dev *sd, u64 now);
 void sim_deliver(struct sim_dev *sd, const struct sim_txn *t);
-u64 sim_max_bytes_per_ns(struct sim_dev *sd);
+int sim_txn_check(struct sim_dev *sd, const struct sim_txn *t);
+int sim_flow_load(struct sim_dev *sd, const struct sim_flow *f, bool add);
+int sim_advance_check(struct sim_dev *sd, u64 ns);
 
 /* sim_debugfs.c */
 int sim_next_kv(char **buf, char **key, char **val);
@@ -283,6 +319,8 @@ int sim_pcie_add(struct sim_dev *sd);
 void sim_pcie_del(struct sim_dev *sd);
 void sim_pcie_deliver(struct sim_dev *sd, const struct sim_txn *t);
 void sim_pcie_tick(struct sim_dev *sd, u64 now);
+unsigned int sim_pcie_reach(struct sim_dev *sd, const struct sim_txn *t,
+			    struct sim_reach *r);
 int sim_pcie_resolve(struct sim_dev *sd, struct sim_txn *t, bool has_rp,
 		     bool has_bdf, bool has_to_rp);
 void sim_pcie_show_devices(struct sim_dev *sd, struct seq_file *m);

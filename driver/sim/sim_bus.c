@@ -182,7 +182,7 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 	if (ret)
 		return ret;
 	if (sd->width < SIM_MIN_WIDTH || sd->width > 64 || !sd->nr_counters ||
-	    sd->nr_counters > 31 || !sd->clock_mhz || sd->clock_mhz > 10000 ||
+	    sd->nr_counters > 31 || !sd->clock_mhz || sd->clock_mhz > T410_MAX_CLOCK_MHZ ||
 	    sd->nr_rcs > SIM_PCIE_NR_RC)
 		return -EINVAL;
 	return 0;

@@ -185,6 +185,9 @@ static ssize_t inject_write(struct file *file, const char __user *ubuf,
 		return ret;
 	if (r.has_rate || r.has_id)
 		return -EINVAL;
+	ret = sim_txn_check(sd, &r.txn);
+	if (ret)
+		return ret;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	sim_catch_up(sd, sim_now(sd));
@@ -209,49 +212,6 @@ static struct sim_flow *flow_find(struct sim_dev *sd, u32 id)
 	return NULL;
 }
 
-/* Byte rate of all running flows on @socket, plus @extra, within limits? */
-static bool flow_rate_ok(struct sim_dev *sd, u32 socket, u64 extra)
-{
-	u64 max = sim_max_bytes_per_ns(sd) * NSEC_PER_SEC, sum = extra;
-	struct sim_flow *f;
-
-	if (extra > max)
-		return false;
-	list_for_each_entry(f, &sd->flows, list) {
-		if (f->txn.socket != socket)
-			continue;
-		sum += f->rate * f->txn.size;
-		if (sum > max)
-			return false;
-	}
-	return true;
-}
-
-/*
- * A root complex has at most SIM_PCIE_MAX_OUTSTANDING reads in flight:
- * by Little's law, the sum of rate * latency of its read flows.
- */
-static bool flow_outstanding_ok(struct sim_dev *sd, const struct sim_flow *nf)
-{
-	u64 max = SIM_PCIE_MAX_OUTSTANDING * NSEC_PER_SEC;
-	u64 sum = nf->rate * nf->txn.lat_ns;
-	struct sim_flow *f;
-
-	if (nf->txn.rc == SIM_NO_RC || nf->txn.op != SIM_OP_RD)
-		return true;
-	if (sum > max)
-		return false;
-	list_for_each_entry(f, &sd->flows, list) {
-		if (f->txn.socket != nf->txn.socket || f->txn.rc != nf->txn.rc ||
-		    f->txn.op != SIM_OP_RD)
-			continue;
-		sum += f->rate * f->txn.lat_ns;
-		if (sum > max)
-			return false;
-	}
-	return true;
-}
-
 static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 {
 	struct sim_flow *f, *tmp, *nf = NULL;
@@ -264,6 +224,8 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 
 		raw_spin_lock_irqsave(&sd->lock, flags);
 		sim_catch_up(sd, sim_now(sd));
+		list_for_each_entry(f, &sd->flows, list)
+			sim_flow_load(sd, f, false);
 		list_splice_init(&sd->flows, &gone);
 		sd->nr_flows = 0;
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
@@ -299,9 +261,8 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 			ret = -EEXIST;
 		else if (sd->nr_flows >= SIM_MAX_FLOWS)
 			ret = -ENOSPC;
-		else if (!flow_rate_ok(sd, nf->txn.socket, nf->rate * nf->txn.size) ||
-			 !flow_outstanding_ok(sd, nf))
-			ret = -ERANGE;
+		else
+			ret = sim_flow_load(sd, nf, true);
 		if (!ret) {
 			nf->start_ns = sim_now(sd);
 			list_add_tail(&nf->list, &sd->flows);
@@ -311,8 +272,10 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 	} else if (!f) {
 		ret = -ENOENT;
 	} else if (!strcmp(cmd, "stop")) {
+		sim_flow_load(sd, f, false);
 		f->rate = 0;
 	} else {
+		sim_flow_load(sd, f, false);
 		list_del(&f->list);
 		sd->nr_flows--;
 		nf = f;		/* freed below, outside the lock */
@@ -436,9 +399,11 @@ static int advance_set(void *data, u64 ns)
 	int ret = 0;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	if (!sd->manual || ns > 3600ULL * NSEC_PER_SEC) {
+	if (!sd->manual || ns > 3600ULL * NSEC_PER_SEC)
 		ret = -EINVAL;
-	} else {
+	else
+		ret = sim_advance_check(sd, ns);
+	if (!ret) {
 		sd->vnow += ns;
 		sim_catch_up(sd, sd->vnow);
 	}

@@ -263,6 +263,54 @@ static const struct sim_cspmu_model sim_tgt_model = {
 	.is_clock	= tgt_is_clock,
 };
 
+/*
+ * A PCIe read or write reaches the byte (and request) counters of the
+ * PCIE PMU of its initiator's root complex, a read also its rd_cum_outs
+ * and the RC's reads in flight; the PCIE-TGT PMU of its target's root
+ * complex counts its bytes.
+ */
+unsigned int sim_pcie_reach(struct sim_dev *sd, const struct sim_txn *t,
+			    struct sim_reach *r)
+{
+	bool rd = t->op == SIM_OP_RD;
+	struct sim_cspmu *u;
+	unsigned int n = 0;
+
+	if (!rd && t->op != SIM_OP_WR)
+		return 0;
+	if (t->rc < sd->nr_rcs) {
+		u = &sd->pcie[t->socket][t->rc];
+		r[n++] = (struct sim_reach){
+			.load = &u->load[SIM_LOAD_BYTES], .units = t->size,
+			.value = 1, .div = 1, .max_per_ns = T410_PCIE_MAX_PER_NS,
+			.width = sd->width,
+		};
+	}
+	if (t->rc < sd->nr_rcs && rd) {
+		u = &sd->pcie[t->socket][t->rc];
+		r[n++] = (struct sim_reach){
+			.load = &u->load[SIM_LOAD_CUM], .units = 1,
+			.value = sim_cycles_at(sd, t->lat_ns), .div = 1,
+			.max_per_ns = T410_PCIE_MAX_PER_NS, .width = sd->width,
+		};
+		r[n++] = (struct sim_reach){
+			.load = &u->load[SIM_LOAD_OUTS], .units = 1,
+			.value = t->lat_ns, .div = 1,
+			.max_per_ns = T410_PCIE_MAX_OUTSTANDING, .width = 64,
+			.flow_only = true,
+		};
+	}
+	if (t->to_rc < sd->nr_rcs) {
+		u = &sd->tgt[t->socket][t->to_rc];
+		r[n++] = (struct sim_reach){
+			.load = &u->load[SIM_LOAD_BYTES], .units = t->size,
+			.value = 1, .div = 1,
+			.max_per_ns = T410_PCIE_TGT_MAX_PER_NS, .width = sd->width,
+		};
+	}
+	return n;
+}
+
 void sim_pcie_deliver(struct sim_dev *sd, const struct sim_txn *t)
 {
 	if (t->rc < sd->nr_rcs)

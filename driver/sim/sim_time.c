@@ -5,6 +5,8 @@
  */
 
 #include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
 #include <linux/ktime.h>
 #include <linux/timekeeping.h>
 
@@ -25,9 +27,143 @@ u64 sim_cycles_at(struct sim_dev *sd, u64 ns)
 	return mul_u64_u32_div(ns, sd->clock_mhz, 1000);
 }
 
-u64 sim_max_bytes_per_ns(struct sim_dev *sd)
+/*
+ * The classes of counters a transaction reaches, each with what one
+ * transaction adds to its fastest counter and how fast the PMU's
+ * datasheet says such a counter can go.
+ */
+static unsigned int sim_txn_reach(struct sim_dev *sd, const struct sim_txn *t,
+				  struct sim_reach *r)
 {
-	return UCF_MAX_BYTES_PER_NS;
+	unsigned int n = 0;
+
+	/* Every transaction is UCF traffic: its bytes, or one access. */
+	r[n++] = (struct sim_reach){
+		.load = &sd->ucf[t->socket].load[SIM_LOAD_BYTES],
+		.units = t->size, .value = 1, .div = 1,
+		.max_per_ns = UCF_MAX_BYTES_PER_NS, .width = sd->width,
+	};
+	n += sim_pcie_reach(sd, t, r + n);
+	return n;
+}
+
+/* What @count transactions add to one counter of @r at most; false on overflow. */
+static bool sim_reach_inc(const struct sim_reach *r, u64 count, u64 *inc)
+{
+	u64 units;
+	u32 rem;
+
+	if (check_mul_overflow(count, r->units, &units))
+		return false;
+	/* The first counters of a round-robin get one unit more. */
+	units = div_u64_rem(units, r->div, &rem) + !!rem;
+	return !check_mul_overflow(units, r->value, inc);
+}
+
+/**
+ * sim_txn_check() - may @t be injected at once?
+ * @sd: the simulated SoC
+ * @t: the batch
+ *
+ * Hardware polled by its driver never sees a counter advance by more than
+ * half its range between two reads, so neither may one batch.
+ *
+ * Return: 0, or -ERANGE if @t would advance a counter by more than half
+ * its range, or by more than 64 bits hold.
+ */
+int sim_txn_check(struct sim_dev *sd, const struct sim_txn *t)
+{
+	struct sim_reach r[SIM_MAX_REACH];
+	unsigned int i, n = sim_txn_reach(sd, t, r);
+	u64 inc;
+
+	for (i = 0; i < n; i++) {
+		if (r[i].flow_only)
+			continue;
+		if (!sim_reach_inc(&r[i], t->count, &inc) ||
+		    inc > BIT_ULL(r[i].width - 1))
+			return -ERANGE;
+	}
+	return 0;
+}
+
+/**
+ * sim_flow_load() - add a flow to the loads of the blocks it reaches
+ * @sd: the simulated SoC
+ * @f: the flow, with its rate
+ * @add: add it (checked), or take it away again
+ *
+ * A flow may start only if no counter it reaches would then advance
+ * faster than its PMU's datasheet allows (the driver's poll period is
+ * built on that figure), and no root complex would have more reads in
+ * flight than it can.  Called with sd->lock held.
+ *
+ * Return: 0, or -ERANGE (nothing added).
+ */
+int sim_flow_load(struct sim_dev *sd, const struct sim_flow *f, bool add)
+{
+	struct sim_reach r[SIM_MAX_REACH];
+	u64 amount[SIM_MAX_REACH], sum, max;
+	unsigned int i, n;
+
+	lockdep_assert_held(&sd->lock);
+	if (!f->rate)
+		return 0;
+	n = sim_txn_reach(sd, &f->txn, r);
+	for (i = 0; i < n; i++) {
+		max = (u64)r[i].max_per_ns * NSEC_PER_SEC * r[i].div;
+		if (check_mul_overflow(f->rate, r[i].units, &amount[i]) ||
+		    check_mul_overflow(amount[i], r[i].value, &amount[i]))
+			return -ERANGE;
+		if (add && (check_add_overflow(*r[i].load, amount[i], &sum) ||
+			    sum > max))
+			return -ERANGE;
+	}
+	for (i = 0; i < n; i++) {
+		if (add)
+			*r[i].load += amount[i];
+		else
+			*r[i].load -= amount[i];
+	}
+	return 0;
+}
+
+/* The fastest any CoreSight counter (sd->width bits) advances, per s. */
+static u64 sim_narrow_rate(struct sim_dev *sd)
+{
+	u64 rate = (u64)sd->clock_mhz * 1000000;	/* cycles */
+	unsigned int s, rc;
+
+	for (s = 0; s < sd->nr_sockets; s++) {
+		rate = max(rate, sd->ucf[s].load[SIM_LOAD_BYTES]);
+		for (rc = 0; rc < sd->nr_rcs; rc++) {
+			rate = max3(rate, sd->pcie[s][rc].load[SIM_LOAD_BYTES],
+				    sd->pcie[s][rc].load[SIM_LOAD_CUM]);
+			rate = max(rate, sd->tgt[s][rc].load[SIM_LOAD_BYTES]);
+		}
+	}
+	return rate;
+}
+
+/**
+ * sim_advance_check() - may the manual clock jump by @ns at once?
+ * @sd: the simulated SoC
+ * @ns: the step
+ *
+ * A jump is seen by the driver like the time between two of its polls:
+ * no counter may advance by more than half its range in it.  Called with
+ * sd->lock held.
+ *
+ * Return: 0 or -ERANGE.
+ */
+int sim_advance_check(struct sim_dev *sd, u64 ns)
+{
+	lockdep_assert_held(&sd->lock);
+	if (sd->width < 64 &&
+	    mul_u64_u64_div_u64(ns, sim_narrow_rate(sd), NSEC_PER_SEC) >
+	    BIT_ULL(sd->width - 1))
+		return -ERANGE;
+	return 0;
 }
 
 void sim_deliver(struct sim_dev *sd, const struct sim_txn *txn)

@@ -183,7 +183,7 @@ const struct t410_model t410_pcie_tgt_model = {
 		.events		= tgt_events,
 		.nr_events	= ARRAY_SIZE(tgt_events),
 		.ops		= &t410_cspmu_ops,
-		.max_rate_per_ns = UCF_MAX_BYTES_PER_NS,
+		.max_rate_per_ns = T410_PCIE_TGT_MAX_PER_NS,
 	},
 	.probe_hw	= tgt_probe_hw,
 	/* cycles is an ordinary event here: the cycle counter is not used */

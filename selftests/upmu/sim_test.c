@@ -3,12 +3,13 @@
  * The upmu simulator at register level, through its debugfs regs/ files
  * (devmem-like: pread/pwrite at offset = register offset, through the
  * accessors the driver uses): the files and what they reach, the
- * CoreSight counter layout.
+ * CoreSight counter layout, bounds on what the simulated hardware counts.
  * Needs upmu_core, upmu_sim and upmu_t410 loaded, 2 NUMA nodes.
  */
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -112,13 +113,32 @@ static long long regs_size(const char *blk)
 	return stat(path, &st) ? -errno : (long long)st.st_size;
 }
 
+/*
+ * Every test makes its own devices; whatever it leaves is deleted in
+ * the parent, after its events are closed.  Building PMUs is slow on a
+ * debug kernel: each test has 120 s.
+ */
+FIXTURE(sim) {
+	int dummy;
+};
+
+FIXTURE_SETUP(sim)
+{
+	sim_del(SIM_ID);
+}
+
+FIXTURE_TEARDOWN_PARENT(sim)
+{
+	sim_del(SIM_ID);
+}
+
 /* A fresh device @SIM_ID with @sockets sockets and @opts. */
 #define NEW(sockets, opts) do {						\
 		sim_del(SIM_ID);					\
 		ASSERT_EQ(0, sim_new(SIM_ID, sockets, opts));		\
 	} while (0)
 
-TEST(regs_files)
+TEST_F_TIMEOUT(sim, regs_files, 120)
 {
 	static const struct { const char *blk; long long size; } files[] = {
 		{ "ucf.0", 0x1000 }, { "ucf.1", 0x1000 },
@@ -157,7 +177,7 @@ TEST(regs_files)
 	EXPECT_EQ(0, sim_del(SIM_ID));
 }
 
-TEST(regs_access)
+TEST_F_TIMEOUT(sim, regs_access, 120)
 {
 	uint32_t v32;
 	uint64_t v64;
@@ -242,7 +262,7 @@ static void program_ucf_counters(struct __test_metadata *_metadata)
 }
 
 /* Counters of 32 bits or less: 32-bit registers at a 4-byte stride. */
-TEST(counter_layout_32bit)
+TEST_F_TIMEOUT(sim, counter_layout_32bit, 120)
 {
 	unsigned int n;
 	uint32_t v;
@@ -264,7 +284,7 @@ TEST(counter_layout_32bit)
 }
 
 /* Wider counters, 33 to 64 bits: 64-bit registers at an 8-byte stride. */
-TEST(counter_layout_64bit)
+TEST_F_TIMEOUT(sim, counter_layout_64bit, 120)
 {
 	static const char * const opts[] = {
 		"width=33 clock=manual counters=8 rcs=0",
@@ -288,6 +308,171 @@ TEST(counter_layout_64bit)
 	ASSERT_EQ(0, inject("count=8589934592"));	/* 2^33 */
 	EXPECT_EQ(2U, R32("ucf.0", PMEVCNTR64(0) + 4));
 	EXPECT_EQ(255U, R32("ucf.0", PMEVCNTR64(0)));
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/* ---- bounds: what the simulated hardware can count ------------------ */
+
+/* A real fabric clock: at most 2 GHz. */
+TEST_F_TIMEOUT(sim, clock_at_most_2ghz, 120)
+{
+	sim_del(SIM_ID);
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 1, "clock_mhz=2001 rcs=0"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 1, "clock_mhz=10000 rcs=0"));
+	ASSERT_EQ(0, sim_new(SIM_ID, 1, "clock_mhz=2000 rcs=0"));
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/* Counter 0 of a CoreSight block: event @ev with all filters open. */
+static void program_counter0(struct __test_metadata *_metadata, const char *blk,
+			     uint32_t ev, uint32_t filt, uint32_t filt2)
+{
+	W32(blk, PMEVTYPER(0), ev);
+	W32(blk, PMEVFILTR(0), filt);
+	W32(blk, PMEVFILT2R(0), filt2);
+	W32(blk, PMCNTENSET, 1);
+	W32(blk, PMCR, 1);
+}
+
+/* One inject may advance a counter by at most half its range. */
+TEST_F_TIMEOUT(sim, inject_half_range, 120)
+{
+	NEW(1, "width=32 clock=manual rcs=1");
+	program_counter0(_metadata, "ucf.0", 0x113, UCF_FILT_ALL, 0);	/* slc_bytes_rd */
+	program_counter0(_metadata, "pcie.0.0", 0x4, 0xff, 0x1f);	/* rd_cum_outs */
+
+	/* 2^31 bytes, then one more transaction */
+	EXPECT_EQ(0, inject("size=4096 count=524288"));
+	EXPECT_EQ(-ERANGE, inject("size=4096 count=524289"));
+	EXPECT_EQ(0, inject("size=4096 count=524288"));
+	EXPECT_EQ(0, inject("size=4096 count=524288"));
+	/* 3 x 2^31 wrapped once: 2^31 left and the overflow flag */
+	EXPECT_EQ(0x80000000U, R32("ucf.0", PMEVCNTR32(0)));
+	EXPECT_EQ(1U, R32("ucf.0", PMOVSSET) & 1);
+
+	/* PCIe reads add their latency in cycles: 1024 ns at 1 GHz x 2^21 */
+	EXPECT_EQ(0, inject("rc=0 size=1 lat=1024 count=2097152"));
+	EXPECT_EQ(-ERANGE, inject("rc=0 size=1 lat=1024 count=2097153"));
+	EXPECT_EQ(0x80000000U, R32("pcie.0.0", PMEVCNTR32(0)));
+	EXPECT_EQ(0U, R32("pcie.0.0", PMOVSSET));
+	/* latency counts nowhere here: writes, and reads that are not PCIe */
+	EXPECT_EQ(0, inject("rc=0 op=wr size=1 lat=1024 count=2097153"));
+	EXPECT_EQ(0, inject("size=1 lat=1024 count=2097153"));
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/* Flows: every PMU at most at its documented rate. */
+TEST_F_TIMEOUT(sim, flow_bounds, 120)
+{
+	NEW(1, "clock_mhz=2000 rcs=2");
+	/* 1024 PCIe reads in flight: rd_cum_outs adds 2048 per ns at 2 GHz */
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "flows", "add id=1 rc=0 size=1 lat=1024 rate=1000000000"));
+	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "flows", "add id=2 rc=0 size=1 lat=1 rate=1"));
+	/* writes are not outstanding reads; another root complex has its own */
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "flows", "add id=2 rc=0 op=wr size=1 lat=100000 rate=1000"));
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "flows", "add id=3 rc=1 size=1 lat=1024 rate=1000000000"));
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "flows", "clear"));
+
+	/* 512 bytes per ns per socket (UCF, PCIE-TGT) */
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "flows", "add id=1 to_rc=1 size=128 rate=4000000000"));
+	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "flows", "add id=2 size=1 rate=1"));
+	/* a stopped flow takes nothing */
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "flows", "stop id=1"));
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "flows", "add id=2 size=128 rate=4000000000"));
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "flows", "del id=2"));
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "flows", "add id=2 size=128 rate=4000000000"));
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/*
+ * With the manual clock, one advance may move a counter by at most half
+ * its range, as the hardware would between two of the driver's polls.
+ */
+TEST_F_TIMEOUT(sim, advance_half_range, 120)
+{
+	NEW(1, "width=32 clock=manual rcs=0");
+	/* cycles: one per ns at 1 GHz */
+	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "advance", "%llu", (1ULL << 31) + 1));
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "advance", "%llu", 1ULL << 31));
+	/* 512 bytes per ns */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows", "add id=1 size=128 rate=4000000000"));
+	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "advance", "%llu", (1ULL << 22) + 1));
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "advance", "%llu", 1ULL << 22));
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/*
+ * A flow at the fastest rate the simulator allows, on a width=32 device:
+ * perf's counts stay exact across several wraps.  The clock is manual,
+ * so that the test does not depend on how promptly a loaded (emulated)
+ * machine runs the driver's poll timer: each step advances the counter
+ * by exactly half its range, the most the simulator allows between two
+ * polls, and then either the driver's poll timer or a perf read samples
+ * it.  The test runs on the PMU's CPU and sleeps past the poll period,
+ * so the pinned poll timer, which expires first, has run when it wakes.
+ */
+static void wrap_run(struct __test_metadata *_metadata, const char *pmu,
+		     const char *ev, const char *flow, uint64_t per_txn,
+		     uint64_t step_ns, unsigned int poll_us)
+{
+	uint64_t txns, bytes, req, cnt, v;
+	unsigned int i, steps = 16;
+	cpu_set_t cpus;
+	int fr, fc;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(pmu_cpu(pmu), &cpus);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpus), &cpus));
+	fr = pmu_open(pmu, "rd_req", -1);
+	ASSERT_LE(0, fr);
+	fc = pmu_open(pmu, ev, -1);
+	ASSERT_LE(0, fc);
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows", "add id=1 %s", flow));
+	/* one ns more would be more than half the range */
+	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "advance", "%llu",
+				   (unsigned long long)step_ns + 1));
+	for (i = 0; i < steps; i++) {
+		ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "%llu",
+				     (unsigned long long)step_ns));
+		if (i & 1) {
+			ASSERT_EQ(0, count_read(fc, &v));
+		} else {
+			usleep(2 * poll_us + 1000);
+		}
+	}
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows", "stop id=1"));
+	ASSERT_EQ(0, sim_flow_totals(SIM_ID, 1, &txns, &bytes));
+	req = count_of(_metadata, fr);
+	cnt = count_of(_metadata, fc);
+	TH_LOG("%s: %llu transactions, %s %llu (%llu wraps)", pmu,
+	       (unsigned long long)txns, ev, (unsigned long long)cnt,
+	       (unsigned long long)(cnt >> 32));
+	EXPECT_EQ(txns, req);
+	EXPECT_EQ(txns * per_txn, cnt);
+	/* each step is half the range */
+	EXPECT_EQ((uint64_t)steps << 31, txns * per_txn);
+	close(fr);
+	close(fc);
+}
+
+TEST_F_TIMEOUT(sim, pcie_wrap_32bit, 120)
+{
+	NEW(1, "width=32 clock=manual clock_mhz=2000 rcs=1");
+	/*
+	 * 1024 reads of 1024 ns in flight: rd_cum_outs adds 2048 cycles per
+	 * read, 2048 per ns; the driver polls every 2^31 / 2048 ns.
+	 */
+	wrap_run(_metadata, "nvidia_pcie_pmu_0_rc_0", "rd_cum_outs",
+		 "rc=0 size=1 lat=1024 rate=1000000000", 2048, 1ULL << 20, 1049);
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+TEST_F_TIMEOUT(sim, pcie_tgt_wrap_32bit, 120)
+{
+	NEW(1, "width=32 clock=manual rcs=1");
+	/* 512 bytes per ns; the driver polls every 2^31 / 512 ns */
+	wrap_run(_metadata, "nvidia_pcie_tgt_pmu_0_rc_0", "rd_bytes",
+		 "to_rc=0 size=512 rate=1000000000", 512, 1ULL << 22, 4195);
 	EXPECT_EQ(0, sim_del(SIM_ID));
 }
 

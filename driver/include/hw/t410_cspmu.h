@@ -30,6 +30,12 @@
 #define CSPMU_PMIIDR		0xE08
 #define CSPMU_REG_SIZE		0x1000
 
+/*
+ * The fabric clock that all Tegra410 PMUs count cycles of runs at up to
+ * 2 GHz: no cycle counter advances by more than 2 per ns.
+ */
+#define T410_MAX_CLOCK_MHZ	2000
+
 #define CSPMU_PMCFGR_CC		BIT(14)		/* cycle counter present */
 #define CSPMU_PMCFGR_SIZE	GENMASK(13, 8)	/* counter width - 1 */
 #define CSPMU_PMCFGR_N		GENMASK(7, 0)	/* counters - 1 */
@@ -99,11 +105,14 @@
 
 /* Root ports per PCIe root complex */
 #define T410_PCIE_MAX_RP	8
+/* Reads a PCIe root complex can have in flight */
+#define T410_PCIE_MAX_OUTSTANDING	1024
 /*
  * Fastest PCIE counter: rd_cum_outs adds the reads in flight every
  * cycle, at most 1024 outstanding reads at up to 2 GHz.
  */
-#define T410_PCIE_MAX_PER_NS	2048
+#define T410_PCIE_MAX_PER_NS	\
+	(T410_PCIE_MAX_OUTSTANDING * T410_MAX_CLOCK_MHZ / 1000)
 
 /* PCIE-TGT PMU (one per PCIe root complex): product 0x107 */
 #define T410_PCIE_TGT_PMIIDR	0x1070136b
@@ -112,6 +121,9 @@
 #define TGT_EV_RD_REQ		0x2
 #define TGT_EV_WR_REQ		0x3
 #define TGT_EV_CYCLES		0x4	/* on a general counter */
+
+/* Fastest PCIE-TGT counter: bytes, at most the socket's fabric bandwidth */
+#define T410_PCIE_TGT_MAX_PER_NS	UCF_MAX_BYTES_PER_NS
 
 /* PCIE-TGT PMEVFILT2R: BAR traffic to these root ports, or these slots */
 #define TGT_FILT2_RP_MASK	GENMASK(7, 0)
@@ -130,7 +142,11 @@
 #define TGT_SLOT_MASK_LO	0xc
 #define TGT_SLOT_MASK_HI	0x10
 
-/* Fastest UCF traffic per socket: 512 bytes per ns (512 GB/s). */
+/*
+ * Fastest UCF traffic per socket: 512 bytes per ns (512 GB/s).  Its
+ * byte counters are the UCF's fastest; all other PMUs of the socket see
+ * at most this traffic too.
+ */
 #define UCF_MAX_BYTES_PER_NS	512
 
 #endif
