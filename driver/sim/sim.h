@@ -28,6 +28,13 @@
 #define SIM_MAX_FLOWS	64
 #define SIM_MAX_COUNT	BIT_ULL(40)	/* transactions per inject */
 #define SIM_MIN_WIDTH	32		/* narrowest counter the sim offers */
+/*
+ * Sim time ends here (52 days): no counter, advancing at most 2048 per
+ * ns (the fastest of any PMU), can go through half of 64 bits in the
+ * sim's life, nor can any flow's totals.
+ */
+#define SIM_MAX_NS	BIT_ULL(52)
+#define SIM_MAX_PER_NS	2048
 
 enum sim_op { SIM_OP_RD, SIM_OP_WR, SIM_OP_ATOMIC, SIM_OP_DATALESS, SIM_NR_OPS };
 enum sim_src { SIM_SRC_LOC_CPU, SIM_SRC_LOC_NONCPU, SIM_SRC_REM, SIM_NR_SRCS };
@@ -180,6 +187,7 @@ struct sim_cmem {
 	u64 aor[CMEM_NR_INST][CMEM_NR_MC];
 	unsigned int next;
 	u64 last_ns;
+	u64 load;	/* AOR: rate x requests x cycles, all MCs */
 	struct sim_regs regs;
 	struct platform_device *pdev;
 };
@@ -201,6 +209,7 @@ struct sim_link {
 	u32 out_status[C2C_MAX_INST];
 	u64 cnt[C2C_MAX_INST][C2C_NR_EVENTS];
 	u64 last_ns;
+	u64 load[C2C_MAX_GPUS][C2C_NR_EVENTS];	/* per peer, cum_outs */
 	struct sim_regs regs;
 	struct platform_device *pdev;
 };
@@ -225,7 +234,7 @@ struct sim_reach {
 	bool flow_only;
 };
 
-#define SIM_MAX_REACH	8
+#define SIM_MAX_REACH	12	/* UCF, PCIE (3), PCIE-TGT, CMEM, links (4) */
 
 /**
  * struct sim_dev - one simulated SoC
@@ -240,6 +249,7 @@ struct sim_reach {
  * @lock: protects everything below; taken from register accessors
  *	  with interrupts off
  * @manual: time advances only through debugfs
+ * @ended: sim time reached SIM_MAX_NS (reported once)
  * @vnow: sim time at the last clock switch (or now, when manual)
  * @rt_anchor: ktime when @vnow was taken (realtime mode)
  * @flows: continuous traffic
@@ -265,6 +275,7 @@ struct sim_dev {
 	u32 nr_gpus;
 	raw_spinlock_t lock;
 	bool manual;
+	bool ended;
 	u64 vnow;
 	u64 rt_anchor;
 	struct list_head flows;
@@ -331,6 +342,8 @@ int sim_cmem_add(struct sim_cmem *c);
 void sim_cmem_del(struct sim_cmem *c);
 void sim_cmem_deliver(struct sim_cmem *c, const struct sim_txn *t);
 void sim_cmem_tick(struct sim_cmem *c, u64 now);
+unsigned int sim_cmem_reach(struct sim_cmem *c, const struct sim_txn *t,
+			    struct sim_reach *r);
 
 /* sim_c2c.c */
 void sim_c2c_init(struct sim_dev *sd);
@@ -339,5 +352,7 @@ void sim_c2c_del(struct sim_dev *sd);
 void sim_c2c_deliver(struct sim_dev *sd, const struct sim_txn *t);
 void sim_c2c_tick(struct sim_dev *sd, u64 now);
 bool sim_txn_gpu(const struct sim_txn *t);
+unsigned int sim_c2c_reach(struct sim_dev *sd, const struct sim_txn *t,
+			   struct sim_reach *r);
 
 #endif

@@ -24,6 +24,7 @@
 
 #include <linux/bitops.h>
 #include <linux/math64.h>
+#include <linux/minmax.h>
 
 #include "sim.h"
 
@@ -94,35 +95,93 @@ bool sim_txn_gpu(const struct sim_txn *t)
 	       (t->src == SIM_SRC_LOC_NONCPU && t->rc == SIM_NO_RC);
 }
 
-void sim_c2c_deliver(struct sim_dev *sd, const struct sim_txn *t)
+/* The request and outstanding counters of one peer of a link. */
+struct sim_link_route {
+	struct sim_link *l;
+	u8 peer;
+	u8 req;
+	u8 cum;
+};
+
+#define SIM_MAX_LINK_ROUTES	4
+
+/* Which links (and counters) see @t; the number of routes. */
+static unsigned int sim_c2c_route(struct sim_dev *sd, const struct sim_txn *t,
+				  struct sim_link_route *r)
 {
 	struct sim_link *c2c = &sd->c2c[t->socket];
 	/* Sockets are linked by NV-CLink, or by NVLink-C2C without GPUs. */
 	struct sim_link *soc = sd->nr_gpus ? &sd->clink[t->socket] : c2c;
 	bool rd = t->op == SIM_OP_RD;
+	unsigned int n = 0;
 
 	if (!rd && t->op != SIM_OP_WR)
-		return;
+		return 0;
 
 	if (sd->nr_gpus && t->dst == SIM_DST_LOC_GMEM) {
 		if (!t->hit)
-			link_reqs(c2c, t->gpu,
-				  rd ? C2C_EV_OUT_RD_REQ : C2C_EV_OUT_WR_REQ,
-				  rd ? C2C_EV_OUT_RD_CUM_OUTS : C2C_EV_OUT_WR_CUM_OUTS, t);
+			r[n++] = (struct sim_link_route){
+				c2c, t->gpu,
+				rd ? C2C_EV_OUT_RD_REQ : C2C_EV_OUT_WR_REQ,
+				rd ? C2C_EV_OUT_RD_CUM_OUTS : C2C_EV_OUT_WR_CUM_OUTS,
+			};
 	} else if (sd->nr_gpus && sim_txn_gpu(t)) {
-		link_reqs(c2c, t->gpu, rd ? C2C_EV_IN_RD_REQ : C2C_EV_IN_WR_REQ,
-			  rd ? C2C_EV_IN_RD_CUM_OUTS : C2C_EV_IN_WR_CUM_OUTS, t);
+		r[n++] = (struct sim_link_route){
+			c2c, t->gpu, rd ? C2C_EV_IN_RD_REQ : C2C_EV_IN_WR_REQ,
+			rd ? C2C_EV_IN_RD_CUM_OUTS : C2C_EV_IN_WR_CUM_OUTS,
+		};
 	}
 
 	if (!rd)
-		return;
+		return n;
 	if (t->dst == SIM_DST_REM && !t->hit)
-		link_reqs(soc, 0, C2C_EV_OUT_RD_REQ, C2C_EV_OUT_RD_CUM_OUTS, t);
+		r[n++] = (struct sim_link_route){
+			soc, 0, C2C_EV_OUT_RD_REQ, C2C_EV_OUT_RD_CUM_OUTS,
+		};
 	if (t->src == SIM_SRC_REM)
-		link_reqs(soc, 0, C2C_EV_IN_RD_REQ, C2C_EV_IN_RD_CUM_OUTS, t);
+		r[n++] = (struct sim_link_route){
+			soc, 0, C2C_EV_IN_RD_REQ, C2C_EV_IN_RD_CUM_OUTS,
+		};
 	if (t->dst == SIM_DST_LOC_OTHER && !t->hit)
-		link_reqs(&sd->dlink[t->socket], 0, C2C_EV_IN_RD_REQ,
-			  C2C_EV_IN_RD_CUM_OUTS, t);
+		r[n++] = (struct sim_link_route){
+			&sd->dlink[t->socket], 0, C2C_EV_IN_RD_REQ,
+			C2C_EV_IN_RD_CUM_OUTS,
+		};
+	return n;
+}
+
+void sim_c2c_deliver(struct sim_dev *sd, const struct sim_txn *t)
+{
+	struct sim_link_route r[SIM_MAX_LINK_ROUTES];
+	unsigned int i, n = sim_c2c_route(sd, t, r);
+
+	for (i = 0; i < n; i++)
+		link_reqs(r[i].l, r[i].peer, r[i].req, r[i].cum, t);
+}
+
+/*
+ * Each request adds its latency in cycles (or 1: the request counters)
+ * to one instance of its peer, round-robin.
+ */
+unsigned int sim_c2c_reach(struct sim_dev *sd, const struct sim_txn *t,
+			   struct sim_reach *r)
+{
+	struct sim_link_route lr[SIM_MAX_LINK_ROUTES];
+	unsigned int i, k = 0, n = sim_c2c_route(sd, t, lr);
+
+	for (i = 0; i < n; i++) {
+		struct sim_link *l = lr[i].l;
+
+		if (lr[i].peer >= l->nr_peers)
+			continue;
+		r[k++] = (struct sim_reach){
+			.load = &l->load[lr[i].peer][lr[i].cum], .units = 1,
+			.value = max(sim_cycles_at(sd, t->lat_ns), 1ULL),
+			.div = hweight32(l->peer_insts[lr[i].peer]),
+			.max_per_ns = C2C_MAX_PER_NS, .width = 64,
+		};
+	}
+	return k;
 }
 
 static void link_tick(struct sim_link *l, u64 now)

@@ -67,6 +67,25 @@ void sim_cmem_deliver(struct sim_cmem *c, const struct sim_txn *t)
 	c->next = (c->next + rem) % nr;
 }
 
+/*
+ * A read that reaches CMEM adds its requests, spread over the 42 memory
+ * controllers, with its latency in cycles each (or 1: the request
+ * counters) to one controller's counters.
+ */
+unsigned int sim_cmem_reach(struct sim_cmem *c, const struct sim_txn *t,
+			    struct sim_reach *r)
+{
+	if (t->op != SIM_OP_RD || t->hit || t->dst != SIM_DST_LOC_CMEM)
+		return 0;
+	*r = (struct sim_reach){
+		.load = &c->load, .units = DIV_ROUND_UP(t->size, CMEM_REQ_BYTES),
+		.value = max(sim_cycles_at(c->sd, t->lat_ns), 1ULL),
+		.div = CMEM_NR_INST * CMEM_NR_MC,
+		.max_per_ns = CMEM_MAX_PER_NS, .width = 64,
+	};
+	return 1;
+}
+
 /* ---- register interface ------------------------------------------------ */
 
 static u64 cmem_reg_read(struct sim_cmem *c, unsigned int i, u32 off)

@@ -399,7 +399,7 @@ static int advance_set(void *data, u64 ns)
 	int ret = 0;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	if (!sd->manual || ns > 3600ULL * NSEC_PER_SEC)
+	if (!sd->manual)
 		ret = -EINVAL;
 	else
 		ret = sim_advance_check(sd, ns);

@@ -13,12 +13,25 @@
 #include "hw/t410_cspmu.h"
 #include "sim.h"
 
-/* Current sim time in ns (monotonic; frozen in manual mode). */
+/*
+ * Current sim time in ns (monotonic; frozen in manual mode).  It stands
+ * still at SIM_MAX_NS, and says so once.
+ */
 u64 sim_now(struct sim_dev *sd)
 {
+	u64 now;
+
 	if (sd->manual)
 		return sd->vnow;
-	return sd->vnow + (ktime_get_ns() - sd->rt_anchor);
+	now = sd->vnow + (ktime_get_ns() - sd->rt_anchor);
+	if (now < SIM_MAX_NS)
+		return now;
+	if (!sd->ended) {
+		sd->ended = true;
+		dev_warn(&sd->dev, "sim time has reached its end, %llu ns\n",
+			 SIM_MAX_NS);
+	}
+	return SIM_MAX_NS;
 }
 
 /* Fabric cycles elapsed from sim time 0 to @ns (exact, floor). */
@@ -26,6 +39,16 @@ u64 sim_cycles_at(struct sim_dev *sd, u64 ns)
 {
 	return mul_u64_u32_div(ns, sd->clock_mhz, 1000);
 }
+
+/* SIM_MAX_PER_NS is the fastest counter of any PMU, for all of sim time. */
+static_assert(UCF_MAX_BYTES_PER_NS <= SIM_MAX_PER_NS);
+static_assert(T410_PCIE_MAX_PER_NS <= SIM_MAX_PER_NS);
+static_assert(T410_PCIE_TGT_MAX_PER_NS <= SIM_MAX_PER_NS);
+static_assert(CMEM_MAX_PER_NS <= SIM_MAX_PER_NS);
+static_assert(C2C_MAX_PER_NS <= SIM_MAX_PER_NS);
+static_assert(T410_MAX_CLOCK_MHZ / 1000 <= SIM_MAX_PER_NS);
+/* half of 64 bits, 2^63, at most */
+static_assert(SIM_MAX_NS * SIM_MAX_PER_NS - 1 <= S64_MAX);
 
 /*
  * The classes of counters a transaction reaches, each with what one
@@ -44,6 +67,8 @@ static unsigned int sim_txn_reach(struct sim_dev *sd, const struct sim_txn *t,
 		.max_per_ns = UCF_MAX_BYTES_PER_NS, .width = sd->width,
 	};
 	n += sim_pcie_reach(sd, t, r + n);
+	n += sim_cmem_reach(&sd->cmem[t->socket], t, r + n);
+	n += sim_c2c_reach(sd, t, r + n);
 	return n;
 }
 
@@ -152,13 +177,15 @@ static u64 sim_narrow_rate(struct sim_dev *sd)
  *
  * A jump is seen by the driver like the time between two of its polls:
  * no counter may advance by more than half its range in it.  Called with
- * sd->lock held.
+ * sd->lock held.  Sim time ends at SIM_MAX_NS.
  *
  * Return: 0 or -ERANGE.
  */
 int sim_advance_check(struct sim_dev *sd, u64 ns)
 {
 	lockdep_assert_held(&sd->lock);
+	if (ns > SIM_MAX_NS - sd->vnow)
+		return -ERANGE;
 	if (sd->width < 64 &&
 	    mul_u64_u64_div_u64(ns, sim_narrow_rate(sd), NSEC_PER_SEC) >
 	    BIT_ULL(sd->width - 1))

@@ -3,7 +3,8 @@
  * The upmu simulator at register level, through its debugfs regs/ files
  * (devmem-like: pread/pwrite at offset = register offset, through the
  * accessors the driver uses): the files and what they reach, the
- * CoreSight counter layout, bounds on what the simulated hardware counts.
+ * CoreSight counter layout, bounds on what the simulated hardware counts
+ * and on its ground truth.
  * Needs upmu_core, upmu_sim and upmu_t410 loaded, 2 NUMA nodes.
  */
 
@@ -473,6 +474,82 @@ TEST_F_TIMEOUT(sim, pcie_tgt_wrap_32bit, 120)
 	/* 512 bytes per ns; the driver polls every 2^31 / 512 ns */
 	wrap_run(_metadata, "nvidia_pcie_tgt_pmu_0_rc_0", "rd_bytes",
 		 "to_rc=0 size=512 rate=1000000000", 512, 1ULL << 22, 4195);
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/* ---- ground truth never wraps ---------------------------------------- */
+
+TEST_F_TIMEOUT(sim, inject_u64_edges, 120)
+{
+	NEW(1, "width=64 clock=manual rcs=1");
+	program_counter0(_metadata, "pcie.0.0", 0x4, 0xff, 0x1f);	/* rd_cum_outs */
+	/* 2^40 reads of 2^23 cycles: 2^63 */
+	EXPECT_EQ(0, inject("rc=0 size=1 lat=8388608 count=1099511627776"));
+	EXPECT_EQ(1ULL << 63, R64("pcie.0.0", PMEVCNTR64(0)));
+	EXPECT_EQ(-ERANGE, inject("rc=0 size=1 lat=8388609 count=1099511627776"));
+	/* 2^72 does not fit in 64 bits */
+	EXPECT_EQ(-ERANGE, inject("rc=0 size=1 lat=4294967295 count=1099511627776"));
+	EXPECT_EQ(1ULL << 63, R64("pcie.0.0", PMEVCNTR64(0)));
+
+	/* CMEM: 42 x 2^32 requests, 2^32 per memory controller, 2^31 cycles each */
+	W32("cmem.0", CMEM_BCAST + CMEM_CG_CTRL, 1);
+	W32("cmem.0", CMEM_BCAST + CMEM_CTRL, 1);
+	EXPECT_EQ(0, inject("size=32 lat=2147483648 count=180388626432"));
+	EXPECT_EQ(1ULL << 63, R64("cmem.0", CMEM_INST(0) + CMEM_AOR(0)));
+	EXPECT_EQ(1ULL << 63, R64("cmem.0", CMEM_INST(13) + CMEM_AOR(2)));
+	EXPECT_EQ(-ERANGE, inject("size=32 lat=2147483649 count=180388626432"));
+
+	/* NVLink-C2C: GPU 0's 7 instances, 2^32 reads each of 2^31 cycles */
+	W32("c2c.0", 14 * 0x1000 + C2C_CTRL, 1);
+	EXPECT_EQ(0, inject("dst=loc_gmem gpu=0 lat=2147483648 count=30064771072"));
+	EXPECT_EQ(1ULL << 63, R64("c2c.0", C2C_OUT_RD_CUM));
+	EXPECT_EQ(1ULL << 63, R64("c2c.0", 6 * 0x1000 + C2C_OUT_RD_CUM));
+	EXPECT_EQ(-ERANGE, inject("dst=loc_gmem gpu=0 lat=2147483649 count=30064771072"));
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/* Latencies of CMEM and link traffic: at most 1024 requests in flight. */
+TEST_F_TIMEOUT(sim, flow_bounds_latency, 120)
+{
+	NEW(1, "clock_mhz=2000 rcs=0");
+	/* CMEM: 2048 per ns on each memory controller's outstanding counter */
+	/* (2 x 10^6 requests per s of 1024000 cycles on each of the 42) */
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "flows", "add id=1 size=32 lat=512000 rate=84000000"));
+	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "flows", "add id=2 size=32 lat=1 rate=42"));
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "flows", "clear"));
+	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "flows", "add id=1 size=32 lat=512001 rate=84000000"));
+
+	/* links: 2048 per ns on each instance (GPU 0 has 7 of NVLink-C2C) */
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "flows", "add id=1 dst=loc_gmem gpu=0 lat=512000 rate=14000000"));
+	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "flows", "add id=2 dst=loc_gmem gpu=0 lat=1 rate=7"));
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "flows", "add id=2 dst=loc_gmem gpu=1 lat=512000 rate=14000000"));
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/* Sim time ends at 2^52 ns: no total can wrap before that. */
+TEST_F_TIMEOUT(sim, sim_time_bounded, 120)
+{
+	uint64_t txns = 0, bytes = 0, now = 0;
+
+	NEW(1, "width=64 clock=manual rcs=0");
+	/* the socket's 512 bytes per ns, for all of sim time */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows", "add id=1 size=128 rate=4000000000"));
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "advance", "%llu", 1ULL << 52));
+	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "advance", "1"));
+	ASSERT_EQ(0, sim_get(SIM_ID, "now_ns", &now));
+	EXPECT_EQ(1ULL << 52, now);
+	ASSERT_EQ(0, sim_flow_totals(SIM_ID, 1, &txns, &bytes));
+	EXPECT_EQ(1ULL << 54, txns);
+	EXPECT_EQ(1ULL << 61, bytes);
+	EXPECT_EQ(0, sim_del(SIM_ID));
+
+	/* the realtime clock stops there */
+	NEW(1, "width=64 clock=manual rcs=0");
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "%llu", (1ULL << 52) - 1000));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "clock", "realtime"));
+	usleep(10000);
+	ASSERT_EQ(0, sim_get(SIM_ID, "now_ns", &now));
+	EXPECT_EQ(1ULL << 52, now);
 	EXPECT_EQ(0, sim_del(SIM_ID));
 }
 
