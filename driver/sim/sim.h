@@ -144,6 +144,7 @@ struct sim_cspmu_model {
 	const char *pdev_name;
 	const char *regs_name;
 	bool multi_instance;	/* one per root complex: "<regs_name>.S.I" */
+	bool shared_bdf;	/* one BDF comparator for all counters (PCIE) */
 	u32 pmiidr;
 	bool has_slots;
 	/* Increment of counter @idx of @u per transaction. */
@@ -167,6 +168,7 @@ struct sim_cspmu {
 	u32 filtr[32];
 	u32 filt2r[32];
 	u32 ccfiltr;
+	u32 bdf;			/* PCIE: the shared BDF comparator */
 	u32 slot[TGT_NR_SLOTS][5];	/* PCIE-TGT address slots */
 	u64 cnt[32];
 	u64 last_ns;

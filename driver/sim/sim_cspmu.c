@@ -162,6 +162,9 @@ static void cspmu_reg_write(struct sim_cspmu *u, u32 off, u32 val)
 	}
 	if (off >= CSPMU_PMEVFILTR(0) && off < CSPMU_PMEVFILTR(u->nr)) {
 		u->filtr[(off - CSPMU_PMEVFILTR(0)) / 4] = val;
+		/* The last BDF written with its enable bit is the one compared. */
+		if (u->model->shared_bdf && (val & PCIE_FILT_BDF_EN))
+			u->bdf = FIELD_GET(PCIE_FILT_BDF, val);
 		return;
 	}
 	if (off >= CSPMU_PMEVFILT2R(0) && off < CSPMU_PMEVFILT2R(u->nr)) {

@@ -153,8 +153,10 @@ static const u32 pcie_dst_bit[SIM_NR_DSTS] = {
 
 /*
  * One transaction of a PCIe requester of this root complex: its source
- * must pass the root-port mask, or equal the BDF filter when that is
- * enabled, and its destination must be in PMEVFILT2R.  Reads and writes
+ * must pass the root-port mask, or, with the BDF enable bit, equal the
+ * root complex's one BDF comparator (which every counter's PMEVFILTR
+ * writes, see cspmu_reg_write()), and its destination must be in
+ * PMEVFILT2R.  Reads and writes
  * count; rd_cum_outs adds the cycles each read is outstanding.
  */
 static u64 pcie_count(const struct sim_cspmu *u, unsigned int idx,
@@ -166,7 +168,7 @@ static u64 pcie_count(const struct sim_cspmu *u, unsigned int idx,
 	if (t->rc != u->instance)
 		return 0;
 	if (filt & PCIE_FILT_BDF_EN) {
-		if (FIELD_GET(PCIE_FILT_BDF, filt) != t->bdf)
+		if (u->bdf != t->bdf)
 			return 0;
 	} else if (!(filt & BIT(t->rp))) {
 		return 0;
@@ -198,6 +200,7 @@ static const struct sim_cspmu_model sim_pcie_model = {
 	.pdev_name	= "nvidia-t410-pcie-pmu",
 	.regs_name	= "pcie",
 	.multi_instance	= true,
+	.shared_bdf	= true,
 	.pmiidr		= T410_PCIE_PMIIDR,
 	.count		= pcie_count,
 	.is_clock	= pcie_is_clock,

@@ -4,7 +4,7 @@
  * (devmem-like: pread/pwrite at offset = register offset, through the
  * accessors the driver uses): the files and what they reach, the
  * CoreSight counter layout, bounds on what the simulated hardware counts
- * and on its ground truth.
+ * and on its ground truth, the shared BDF comparator of a PCIe root complex.
  * Needs upmu_core, upmu_sim and upmu_t410 loaded, 2 NUMA nodes.
  */
 
@@ -550,6 +550,52 @@ TEST_F_TIMEOUT(sim, sim_time_bounded, 120)
 	usleep(10000);
 	ASSERT_EQ(0, sim_get(SIM_ID, "now_ns", &now));
 	EXPECT_EQ(1ULL << 52, now);
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/* ---- one BDF comparator per root complex ----------------------------- */
+
+#define BDF_EN		(1U << 24)
+#define BDF(b)		((uint32_t)(b) << 8)
+
+TEST_F_TIMEOUT(sim, pcie_one_bdf_comparator, 120)
+{
+	unsigned int n;
+
+	NEW(1, "clock=manual rcs=5");
+	/* RC 4: port 0 owns buses 00-3f, port 1 40-bf, port 2 c0-ff */
+	for (n = 0; n < 3; n++) {
+		W32("pcie.0.4", PMEVTYPER(n), 0x2);	/* rd_req */
+		W32("pcie.0.4", PMEVFILT2R(n), 0x1f);
+	}
+	W32("pcie.0.4", PMEVFILTR(0), BDF_EN | BDF(0x0180));
+	W32("pcie.0.4", PMEVFILTR(1), BDF_EN | BDF(0x4180));
+	W32("pcie.0.4", PMEVFILTR(2), 0x1);	/* root port 0 */
+	W32("pcie.0.4", PMCNTENSET, 7);
+	W32("pcie.0.4", PMCR, 1);
+	ASSERT_EQ(0, inject("rc=4 bdf=0x0180 count=3"));
+	ASSERT_EQ(0, inject("rc=4 bdf=0x4180 count=5"));
+	/* the last BDF written is the one both counters compare with */
+	EXPECT_EQ(5ULL, R64("pcie.0.4", PMEVCNTR64(0)));
+	EXPECT_EQ(5ULL, R64("pcie.0.4", PMEVCNTR64(1)));
+	EXPECT_EQ(3ULL, R64("pcie.0.4", PMEVCNTR64(2)));
+	/* the registers read back as written */
+	EXPECT_EQ(BDF_EN | BDF(0x0180), R32("pcie.0.4", PMEVFILTR(0)));
+	/* rewriting counter 0's filter moves the comparator for both */
+	W32("pcie.0.4", PMEVFILTR(0), BDF_EN | BDF(0x0180));
+	ASSERT_EQ(0, inject("rc=4 bdf=0x0180 count=7"));
+	ASSERT_EQ(0, inject("rc=4 bdf=0x4180 count=11"));
+	EXPECT_EQ(12ULL, R64("pcie.0.4", PMEVCNTR64(0)));
+	EXPECT_EQ(12ULL, R64("pcie.0.4", PMEVCNTR64(1)));
+	/* a filter without BDF_EN leaves the comparator alone */
+	W32("pcie.0.4", PMEVFILTR(2), 0x2);
+	ASSERT_EQ(0, inject("rc=4 bdf=0x0180 count=1"));
+	EXPECT_EQ(13ULL, R64("pcie.0.4", PMEVCNTR64(1)));
+	/* and another root complex has its own */
+	program_counter0(_metadata, "pcie.0.1", 0x2, BDF_EN | BDF(0x8100), 0x1f);
+	ASSERT_EQ(0, inject("rc=1 bdf=0x8100 count=2"));
+	EXPECT_EQ(2ULL, R64("pcie.0.1", PMEVCNTR64(0)));
+	EXPECT_EQ(13ULL, R64("pcie.0.4", PMEVCNTR64(1)));
 	EXPECT_EQ(0, sim_del(SIM_ID));
 }
 
