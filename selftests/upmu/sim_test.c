@@ -4,7 +4,8 @@
  * (devmem-like: pread/pwrite at offset = register offset, through the
  * accessors the driver uses): the files and what they reach, the
  * CoreSight counter layout, bounds on what the simulated hardware counts
- * and on its ground truth, the shared BDF comparator of a PCIe root complex.
+ * and on its ground truth, the shared BDF comparator of a PCIe root
+ * complex, the registers the driver leaves behind.
  * Needs upmu_core, upmu_sim and upmu_t410 loaded, 2 NUMA nodes.
  */
 
@@ -596,6 +597,46 @@ TEST_F_TIMEOUT(sim, pcie_one_bdf_comparator, 120)
 	ASSERT_EQ(0, inject("rc=1 bdf=0x8100 count=2"));
 	EXPECT_EQ(2ULL, R64("pcie.0.1", PMEVCNTR64(0)));
 	EXPECT_EQ(13ULL, R64("pcie.0.4", PMEVCNTR64(1)));
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/* ---- what the driver leaves behind ----------------------------------- */
+
+TEST_F_TIMEOUT(sim, driver_clears_filters_and_slots, 120)
+{
+	int a, b;
+
+	NEW(1, "clock=manual rcs=1");
+	a = pmu_open("nvidia_pcie_tgt_pmu_0_rc_0",
+		     "rd_req,dst_addr_base=0x10000,dst_addr_mask=0xfff00,dst_addr_en=1", -1);
+	ASSERT_LE(0, a);
+	b = pmu_open("nvidia_pcie_tgt_pmu_0_rc_0",
+		     "rd_bytes,dst_addr_base=0x10000,dst_addr_mask=0xfff00,dst_addr_en=1", -1);
+	ASSERT_LE(0, b);
+	EXPECT_EQ(1U, R32("tgt.0.0", TGT_SLOT(0)));
+	EXPECT_EQ(1U << 8, R32("tgt.0.0", PMEVFILT2R(0)));
+	EXPECT_EQ(1U << 8, R32("tgt.0.0", PMEVFILT2R(1)));
+	/* the slot stays while it has a user */
+	close(a);
+	EXPECT_EQ(0U, R32("tgt.0.0", PMEVFILT2R(0)));
+	EXPECT_EQ(1U, R32("tgt.0.0", TGT_SLOT(0)));
+	close(b);
+	EXPECT_EQ(0U, R32("tgt.0.0", PMEVFILT2R(1)));
+	EXPECT_EQ(0U, R32("tgt.0.0", TGT_SLOT(0)));
+
+	a = pmu_open("nvidia_pcie_pmu_0_rc_0", "rd_req,src_bdf=0x0100,src_bdf_en=1,dst_rem=1", -1);
+	ASSERT_LE(0, a);
+	EXPECT_EQ(BDF_EN | BDF(0x0100), R32("pcie.0.0", PMEVFILTR(0)));
+	EXPECT_EQ(0x10U, R32("pcie.0.0", PMEVFILT2R(0)));
+	close(a);
+	EXPECT_EQ(0U, R32("pcie.0.0", PMEVFILTR(0)));
+	EXPECT_EQ(0U, R32("pcie.0.0", PMEVFILT2R(0)));
+
+	a = pmu_open("nvidia_ucf_pmu_0", "slc_access,src_rem=1", -1);
+	ASSERT_LE(0, a);
+	EXPECT_EQ(0xf04U, R32("ucf.0", PMEVFILTR(0)));
+	close(a);
+	EXPECT_EQ(0U, R32("ucf.0", PMEVFILTR(0)));
 	EXPECT_EQ(0, sim_del(SIM_ID));
 }
 
