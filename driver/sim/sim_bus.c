@@ -12,9 +12,11 @@
  * from silicon.
  */
 
+#include <linux/completion.h>
 #include <linux/idr.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/ktime.h>
@@ -27,6 +29,12 @@ static DEFINE_IDA(sim_ids);
 static LIST_HEAD(sim_list);
 static DEFINE_MUTEX(sim_list_lock);	/* protects sim_list and sim_enabled */
 static bool sim_enabled;
+/*
+ * Devices not yet released, plus one for the module: its exit waits for
+ * the last release, which runs this module's code (as netdevsim does).
+ */
+static refcount_t sim_devs = REFCOUNT_INIT(1);
+static DECLARE_COMPLETION(sim_devs_released);
 
 #define to_sim_dev(d) container_of(d, struct sim_dev, dev)
 
@@ -40,6 +48,8 @@ static void sim_dev_release(struct device *dev)
 	list_for_each_entry_safe(f, tmp, &sd->flows, list)
 		kfree(f);
 	kvfree(sd);
+	if (refcount_dec_and_test(&sim_devs))
+		complete(&sim_devs_released);
 }
 
 static const struct device_type sim_dev_type = {
@@ -243,6 +253,7 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 	sd->dev.bus = &sim_bus;
 	sd->dev.type = &sim_dev_type;
 	dev_set_name(&sd->dev, "upmu_sim%u", id);
+	refcount_inc(&sim_devs);	/* dropped by sim_dev_release() */
 	ret = device_register(&sd->dev);
 	if (ret) {
 		ida_free(&sim_ids, id);
@@ -354,6 +365,11 @@ static void __exit sim_exit(void)
 	list_for_each_entry_safe(sd, tmp, &sim_list, list)
 		sim_dev_del(sd);
 	mutex_unlock(&sim_list_lock);
+
+	/* Someone may still hold a device; its release is our code. */
+	if (refcount_dec_and_test(&sim_devs))
+		complete(&sim_devs_released);
+	wait_for_completion(&sim_devs_released);
 
 	driver_unregister(&sim_driver);
 	bus_unregister(&sim_bus);
