@@ -165,6 +165,17 @@ static int sim_parse_c2c(struct sim_dev *sd, const char *val)
 	return 0;
 }
 
+/* The next word of @p, or NULL. */
+static char *sim_next_word(char **p)
+{
+	char *w;
+
+	while ((w = strsep(p, " \t\n")) && !*w)
+		;
+	return w;
+}
+
+/* Options "key=value ..."; anything unknown or out of range is EINVAL. */
 static int sim_parse_opts(struct sim_dev *sd, char *opts)
 {
 	char *tok, *val;
@@ -187,7 +198,7 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 		else
 			ret = -EINVAL;
 		if (ret)
-			return ret;
+			return -EINVAL;
 	}
 	if (ret)
 		return ret;
@@ -201,23 +212,33 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 static ssize_t new_device_store(upmu_bus_type_t *bus,
 				const char *buf, size_t count)
 {
-	unsigned int id, nr_sockets;
+	char *opts, *p, *w_id, *w_nr;
+	u32 id, nr_sockets;
 	struct sim_dev *sd;
-	char *opts, *p;
-	int n, ret;
+	int ret;
 
 	if (count > 256)
 		return -E2BIG;
-	if (sscanf(buf, "%u %u%n", &id, &nr_sockets, &n) != 2 ||
-	    id > INT_MAX || !nr_sockets || nr_sockets > SIM_MAX_SOCKETS) {
-		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N] [c2c=gpu1|gpu2|soc]\", 1 <= NR_SOCKETS <= %d\n",
-		       SIM_MAX_SOCKETS);
+	opts = kstrndup(buf, count, GFP_KERNEL);
+	if (!opts)
+		return -ENOMEM;
+	p = opts;
+	w_id = sim_next_word(&p);
+	w_nr = sim_next_word(&p);
+	if (!w_id || !w_nr || kstrtou32(w_id, 10, &id) ||
+	    kstrtou32(w_nr, 10, &nr_sockets) || id > INT_MAX || !nr_sockets ||
+	    nr_sockets > SIM_MAX_SOCKETS) {
+		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N] [c2c=gpu1|gpu2|soc]\", 0 <= ID <= %d, 1 <= NR_SOCKETS <= %d\n",
+		       INT_MAX, SIM_MAX_SOCKETS);
+		kfree(opts);
 		return -EINVAL;
 	}
 
 	sd = kvzalloc(sizeof(*sd), GFP_KERNEL);	/* some 40 KiB of register state */
-	if (!sd)
+	if (!sd) {
+		kfree(opts);
 		return -ENOMEM;
+	}
 	sd->nr_sockets = nr_sockets;
 	sd->width = 48;
 	sd->nr_counters = 8;
@@ -227,13 +248,7 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 	raw_spin_lock_init(&sd->lock);
 	INIT_LIST_HEAD(&sd->flows);
 
-	opts = kstrndup(buf + n, count - n, GFP_KERNEL);
-	if (!opts) {
-		kvfree(sd);
-		return -ENOMEM;
-	}
-	p = opts;
-	ret = sim_parse_opts(sd, p);
+	ret = p ? sim_parse_opts(sd, p) : 0;
 	kfree(opts);
 	if (ret) {
 		kvfree(sd);

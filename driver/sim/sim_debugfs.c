@@ -55,6 +55,8 @@ struct sim_req {
 	bool has_bdf;
 	bool has_to_rp;
 	bool has_gpu;
+	bool has_count;
+	unsigned int nr_keys;
 };
 
 static int parse_enum(const char *v, const char * const *names, int n, u8 *out)
@@ -91,7 +93,21 @@ int sim_next_kv(char **buf, char **key, char **val)
 	return 1;
 }
 
-/* Parse "key=value ..." into @r.  Unknown keys are an error. */
+/*
+ * An 8-bit root complex number: 255 (SIM_NO_RC) is not one either.  The
+ * range of the device is checked in sim_pcie_resolve().
+ */
+static int parse_rc(const char *v, u8 *rc)
+{
+	int ret = kstrtou8(v, 0, rc);
+
+	return ret ?: *rc == SIM_NO_RC ? -EINVAL : 0;
+}
+
+/*
+ * Parse "key=value ..." into @r.  Unknown keys, and values that do not
+ * fit, are EINVAL.
+ */
 static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 {
 	char *tok, *val;
@@ -113,13 +129,13 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 		else if (!strcmp(tok, "dst"))
 			ret = parse_enum(val, dst_names, SIM_NR_DSTS, &r->txn.dst);
 		else if (!strcmp(tok, "rc"))
-			ret = kstrtou8(val, 0, &r->txn.rc);
+			ret = parse_rc(val, &r->txn.rc);
 		else if (!strcmp(tok, "rp"))
 			ret = kstrtou8(val, 0, &r->txn.rp), r->has_rp = true;
 		else if (!strcmp(tok, "bdf"))
 			ret = kstrtou16(val, 0, &r->txn.bdf), r->has_bdf = true;
 		else if (!strcmp(tok, "to_rc"))
-			ret = kstrtou8(val, 0, &r->txn.to_rc);
+			ret = parse_rc(val, &r->txn.to_rc);
 		else if (!strcmp(tok, "to_rp"))
 			ret = kstrtou8(val, 0, &r->txn.to_rp), r->has_to_rp = true;
 		else if (!strcmp(tok, "hdm"))
@@ -135,7 +151,7 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 		else if (!strcmp(tok, "lat"))
 			ret = kstrtou32(val, 0, &r->txn.lat_ns);
 		else if (!strcmp(tok, "count"))
-			ret = kstrtou64(val, 0, &r->txn.count);
+			ret = kstrtou64(val, 0, &r->txn.count), r->has_count = true;
 		else if (!strcmp(tok, "rate"))
 			ret = kstrtou64(val, 0, &r->rate), r->has_rate = true;
 		else if (!strcmp(tok, "id"))
@@ -143,7 +159,8 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 		else
 			ret = -EINVAL;
 		if (ret)
-			return ret;
+			return -EINVAL;
+		r->nr_keys++;
 	}
 	if (ret)
 		return ret;
@@ -183,7 +200,8 @@ static ssize_t inject_write(struct file *file, const char __user *ubuf,
 	kfree(buf);
 	if (ret)
 		return ret;
-	if (r.has_rate || r.has_id)
+	/* Nothing said is no transaction. */
+	if (r.has_rate || r.has_id || !r.nr_keys)
 		return -EINVAL;
 	ret = sim_txn_check(sd, &r.txn);
 	if (ret)
@@ -237,7 +255,8 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 	ret = sim_parse(sd, args, &r);
 	if (ret)
 		return ret;
-	if (!r.has_id)
+	/* A flow has a rate, not a count. */
+	if (!r.has_id || r.has_count)
 		return -EINVAL;
 
 	if (!strcmp(cmd, "add")) {

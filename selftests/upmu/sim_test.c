@@ -5,7 +5,7 @@
  * accessors the driver uses): the files and what they reach, the
  * CoreSight counter layout, bounds on what the simulated hardware counts
  * and on its ground truth, the shared BDF comparator of a PCIe root
- * complex, the registers the driver leaves behind.
+ * complex, the registers the driver leaves behind, and the simulator's\n * input checks.
  * Needs upmu_core, upmu_sim and upmu_t410 loaded, 2 NUMA nodes.
  */
 
@@ -637,6 +637,37 @@ TEST_F_TIMEOUT(sim, driver_clears_filters_and_slots, 120)
 	EXPECT_EQ(0xf04U, R32("ucf.0", PMEVFILTR(0)));
 	close(a);
 	EXPECT_EQ(0U, R32("ucf.0", PMEVFILTR(0)));
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/* ---- input checks ----------------------------------------------------- */
+
+TEST_F_TIMEOUT(sim, input_errors, 120)
+{
+	sim_del(SIM_ID);
+	/* nothing above UINT_MAX is truncated into range */
+	EXPECT_EQ(-EINVAL, write_str(SIM_BUS "/new_device", "4294967312 1"));	/* 2^32 + 16 */
+	EXPECT_EQ(-EINVAL, write_str(SIM_BUS "/new_device", "16 4294967297"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 1, "width=4294967328"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 1, "counters=4294967297"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 1, "clock_mhz=4294968296"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 1, "rcs=4294967297"));
+	EXPECT_EQ(-ENOENT, sim_del(SIM_ID));
+
+	NEW(1, "clock=manual rcs=1");
+	/* an empty transaction is no transaction */
+	EXPECT_EQ(-EINVAL, inject(""));
+	EXPECT_EQ(-EINVAL, inject("\n"));
+	EXPECT_EQ(-EINVAL, inject("  "));
+	/* 255 is no root complex either */
+	EXPECT_EQ(-EINVAL, inject("rc=255"));
+	EXPECT_EQ(-EINVAL, inject("to_rc=255"));
+	EXPECT_EQ(-EINVAL, inject("rc=256"));
+	/* flows have a rate, not a count */
+	EXPECT_EQ(-EINVAL, sim_ctl(SIM_ID, "flows", "add id=1 rate=1 count=5"));
+	EXPECT_EQ(-EINVAL, sim_ctl(SIM_ID, "flows", "add id=1 rate=1 count=1"));
+	EXPECT_EQ(-EINVAL, sim_ctl(SIM_ID, "flows", "stop id=1 count=1"));
+	EXPECT_EQ(0, inject("count=1"));
 	EXPECT_EQ(0, sim_del(SIM_ID));
 }
 
