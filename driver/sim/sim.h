@@ -36,6 +36,12 @@
 #define SIM_MAX_NS	BIT_ULL(52)
 #define SIM_MAX_PER_NS	2048
 
+/* Register blocks a device may have (new_device blocks=) */
+enum sim_block {
+	SIM_BLK_UCF, SIM_BLK_CMEM, SIM_BLK_PCIE, SIM_BLK_TGT, SIM_BLK_C2C,
+	SIM_BLK_CLINK, SIM_BLK_DLINK, SIM_NR_BLKS
+};
+
 enum sim_op { SIM_OP_RD, SIM_OP_WR, SIM_OP_ATOMIC, SIM_OP_DATALESS, SIM_NR_OPS };
 enum sim_src { SIM_SRC_LOC_CPU, SIM_SRC_LOC_NONCPU, SIM_SRC_REM, SIM_NR_SRCS };
 /* SIM_DST_LOC_OTHER is local CXL memory ("loc_cxl" is an alias). */
@@ -200,6 +206,7 @@ struct sim_cmem {
  */
 struct sim_link {
 	struct sim_dev *sd;
+	enum sim_block blk;
 	const char *pdev_name;
 	u32 socket;
 	unsigned int nr_inst;
@@ -247,6 +254,7 @@ struct sim_reach {
  * @nr_counters: general counters per PMU
  * @clock_mhz: fabric clock
  * @nr_rcs: PCIe root complexes per socket (the first @nr_rcs of the layout)
+ * @blocks: the register blocks it has, as BIT(enum sim_block)
  * @nr_gpus: GPUs on each socket's NVLink-C2C; 0: it links to another SoC
  * @lock: protects everything below; taken from register accessors
  *	  with interrupts off
@@ -274,6 +282,7 @@ struct sim_dev {
 	u32 nr_counters;
 	u32 clock_mhz;
 	u32 nr_rcs;
+	u32 blocks;
 	u32 nr_gpus;
 	raw_spinlock_t lock;
 	bool manual;
@@ -292,6 +301,11 @@ struct sim_dev {
 	struct dentry *ddir;
 	struct dentry *regs_dir;
 };
+
+static inline bool sim_has(const struct sim_dev *sd, enum sim_block b)
+{
+	return sd->blocks & BIT(b);
+}
 
 /* sim_bus.c */
 struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,

@@ -4,7 +4,7 @@
  * netdevsim-style:
  *
  *   echo "ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime]
- *	   [rcs=N] [c2c=gpu1|gpu2|soc]" > /sys/bus/upmu_sim/new_device
+ *	   [rcs=N] [c2c=gpu1|gpu2|soc] [blocks=LIST]" > /sys/bus/upmu_sim/new_device
  *   echo ID > /sys/bus/upmu_sim/del_device
  *
  * Each socket gets the PMU register blocks of a Tegra410 socket as
@@ -133,8 +133,8 @@ static int sim_probe(struct device *dev)
 	sim_c2c_init(sd);
 	sim_debugfs_init(sd);
 	for (s = 0; s < sd->nr_sockets; s++) {
-		ret = sim_cspmu_add(&sd->ucf[s], NULL);
-		if (!ret)
+		ret = sim_has(sd, SIM_BLK_UCF) ? sim_cspmu_add(&sd->ucf[s], NULL) : 0;
+		if (!ret && sim_has(sd, SIM_BLK_CMEM))
 			ret = sim_cmem_add(&sd->cmem[s]);
 		if (ret)
 			goto err_units;
@@ -175,6 +175,28 @@ static char *sim_next_word(char **p)
 	return w;
 }
 
+static const char * const sim_block_names[SIM_NR_BLKS] = {
+	[SIM_BLK_UCF] = "ucf", [SIM_BLK_CMEM] = "cmem", [SIM_BLK_PCIE] = "pcie",
+	[SIM_BLK_TGT] = "tgt", [SIM_BLK_C2C] = "c2c", [SIM_BLK_CLINK] = "clink",
+	[SIM_BLK_DLINK] = "dlink",
+};
+
+/* blocks=ucf,pcie,...: the register blocks to build, at least one. */
+static int sim_parse_blocks(struct sim_dev *sd, char *val)
+{
+	char *name;
+	int b;
+
+	sd->blocks = 0;
+	while ((name = strsep(&val, ","))) {
+		b = match_string(sim_block_names, SIM_NR_BLKS, name);
+		if (b < 0)
+			return -EINVAL;
+		sd->blocks |= BIT(b);
+	}
+	return 0;
+}
+
 /* Options "key=value ..."; anything unknown or out of range is EINVAL. */
 static int sim_parse_opts(struct sim_dev *sd, char *opts)
 {
@@ -192,6 +214,8 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 			ret = kstrtou32(val, 0, &sd->nr_rcs);
 		else if (!strcmp(tok, "c2c"))
 			ret = sim_parse_c2c(sd, val);
+		else if (!strcmp(tok, "blocks"))
+			ret = sim_parse_blocks(sd, val);
 		else if (!strcmp(tok, "clock"))
 			ret = !strcmp(val, "manual") ? (sd->manual = true, 0) :
 			      !strcmp(val, "realtime") ? 0 : -EINVAL;
@@ -228,7 +252,7 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 	if (!w_id || !w_nr || kstrtou32(w_id, 10, &id) ||
 	    kstrtou32(w_nr, 10, &nr_sockets) || id > INT_MAX || !nr_sockets ||
 	    nr_sockets > SIM_MAX_SOCKETS) {
-		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N] [c2c=gpu1|gpu2|soc]\", 0 <= ID <= %d, 1 <= NR_SOCKETS <= %d\n",
+		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N] [c2c=gpu1|gpu2|soc] [blocks=LIST]\", 0 <= ID <= %d, 1 <= NR_SOCKETS <= %d\n",
 		       INT_MAX, SIM_MAX_SOCKETS);
 		kfree(opts);
 		return -EINVAL;
@@ -245,6 +269,7 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 	sd->clock_mhz = 1000;
 	sd->nr_rcs = SIM_PCIE_NR_RC;
 	sd->nr_gpus = 2;
+	sd->blocks = GENMASK(SIM_NR_BLKS - 1, 0);
 	raw_spin_lock_init(&sd->lock);
 	INIT_LIST_HEAD(&sd->flows);
 

@@ -156,7 +156,8 @@ void sim_c2c_deliver(struct sim_dev *sd, const struct sim_txn *t)
 	unsigned int i, n = sim_c2c_route(sd, t, r);
 
 	for (i = 0; i < n; i++)
-		link_reqs(r[i].l, r[i].peer, r[i].req, r[i].cum, t);
+		if (sim_has(sd, r[i].l->blk))
+			link_reqs(r[i].l, r[i].peer, r[i].req, r[i].cum, t);
 }
 
 /*
@@ -203,9 +204,12 @@ void sim_c2c_tick(struct sim_dev *sd, u64 now)
 	unsigned int s;
 
 	for (s = 0; s < sd->nr_sockets; s++) {
-		link_tick(&sd->c2c[s], now);
-		link_tick(&sd->clink[s], now);
-		link_tick(&sd->dlink[s], now);
+		if (sim_has(sd, SIM_BLK_C2C))
+			link_tick(&sd->c2c[s], now);
+		if (sim_has(sd, SIM_BLK_CLINK))
+			link_tick(&sd->clink[s], now);
+		if (sim_has(sd, SIM_BLK_DLINK))
+			link_tick(&sd->dlink[s], now);
 	}
 }
 
@@ -310,10 +314,12 @@ static const struct upmu_regs_ops sim_link_regs_ops = {
 /* ---- devices ----------------------------------------------------------- */
 
 /* Reset state: stopped, zero; every instance carries peer 0. */
-static void link_init(struct sim_dev *sd, struct sim_link *l, const char *name,
+static void link_init(struct sim_dev *sd, struct sim_link *l,
+		      enum sim_block blk, const char *name,
 		      const char *regs_name, u32 socket, unsigned int nr_inst)
 {
 	l->sd = sd;
+	l->blk = blk;
 	l->pdev_name = name;
 	l->socket = socket;
 	l->nr_inst = nr_inst;
@@ -333,7 +339,7 @@ void sim_c2c_init(struct sim_dev *sd)
 	for (s = 0; s < sd->nr_sockets; s++) {
 		struct sim_link *c2c = &sd->c2c[s];
 
-		link_init(sd, c2c, "nvidia-t410-c2c-pmu", "c2c", s,
+		link_init(sd, c2c, SIM_BLK_C2C, "nvidia-t410-c2c-pmu", "c2c", s,
 			  C2C_NR_INST_NVLINK);
 		/* Two GPUs share the instances half and half. */
 		if (sd->nr_gpus == 2) {
@@ -342,10 +348,10 @@ void sim_c2c_init(struct sim_dev *sd)
 			c2c->peer_insts[1] = GENMASK(C2C_NR_INST_NVLINK - 1,
 						     C2C_NR_INST_NVLINK / 2);
 		}
-		link_init(sd, &sd->clink[s], "nvidia-t410-nvclink", "clink", s,
-			  C2C_NR_INST_NVCLINK);
-		link_init(sd, &sd->dlink[s], "nvidia-t410-nvdlink", "dlink", s,
-			  C2C_NR_INST_NVDLINK);
+		link_init(sd, &sd->clink[s], SIM_BLK_CLINK, "nvidia-t410-nvclink",
+			  "clink", s, C2C_NR_INST_NVCLINK);
+		link_init(sd, &sd->dlink[s], SIM_BLK_DLINK, "nvidia-t410-nvdlink",
+			  "dlink", s, C2C_NR_INST_NVDLINK);
 	}
 }
 
@@ -378,15 +384,16 @@ int sim_c2c_add(struct sim_dev *sd)
 			props[g] = PROPERTY_ENTRY_U32(g ? C2C_PROP_GPU1_EN :
 							  C2C_PROP_GPU0_EN,
 						      c2c->peer_insts[g]);
-		ret = link_publish(c2c, props);
+		ret = sim_has(sd, SIM_BLK_C2C) ? link_publish(c2c, props) : 0;
 		if (ret)
 			return ret;
 
 		memset(props, 0, sizeof(props));
 		props[0] = PROPERTY_ENTRY_U32(C2C_PROP_CPU_EN,
 					      sd->clink[s].peer_insts[0]);
-		ret = link_publish(&sd->clink[s], props);
-		if (!ret)
+		ret = sim_has(sd, SIM_BLK_CLINK) ?
+		      link_publish(&sd->clink[s], props) : 0;
+		if (!ret && sim_has(sd, SIM_BLK_DLINK))
 			ret = link_publish(&sd->dlink[s], NULL);
 		if (ret)
 			return ret;

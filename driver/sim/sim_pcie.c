@@ -316,9 +316,9 @@ unsigned int sim_pcie_reach(struct sim_dev *sd, const struct sim_txn *t,
 
 void sim_pcie_deliver(struct sim_dev *sd, const struct sim_txn *t)
 {
-	if (t->rc < sd->nr_rcs)
+	if (t->rc < sd->nr_rcs && sim_has(sd, SIM_BLK_PCIE))
 		sim_cspmu_deliver(&sd->pcie[t->socket][t->rc], t);
-	if (t->to_rc < sd->nr_rcs)
+	if (t->to_rc < sd->nr_rcs && sim_has(sd, SIM_BLK_TGT))
 		sim_cspmu_deliver(&sd->tgt[t->socket][t->to_rc], t);
 }
 
@@ -328,8 +328,10 @@ void sim_pcie_tick(struct sim_dev *sd, u64 now)
 
 	for (s = 0; s < sd->nr_sockets; s++) {
 		for (rc = 0; rc < sd->nr_rcs; rc++) {
-			sim_cspmu_tick(&sd->pcie[s][rc], now);
-			sim_cspmu_tick(&sd->tgt[s][rc], now);
+			if (sim_has(sd, SIM_BLK_PCIE))
+				sim_cspmu_tick(&sd->pcie[s][rc], now);
+			if (sim_has(sd, SIM_BLK_TGT))
+				sim_cspmu_tick(&sd->tgt[s][rc], now);
 		}
 	}
 }
@@ -367,8 +369,10 @@ int sim_pcie_add(struct sim_dev *sd)
 	for (s = 0; s < sd->nr_sockets; s++) {
 		for (rc = 0; rc < sd->nr_rcs; rc++) {
 			sim_rc_properties(props, s, rc);
-			ret = sim_cspmu_add(&sd->pcie[s][rc], props) ?:
-			      sim_cspmu_add(&sd->tgt[s][rc], props);
+			ret = sim_has(sd, SIM_BLK_PCIE) ?
+			      sim_cspmu_add(&sd->pcie[s][rc], props) : 0;
+			if (!ret && sim_has(sd, SIM_BLK_TGT))
+				ret = sim_cspmu_add(&sd->tgt[s][rc], props);
 			if (ret)
 				return ret;
 		}

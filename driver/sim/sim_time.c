@@ -200,8 +200,10 @@ void sim_deliver(struct sim_dev *sd, const struct sim_txn *txn)
 	if (t.socket >= sd->nr_sockets)
 		return;
 	t.lat_cycles = sim_cycles_at(sd, t.lat_ns);
-	sim_cspmu_deliver(&sd->ucf[t.socket], &t);
-	sim_cmem_deliver(&sd->cmem[t.socket], &t);
+	if (sim_has(sd, SIM_BLK_UCF))
+		sim_cspmu_deliver(&sd->ucf[t.socket], &t);
+	if (sim_has(sd, SIM_BLK_CMEM))
+		sim_cmem_deliver(&sd->cmem[t.socket], &t);
 	sim_pcie_deliver(sd, &t);
 	sim_c2c_deliver(sd, &t);
 }
@@ -218,8 +220,10 @@ void sim_catch_up(struct sim_dev *sd, u64 now)
 	lockdep_assert_held(&sd->lock);
 
 	for (s = 0; s < sd->nr_sockets; s++) {
-		sim_cspmu_tick(&sd->ucf[s], now);
-		sim_cmem_tick(&sd->cmem[s], now);
+		if (sim_has(sd, SIM_BLK_UCF))
+			sim_cspmu_tick(&sd->ucf[s], now);
+		if (sim_has(sd, SIM_BLK_CMEM))
+			sim_cmem_tick(&sd->cmem[s], now);
 	}
 	sim_pcie_tick(sd, now);
 	sim_c2c_tick(sd, now);

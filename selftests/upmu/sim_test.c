@@ -5,7 +5,7 @@
  * accessors the driver uses): the files and what they reach, the
  * CoreSight counter layout, bounds on what the simulated hardware counts
  * and on its ground truth, the shared BDF comparator of a PCIe root
- * complex, the registers the driver leaves behind, and the simulator's\n * input checks.
+ * complex, the registers the driver leaves behind, the simulator's input\n * checks and its blocks= option.
  * Needs upmu_core, upmu_sim and upmu_t410 loaded, 2 NUMA nodes.
  */
 
@@ -669,6 +669,54 @@ TEST_F_TIMEOUT(sim, input_errors, 120)
 	EXPECT_EQ(-EINVAL, sim_ctl(SIM_ID, "flows", "stop id=1 count=1"));
 	EXPECT_EQ(0, inject("count=1"));
 	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/* ---- blocks= ---------------------------------------------------------- */
+
+TEST_F_TIMEOUT(sim, blocks_option, 120)
+{
+	static const char * const names[] = {
+		"ucf", "cmem", "pcie", "tgt", "c2c", "clink", "dlink",
+	};
+	static const char * const files[] = {
+		"ucf.0", "cmem.0", "pcie.0.0", "tgt.0.0", "c2c.0", "clink.0", "dlink.0",
+	};
+	char opts[64];
+	unsigned int i, j;
+	int fd;
+
+	sim_del(SIM_ID);
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 1, "blocks=bogus"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 1, "blocks="));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 1, "blocks=ucf,,pcie"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 1, "blocks=ucf,"));
+
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "blocks=ucf,tgt rcs=2 clock=manual"));
+	EXPECT_TRUE(pmu_exists("nvidia_ucf_pmu_1"));
+	EXPECT_TRUE(pmu_exists("nvidia_pcie_tgt_pmu_1_rc_1"));
+	EXPECT_FALSE(pmu_exists("nvidia_cmem_latency_pmu_0"));
+	EXPECT_FALSE(pmu_exists("nvidia_pcie_pmu_0_rc_0"));
+	EXPECT_FALSE(pmu_exists("nvidia_nvlink_c2c_pmu_0"));
+	EXPECT_FALSE(pmu_exists("nvidia_nvclink_pmu_0"));
+	EXPECT_FALSE(pmu_exists("nvidia_nvdlink_pmu_0"));
+	/* traffic works as before on what is there */
+	fd = pmu_open("nvidia_pcie_tgt_pmu_0_rc_1", "rd_req", -1);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(0, inject("rc=0 to_rc=1 count=3"));
+	EXPECT_EQ(3ULL, count_of(_metadata, fd));
+	close(fd);
+	EXPECT_EQ(0, sim_del(SIM_ID));
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(opts, sizeof(opts), "blocks=%s rcs=1", names[i]);
+		NEW(1, opts);
+		for (j = 0; j < ARRAY_SIZE(files); j++) {
+			const char *f = files[j];
+
+			EXPECT_EQ(i == j, regs_exists(f)) TH_LOG("%s: %s", opts, f);
+		}
+		EXPECT_EQ(0, sim_del(SIM_ID));
+	}
 }
 
 TEST_HARNESS_MAIN
