@@ -116,9 +116,9 @@ static long long regs_size(const char *blk)
 }
 
 /*
- * Every test makes its own devices; whatever it leaves is deleted in
- * the parent, after its events are closed.  Building PMUs is slow on a
- * debug kernel: each test has 120 s.
+ * Every test makes its own devices, with only the register blocks it
+ * uses (building PMUs is slow on a debug kernel); whatever it leaves is
+ * deleted in the parent, after its events are closed.
  */
 FIXTURE(sim) {
 	int dummy;
@@ -186,7 +186,7 @@ TEST_F_TIMEOUT(sim, regs_access, 120)
 	int fd, fdr;
 	char path[128];
 
-	NEW(1, "clock=manual counters=8 rcs=2");
+	NEW(1, "clock=manual counters=8 rcs=2 blocks=ucf,cmem,pcie,tgt,c2c");
 	/* identification: PMCFGR = cycle counter, 48 bits, 8 counters */
 	EXPECT_EQ(0x4000U | (47U << 8) | 7U, R32("ucf.0", PMCFGR));
 	EXPECT_EQ(0x2cf2036bU, R32("ucf.0", PMIIDR));
@@ -269,7 +269,7 @@ TEST_F_TIMEOUT(sim, counter_layout_32bit, 120)
 	unsigned int n;
 	uint32_t v;
 
-	NEW(1, "width=32 clock=manual counters=8 rcs=0");
+	NEW(1, "width=32 clock=manual counters=8 rcs=0 blocks=ucf");
 	EXPECT_EQ(31U, (R32("ucf.0", PMCFGR) >> 8) & 0x3f);
 	program_ucf_counters(_metadata);
 	for (n = 0; n < 8; n++)
@@ -289,9 +289,9 @@ TEST_F_TIMEOUT(sim, counter_layout_32bit, 120)
 TEST_F_TIMEOUT(sim, counter_layout_64bit, 120)
 {
 	static const char * const opts[] = {
-		"width=33 clock=manual counters=8 rcs=0",
-		"width=48 clock=manual counters=8 rcs=0",
-		"width=64 clock=manual counters=8 rcs=0",
+		"width=33 clock=manual counters=8 rcs=0 blocks=ucf",
+		"width=48 clock=manual counters=8 rcs=0 blocks=ucf",
+		"width=64 clock=manual counters=8 rcs=0 blocks=ucf",
 	};
 	unsigned int i, n;
 
@@ -339,7 +339,7 @@ static void program_counter0(struct __test_metadata *_metadata, const char *blk,
 /* One inject may advance a counter by at most half its range. */
 TEST_F_TIMEOUT(sim, inject_half_range, 120)
 {
-	NEW(1, "width=32 clock=manual rcs=1");
+	NEW(1, "width=32 clock=manual rcs=1 blocks=ucf,pcie");
 	program_counter0(_metadata, "ucf.0", 0x113, UCF_FILT_ALL, 0);	/* slc_bytes_rd */
 	program_counter0(_metadata, "pcie.0.0", 0x4, 0xff, 0x1f);	/* rd_cum_outs */
 
@@ -366,7 +366,7 @@ TEST_F_TIMEOUT(sim, inject_half_range, 120)
 /* Flows: every PMU at most at its documented rate. */
 TEST_F_TIMEOUT(sim, flow_bounds, 120)
 {
-	NEW(1, "clock_mhz=2000 rcs=2");
+	NEW(1, "clock_mhz=2000 rcs=2 blocks=ucf");
 	/* 1024 PCIe reads in flight: rd_cum_outs adds 2048 per ns at 2 GHz */
 	EXPECT_EQ(0, sim_ctl(SIM_ID, "flows", "add id=1 rc=0 size=1 lat=1024 rate=1000000000"));
 	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "flows", "add id=2 rc=0 size=1 lat=1 rate=1"));
@@ -392,7 +392,7 @@ TEST_F_TIMEOUT(sim, flow_bounds, 120)
  */
 TEST_F_TIMEOUT(sim, advance_half_range, 120)
 {
-	NEW(1, "width=32 clock=manual rcs=0");
+	NEW(1, "width=32 clock=manual rcs=0 blocks=ucf");
 	/* cycles: one per ns at 1 GHz */
 	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "advance", "%llu", (1ULL << 31) + 1));
 	EXPECT_EQ(0, sim_ctl(SIM_ID, "advance", "%llu", 1ULL << 31));
@@ -459,7 +459,7 @@ static void wrap_run(struct __test_metadata *_metadata, const char *pmu,
 
 TEST_F_TIMEOUT(sim, pcie_wrap_32bit, 120)
 {
-	NEW(1, "width=32 clock=manual clock_mhz=2000 rcs=1");
+	NEW(1, "width=32 clock=manual clock_mhz=2000 rcs=1 blocks=pcie");
 	/*
 	 * 1024 reads of 1024 ns in flight: rd_cum_outs adds 2048 cycles per
 	 * read, 2048 per ns; the driver polls every 2^31 / 2048 ns.
@@ -471,7 +471,7 @@ TEST_F_TIMEOUT(sim, pcie_wrap_32bit, 120)
 
 TEST_F_TIMEOUT(sim, pcie_tgt_wrap_32bit, 120)
 {
-	NEW(1, "width=32 clock=manual rcs=1");
+	NEW(1, "width=32 clock=manual rcs=1 blocks=tgt");
 	/* 512 bytes per ns; the driver polls every 2^31 / 512 ns */
 	wrap_run(_metadata, "nvidia_pcie_tgt_pmu_0_rc_0", "rd_bytes",
 		 "to_rc=0 size=512 rate=1000000000", 512, 1ULL << 22, 4195);
@@ -482,7 +482,7 @@ TEST_F_TIMEOUT(sim, pcie_tgt_wrap_32bit, 120)
 
 TEST_F_TIMEOUT(sim, inject_u64_edges, 120)
 {
-	NEW(1, "width=64 clock=manual rcs=1");
+	NEW(1, "width=64 clock=manual rcs=1 blocks=pcie,cmem,c2c");
 	program_counter0(_metadata, "pcie.0.0", 0x4, 0xff, 0x1f);	/* rd_cum_outs */
 	/* 2^40 reads of 2^23 cycles: 2^63 */
 	EXPECT_EQ(0, inject("rc=0 size=1 lat=8388608 count=1099511627776"));
@@ -512,7 +512,7 @@ TEST_F_TIMEOUT(sim, inject_u64_edges, 120)
 /* Latencies of CMEM and link traffic: at most 1024 requests in flight. */
 TEST_F_TIMEOUT(sim, flow_bounds_latency, 120)
 {
-	NEW(1, "clock_mhz=2000 rcs=0");
+	NEW(1, "clock_mhz=2000 rcs=0 blocks=ucf");
 	/* CMEM: 2048 per ns on each memory controller's outstanding counter */
 	/* (2 x 10^6 requests per s of 1024000 cycles on each of the 42) */
 	EXPECT_EQ(0, sim_ctl(SIM_ID, "flows", "add id=1 size=32 lat=512000 rate=84000000"));
@@ -532,7 +532,7 @@ TEST_F_TIMEOUT(sim, sim_time_bounded, 120)
 {
 	uint64_t txns = 0, bytes = 0, now = 0;
 
-	NEW(1, "width=64 clock=manual rcs=0");
+	NEW(1, "width=64 clock=manual rcs=0 blocks=ucf");
 	/* the socket's 512 bytes per ns, for all of sim time */
 	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows", "add id=1 size=128 rate=4000000000"));
 	EXPECT_EQ(0, sim_ctl(SIM_ID, "advance", "%llu", 1ULL << 52));
@@ -545,7 +545,7 @@ TEST_F_TIMEOUT(sim, sim_time_bounded, 120)
 	EXPECT_EQ(0, sim_del(SIM_ID));
 
 	/* the realtime clock stops there */
-	NEW(1, "width=64 clock=manual rcs=0");
+	NEW(1, "width=64 clock=manual rcs=0 blocks=ucf");
 	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "%llu", (1ULL << 52) - 1000));
 	ASSERT_EQ(0, sim_ctl(SIM_ID, "clock", "realtime"));
 	usleep(10000);
@@ -563,7 +563,7 @@ TEST_F_TIMEOUT(sim, pcie_one_bdf_comparator, 120)
 {
 	unsigned int n;
 
-	NEW(1, "clock=manual rcs=5");
+	NEW(1, "clock=manual rcs=5 blocks=pcie");
 	/* RC 4: port 0 owns buses 00-3f, port 1 40-bf, port 2 c0-ff */
 	for (n = 0; n < 3; n++) {
 		W32("pcie.0.4", PMEVTYPER(n), 0x2);	/* rd_req */
@@ -606,7 +606,7 @@ TEST_F_TIMEOUT(sim, driver_clears_filters_and_slots, 120)
 {
 	int a, b;
 
-	NEW(1, "clock=manual rcs=1");
+	NEW(1, "clock=manual rcs=1 blocks=ucf,pcie,tgt");
 	a = pmu_open("nvidia_pcie_tgt_pmu_0_rc_0",
 		     "rd_req,dst_addr_base=0x10000,dst_addr_mask=0xfff00,dst_addr_en=1", -1);
 	ASSERT_LE(0, a);
@@ -654,7 +654,7 @@ TEST_F_TIMEOUT(sim, input_errors, 120)
 	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 1, "rcs=4294967297"));
 	EXPECT_EQ(-ENOENT, sim_del(SIM_ID));
 
-	NEW(1, "clock=manual rcs=1");
+	NEW(1, "clock=manual rcs=1 blocks=ucf");
 	/* an empty transaction is no transaction */
 	EXPECT_EQ(-EINVAL, inject(""));
 	EXPECT_EQ(-EINVAL, inject("\n"));
