@@ -108,13 +108,39 @@ struct sim_txn {
 };
 
 /**
+ * struct sim_unit - how a register block keeps up with sim time
+ * @last_ns: sim time up to which its counters are up to date
+ * @tick: advance its clock-driven counters from @last_ns to @now
+ * @deliver: count a batch of transactions
+ *
+ * Each block is brought up to date on its own, when it is accessed (or
+ * traffic is injected into it): it counts what the flows that reach it
+ * delivered since @last_ns, and its clock.  Until then it does not
+ * matter that it lags, since nothing else changes what it counts.
+ */
+struct sim_unit {
+	u64 last_ns;
+	void (*tick)(struct sim_unit *unit, u64 now);
+	void (*deliver)(struct sim_unit *unit, const struct sim_txn *t);
+};
+
+/* UCF, CMEM, PCIE, PCIE-TGT and up to 4 link routes */
+#define SIM_MAX_UNITS	8
+
+/**
  * struct sim_flow - continuous traffic: @rate transactions per second
  * @list: in &sim_dev.flows
  * @id: user-chosen id
  * @txn: what each transaction looks like (count unused)
- * @rate: transactions per second; 0 once stopped
+ * @rate: transactions per second
  * @start_ns: sim time the flow started
- * @done: transactions delivered so far
+ * @stopped: it delivers nothing after @stop_ns
+ * @stop_ns: sim time it was stopped
+ * @units: the register blocks it reaches
+ * @nr_units: their number
+ *
+ * By sim time t it has delivered floor((t - @start_ns) * @rate / 10^9)
+ * transactions (t no later than @stop_ns once stopped): sim_flow_due().
  */
 struct sim_flow {
 	struct list_head list;
@@ -122,7 +148,10 @@ struct sim_flow {
 	struct sim_txn txn;
 	u64 rate;
 	u64 start_ns;
-	u64 done;
+	bool stopped;
+	u64 stop_ns;
+	struct sim_unit *units[SIM_MAX_UNITS];
+	unsigned int nr_units;
 };
 
 struct sim_dev;
@@ -177,7 +206,7 @@ struct sim_cspmu {
 	u32 bdf;			/* PCIE: the shared BDF comparator */
 	u32 slot[TGT_NR_SLOTS][5];	/* PCIE-TGT address slots */
 	u64 cnt[32];
-	u64 last_ns;
+	struct sim_unit unit;
 	u64 load[SIM_NR_LOADS];
 	struct sim_regs regs;
 	struct platform_device *pdev;
@@ -194,7 +223,7 @@ struct sim_cmem {
 	u64 req[CMEM_NR_INST][CMEM_NR_MC];
 	u64 aor[CMEM_NR_INST][CMEM_NR_MC];
 	unsigned int next;
-	u64 last_ns;
+	struct sim_unit unit;
 	u64 load;	/* AOR: rate x requests x cycles, all MCs */
 	struct sim_regs regs;
 	struct platform_device *pdev;
@@ -217,7 +246,7 @@ struct sim_link {
 	u32 in_status[C2C_MAX_INST];
 	u32 out_status[C2C_MAX_INST];
 	u64 cnt[C2C_MAX_INST][C2C_NR_EVENTS];
-	u64 last_ns;
+	struct sim_unit unit;
 	u64 load[C2C_MAX_GPUS][C2C_NR_EVENTS];	/* per peer, cum_outs */
 	struct sim_regs regs;
 	struct platform_device *pdev;
@@ -317,8 +346,12 @@ void sim_del_pdev(struct platform_device **pdev);
 /* sim_time.c */
 u64 sim_now(struct sim_dev *sd);
 u64 sim_cycles_at(struct sim_dev *sd, u64 ns);
+u64 sim_flow_due(const struct sim_flow *f, u64 t);
+unsigned int sim_txn_units(struct sim_dev *sd, const struct sim_txn *t,
+			   struct sim_unit **u);
+void sim_unit_catch_up(struct sim_dev *sd, struct sim_unit *unit, u64 now);
 void sim_catch_up(struct sim_dev *sd, u64 now);
-void sim_deliver(struct sim_dev *sd, const struct sim_txn *t);
+void sim_inject(struct sim_dev *sd, struct sim_txn *t);
 int sim_txn_check(struct sim_dev *sd, const struct sim_txn *t);
 int sim_flow_load(struct sim_dev *sd, const struct sim_flow *f, bool add);
 int sim_advance_check(struct sim_dev *sd, u64 ns);
@@ -337,15 +370,13 @@ void sim_cspmu_init(struct sim_dev *sd, struct sim_cspmu *u,
 		    const struct sim_cspmu_model *m, u32 socket, u32 instance);
 int sim_cspmu_add(struct sim_cspmu *u, const struct property_entry *props);
 void sim_cspmu_del(struct sim_cspmu *u);
-void sim_cspmu_deliver(struct sim_cspmu *u, const struct sim_txn *t);
-void sim_cspmu_tick(struct sim_cspmu *u, u64 now);
 
 /* sim_pcie.c */
 void sim_pcie_init(struct sim_dev *sd);
 int sim_pcie_add(struct sim_dev *sd);
 void sim_pcie_del(struct sim_dev *sd);
-void sim_pcie_deliver(struct sim_dev *sd, const struct sim_txn *t);
-void sim_pcie_tick(struct sim_dev *sd, u64 now);
+unsigned int sim_pcie_units(struct sim_dev *sd, const struct sim_txn *t,
+			    struct sim_unit **u);
 unsigned int sim_pcie_reach(struct sim_dev *sd, const struct sim_txn *t,
 			    struct sim_reach *r);
 int sim_pcie_resolve(struct sim_dev *sd, struct sim_txn *t, bool has_rp,
@@ -356,8 +387,7 @@ void sim_pcie_show_devices(struct sim_dev *sd, struct seq_file *m);
 void sim_cmem_init(struct sim_dev *sd, struct sim_cmem *c, u32 socket);
 int sim_cmem_add(struct sim_cmem *c);
 void sim_cmem_del(struct sim_cmem *c);
-void sim_cmem_deliver(struct sim_cmem *c, const struct sim_txn *t);
-void sim_cmem_tick(struct sim_cmem *c, u64 now);
+bool sim_cmem_sees(const struct sim_txn *t);
 unsigned int sim_cmem_reach(struct sim_cmem *c, const struct sim_txn *t,
 			    struct sim_reach *r);
 
@@ -365,8 +395,8 @@ unsigned int sim_cmem_reach(struct sim_cmem *c, const struct sim_txn *t,
 void sim_c2c_init(struct sim_dev *sd);
 int sim_c2c_add(struct sim_dev *sd);
 void sim_c2c_del(struct sim_dev *sd);
-void sim_c2c_deliver(struct sim_dev *sd, const struct sim_txn *t);
-void sim_c2c_tick(struct sim_dev *sd, u64 now);
+unsigned int sim_c2c_units(struct sim_dev *sd, const struct sim_txn *t,
+			   struct sim_unit **u);
 bool sim_txn_gpu(const struct sim_txn *t);
 unsigned int sim_c2c_reach(struct sim_dev *sd, const struct sim_txn *t,
 			   struct sim_reach *r);

@@ -150,14 +150,35 @@ static unsigned int sim_c2c_route(struct sim_dev *sd, const struct sim_txn *t,
 	return n;
 }
 
-void sim_c2c_deliver(struct sim_dev *sd, const struct sim_txn *t)
+/* The requests of @t that this link carries. */
+static void link_deliver(struct sim_unit *unit, const struct sim_txn *t)
 {
+	struct sim_link *l = container_of(unit, struct sim_link, unit);
 	struct sim_link_route r[SIM_MAX_LINK_ROUTES];
-	unsigned int i, n = sim_c2c_route(sd, t, r);
+	unsigned int i, n = sim_c2c_route(l->sd, t, r);
 
 	for (i = 0; i < n; i++)
-		if (sim_has(sd, r[i].l->blk))
-			link_reqs(r[i].l, r[i].peer, r[i].req, r[i].cum, t);
+		if (r[i].l == l)
+			link_reqs(l, r[i].peer, r[i].req, r[i].cum, t);
+}
+
+/* The links (that the device has) which carry @t; their number. */
+unsigned int sim_c2c_units(struct sim_dev *sd, const struct sim_txn *t,
+			   struct sim_unit **u)
+{
+	struct sim_link_route r[SIM_MAX_LINK_ROUTES];
+	unsigned int i, j, k = 0, n = sim_c2c_route(sd, t, r);
+
+	for (i = 0; i < n; i++) {
+		if (!sim_has(sd, r[i].l->blk))
+			continue;
+		/* one link may carry both directions (c2c=soc) */
+		for (j = 0; j < k && u[j] != &r[i].l->unit; j++)
+			;
+		if (j == k)
+			u[k++] = &r[i].l->unit;
+	}
+	return k;
 }
 
 /*
@@ -185,32 +206,16 @@ unsigned int sim_c2c_reach(struct sim_dev *sd, const struct sim_txn *t,
 	return k;
 }
 
-static void link_tick(struct sim_link *l, u64 now)
+static void link_tick(struct sim_unit *unit, u64 now)
 {
+	struct sim_link *l = container_of(unit, struct sim_link, unit);
 	unsigned int i;
 	u64 cycles;
 
-	if (now <= l->last_ns)
-		return;
-	cycles = sim_cycles_at(l->sd, now) - sim_cycles_at(l->sd, l->last_ns);
-	l->last_ns = now;
+	cycles = sim_cycles_at(l->sd, now) - sim_cycles_at(l->sd, unit->last_ns);
 	for (i = 0; i < l->nr_inst; i++)
 		if (link_counting(l, i))
 			link_add(l, i, C2C_EV_CYCLES, cycles);
-}
-
-void sim_c2c_tick(struct sim_dev *sd, u64 now)
-{
-	unsigned int s;
-
-	for (s = 0; s < sd->nr_sockets; s++) {
-		if (sim_has(sd, SIM_BLK_C2C))
-			link_tick(&sd->c2c[s], now);
-		if (sim_has(sd, SIM_BLK_CLINK))
-			link_tick(&sd->clink[s], now);
-		if (sim_has(sd, SIM_BLK_DLINK))
-			link_tick(&sd->dlink[s], now);
-	}
 }
 
 /* ---- register interface ------------------------------------------------ */
@@ -279,7 +284,7 @@ static u64 link_access(void *ctx, u32 off, bool write, u32 val, unsigned int nr)
 	if ((off & 3) || off + 4 * nr > C2C_WINDOW(l->nr_inst))
 		return 0;
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_catch_up(sd, sim_now(sd));
+	sim_unit_catch_up(sd, &l->unit, sim_now(sd));
 	if (write)
 		link_reg_write(l, off / C2C_PAGE, off % C2C_PAGE, val);
 	else
@@ -325,7 +330,9 @@ static void link_init(struct sim_dev *sd, struct sim_link *l,
 	l->nr_inst = nr_inst;
 	l->nr_peers = 1;
 	l->peer_insts[0] = GENMASK(nr_inst - 1, 0);
-	l->last_ns = sim_now(sd);
+	l->unit.last_ns = sim_now(sd);
+	l->unit.tick = link_tick;
+	l->unit.deliver = link_deliver;
 	l->regs.ops = &sim_link_regs_ops;
 	l->regs.ctx = l;
 	l->regs.size = C2C_WINDOW(nr_inst);

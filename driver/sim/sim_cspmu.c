@@ -30,16 +30,14 @@ static void cspmu_add(struct sim_cspmu *u, unsigned int idx, u64 delta)
 	u->cnt[idx] = v & u->mask;
 }
 
-/* Advance time-driven counters from u->last_ns to @now. */
-void sim_cspmu_tick(struct sim_cspmu *u, u64 now)
+/* Advance time-driven counters from the unit's last_ns to @now. */
+static void cspmu_tick(struct sim_unit *unit, u64 now)
 {
+	struct sim_cspmu *u = container_of(unit, struct sim_cspmu, unit);
 	u64 cycles;
 	unsigned int i;
 
-	if (now <= u->last_ns)
-		return;
-	cycles = sim_cycles_at(u->sd, now) - sim_cycles_at(u->sd, u->last_ns);
-	u->last_ns = now;
+	cycles = sim_cycles_at(u->sd, now) - sim_cycles_at(u->sd, unit->last_ns);
 	if (!cycles)
 		return;
 
@@ -50,8 +48,9 @@ void sim_cspmu_tick(struct sim_cspmu *u, u64 now)
 			cspmu_add(u, i, cycles);
 }
 
-void sim_cspmu_deliver(struct sim_cspmu *u, const struct sim_txn *t)
+static void cspmu_deliver(struct sim_unit *unit, const struct sim_txn *t)
 {
+	struct sim_cspmu *u = container_of(unit, struct sim_cspmu, unit);
 	unsigned int i;
 
 	for (i = 0; i < u->nr; i++) {
@@ -197,8 +196,8 @@ static void cspmu_reg_write(struct sim_cspmu *u, u32 off, u32 val)
 }
 
 /*
- * Every access first brings the whole device up to the current sim time,
- * so that enabling or disabling a counter takes effect at an exact point.
+ * Every access first brings the block up to the current sim time, so
+ * that enabling or disabling a counter takes effect at an exact point.
  */
 static u64 cspmu_access(void *ctx, u32 off, bool write, u32 val, bool wide)
 {
@@ -208,7 +207,7 @@ static u64 cspmu_access(void *ctx, u32 off, bool write, u32 val, bool wide)
 	u64 ret = 0;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_catch_up(sd, sim_now(sd));
+	sim_unit_catch_up(sd, &u->unit, sim_now(sd));
 	if (write)
 		cspmu_reg_write(u, off, val);
 	else
@@ -248,7 +247,9 @@ void sim_cspmu_init(struct sim_dev *sd, struct sim_cspmu *u,
 	u->instance = instance;
 	u->nr = sd->nr_counters;
 	u->mask = GENMASK_ULL(sd->width - 1, 0);
-	u->last_ns = sim_now(sd);
+	u->unit.last_ns = sim_now(sd);
+	u->unit.tick = cspmu_tick;
+	u->unit.deliver = cspmu_deliver;
 	u->regs.ops = &sim_cspmu_regs_ops;
 	u->regs.ctx = u;
 	u->regs.size = m->has_slots ? 2 * CSPMU_REG_SIZE : CSPMU_REG_SIZE;

@@ -208,8 +208,7 @@ static ssize_t inject_write(struct file *file, const char __user *ubuf,
 		return ret;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_catch_up(sd, sim_now(sd));
-	sim_deliver(sd, &r.txn);
+	sim_inject(sd, &r.txn);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	return len;
 }
@@ -235,6 +234,7 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 	struct sim_flow *f, *tmp, *nf = NULL;
 	struct sim_req r = {};
 	unsigned long flags;
+	unsigned int i;
 	int ret;
 
 	if (!strcmp(cmd, "clear")) {
@@ -267,13 +267,14 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 			return -ENOMEM;
 		nf->id = r.id;
 		nf->txn = r.txn;
+		nf->txn.lat_cycles = sim_cycles_at(sd, r.txn.lat_ns);
 		nf->rate = r.rate;
+		nf->nr_units = sim_txn_units(sd, &nf->txn, nf->units);
 	} else if (strcmp(cmd, "stop") && strcmp(cmd, "del")) {
 		return -EINVAL;
 	}
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_catch_up(sd, sim_now(sd));
 	f = flow_find(sd, r.id);
 	if (nf) {
 		if (f)
@@ -291,9 +292,15 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 	} else if (!f) {
 		ret = -ENOENT;
 	} else if (!strcmp(cmd, "stop")) {
-		sim_flow_load(sd, f, false);
-		f->rate = 0;
+		if (!f->stopped) {
+			sim_flow_load(sd, f, false);
+			f->stopped = true;
+			f->stop_ns = sim_now(sd);
+		}
 	} else {
+		/* Its blocks count what it delivered before it goes. */
+		for (i = 0; i < f->nr_units; i++)
+			sim_unit_catch_up(sd, f->units[i], sim_now(sd));
 		sim_flow_load(sd, f, false);
 		list_del(&f->list);
 		sd->nr_flows--;
@@ -326,15 +333,19 @@ static int flows_show(struct seq_file *m, void *v)
 	struct sim_dev *sd = m->private;
 	struct sim_flow *f;
 	unsigned long flags;
+	u64 now;
 
 	/* Print under the lock: lines are short and the list is bounded. */
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_catch_up(sd, sim_now(sd));
+	now = sim_now(sd);
 	list_for_each_entry(f, &sd->flows, list) {
+		u64 done = sim_flow_due(f, now);
+
 		seq_printf(m, "id=%u socket=%u op=%s size=%u src=%s dst=%s hit=%u lat=%u rate=%llu txns=%llu bytes=%llu",
 			   f->id, f->txn.socket, op_names[f->txn.op], f->txn.size,
 			   src_names[f->txn.src], dst_names[f->txn.dst], f->txn.hit,
-			   f->txn.lat_ns, f->rate, f->done, f->done * f->txn.size);
+			   f->txn.lat_ns, f->stopped ? 0 : f->rate, done,
+			   done * f->txn.size);
 		if (f->txn.rc != SIM_NO_RC)
 			seq_printf(m, " rc=%u rp=%u bdf=0x%04x", f->txn.rc,
 				   f->txn.rp, f->txn.bdf);
@@ -395,8 +406,8 @@ static ssize_t clock_write(struct file *file, const char __user *ubuf,
 	if (ret)
 		return ret;
 
+	/* Blocks catch up lazily: sim time just goes on, at another pace. */
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_catch_up(sd, sim_now(sd));
 	sd->vnow = sim_now(sd);
 	sd->rt_anchor = ktime_get_ns();
 	sd->manual = manual;
@@ -422,10 +433,8 @@ static int advance_set(void *data, u64 ns)
 		ret = -EINVAL;
 	else
 		ret = sim_advance_check(sd, ns);
-	if (!ret) {
-		sd->vnow += ns;
-		sim_catch_up(sd, sd->vnow);
-	}
+	if (!ret)
+		sd->vnow += ns;	/* blocks catch up when next accessed */
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	return ret;
 }

@@ -314,26 +314,17 @@ unsigned int sim_pcie_reach(struct sim_dev *sd, const struct sim_txn *t,
 	return n;
 }
 
-void sim_pcie_deliver(struct sim_dev *sd, const struct sim_txn *t)
+/* The PCIE PMU of the initiator's RC, the PCIE-TGT PMU of the target's. */
+unsigned int sim_pcie_units(struct sim_dev *sd, const struct sim_txn *t,
+			    struct sim_unit **u)
 {
+	unsigned int n = 0;
+
 	if (t->rc < sd->nr_rcs && sim_has(sd, SIM_BLK_PCIE))
-		sim_cspmu_deliver(&sd->pcie[t->socket][t->rc], t);
+		u[n++] = &sd->pcie[t->socket][t->rc].unit;
 	if (t->to_rc < sd->nr_rcs && sim_has(sd, SIM_BLK_TGT))
-		sim_cspmu_deliver(&sd->tgt[t->socket][t->to_rc], t);
-}
-
-void sim_pcie_tick(struct sim_dev *sd, u64 now)
-{
-	unsigned int s, rc;
-
-	for (s = 0; s < sd->nr_sockets; s++) {
-		for (rc = 0; rc < sd->nr_rcs; rc++) {
-			if (sim_has(sd, SIM_BLK_PCIE))
-				sim_cspmu_tick(&sd->pcie[s][rc], now);
-			if (sim_has(sd, SIM_BLK_TGT))
-				sim_cspmu_tick(&sd->tgt[s][rc], now);
-		}
-	}
+		u[n++] = &sd->tgt[t->socket][t->to_rc].unit;
+	return n;
 }
 
 void sim_pcie_init(struct sim_dev *sd)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Simulated time, the fabric clock, and delivery of traffic to the
- * simulated PMUs.  Called with sd->lock held.
+ * Simulated time, the fabric clock, bounds on traffic, and delivery of
+ * traffic to the simulated PMUs.  Called with sd->lock held.
  */
 
 #include <linux/math64.h>
@@ -132,7 +132,7 @@ int sim_flow_load(struct sim_dev *sd, const struct sim_flow *f, bool add)
 	unsigned int i, n;
 
 	lockdep_assert_held(&sd->lock);
-	if (!f->rate)
+	if (f->stopped || !f->rate)
 		return 0;
 	n = sim_txn_reach(sd, &f->txn, r);
 	for (i = 0; i < n; i++) {
@@ -193,52 +193,117 @@ int sim_advance_check(struct sim_dev *sd, u64 ns)
 	return 0;
 }
 
-void sim_deliver(struct sim_dev *sd, const struct sim_txn *txn)
+/* Transactions flow @f has delivered by sim time @t. */
+u64 sim_flow_due(const struct sim_flow *f, u64 t)
 {
-	struct sim_txn t = *txn;
-
-	if (t.socket >= sd->nr_sockets)
-		return;
-	t.lat_cycles = sim_cycles_at(sd, t.lat_ns);
-	if (sim_has(sd, SIM_BLK_UCF))
-		sim_cspmu_deliver(&sd->ucf[t.socket], &t);
-	if (sim_has(sd, SIM_BLK_CMEM))
-		sim_cmem_deliver(&sd->cmem[t.socket], &t);
-	sim_pcie_deliver(sd, &t);
-	sim_c2c_deliver(sd, &t);
+	if (f->stopped && t > f->stop_ns)
+		t = f->stop_ns;
+	if (t <= f->start_ns)
+		return 0;
+	return mul_u64_u64_div_u64(t - f->start_ns, f->rate, NSEC_PER_SEC);
 }
 
-/*
- * Bring every counter up to sim time @now: first the clock-driven
- * counters, then the transactions each flow has produced by @now.
+/**
+ * sim_txn_units() - the register blocks a transaction can reach
+ * @sd: the simulated SoC
+ * @t: the transaction
+ * @u: SIM_MAX_UNITS entries, filled with the blocks the device has
+ *
+ * Return: their number.
  */
-void sim_catch_up(struct sim_dev *sd, u64 now)
+unsigned int sim_txn_units(struct sim_dev *sd, const struct sim_txn *t,
+			   struct sim_unit **u)
+{
+	unsigned int n = 0;
+
+	if (sim_has(sd, SIM_BLK_UCF))
+		u[n++] = &sd->ucf[t->socket].unit;
+	if (sim_has(sd, SIM_BLK_CMEM) && sim_cmem_sees(t))
+		u[n++] = &sd->cmem[t->socket].unit;
+	n += sim_pcie_units(sd, t, u + n);
+	n += sim_c2c_units(sd, t, u + n);
+	return n;
+}
+
+/**
+ * sim_unit_catch_up() - bring one register block up to sim time @now
+ * @sd: the simulated SoC
+ * @unit: the block
+ * @now: current sim time
+ *
+ * The block counts what each flow that reaches it delivered since it
+ * was last brought up to date, then its clock-driven counters advance.
+ * Its registers have not changed meanwhile (every access brings it up
+ * to date first), so the counts are those of a block that had seen
+ * every transaction at its own time.  Called with sd->lock held.
+ */
+void sim_unit_catch_up(struct sim_dev *sd, struct sim_unit *unit, u64 now)
 {
 	struct sim_flow *f;
-	unsigned int s;
+	unsigned int i;
 
 	lockdep_assert_held(&sd->lock);
+	if (now <= unit->last_ns)
+		return;
+	list_for_each_entry(f, &sd->flows, list) {
+		struct sim_txn t;
+
+		for (i = 0; i < f->nr_units && f->units[i] != unit; i++)
+			;
+		if (i == f->nr_units)
+			continue;
+		t = f->txn;
+		t.count = sim_flow_due(f, now) - sim_flow_due(f, unit->last_ns);
+		if (t.count)
+			unit->deliver(unit, &t);
+	}
+	unit->tick(unit, now);
+	unit->last_ns = now;
+}
+
+/* Bring every register block of the device up to sim time @now. */
+void sim_catch_up(struct sim_dev *sd, u64 now)
+{
+	unsigned int s, rc;
 
 	for (s = 0; s < sd->nr_sockets; s++) {
 		if (sim_has(sd, SIM_BLK_UCF))
-			sim_cspmu_tick(&sd->ucf[s], now);
+			sim_unit_catch_up(sd, &sd->ucf[s].unit, now);
 		if (sim_has(sd, SIM_BLK_CMEM))
-			sim_cmem_tick(&sd->cmem[s], now);
+			sim_unit_catch_up(sd, &sd->cmem[s].unit, now);
+		for (rc = 0; rc < sd->nr_rcs; rc++) {
+			if (sim_has(sd, SIM_BLK_PCIE))
+				sim_unit_catch_up(sd, &sd->pcie[s][rc].unit, now);
+			if (sim_has(sd, SIM_BLK_TGT))
+				sim_unit_catch_up(sd, &sd->tgt[s][rc].unit, now);
+		}
+		if (sim_has(sd, SIM_BLK_C2C))
+			sim_unit_catch_up(sd, &sd->c2c[s].unit, now);
+		if (sim_has(sd, SIM_BLK_CLINK))
+			sim_unit_catch_up(sd, &sd->clink[s].unit, now);
+		if (sim_has(sd, SIM_BLK_DLINK))
+			sim_unit_catch_up(sd, &sd->dlink[s].unit, now);
 	}
-	sim_pcie_tick(sd, now);
-	sim_c2c_tick(sd, now);
+}
 
-	list_for_each_entry(f, &sd->flows, list) {
-		struct sim_txn t = f->txn;
-		u64 due;
+/**
+ * sim_inject() - count a batch of transactions now
+ * @sd: the simulated SoC
+ * @t: the batch (checked); its lat_cycles is set here
+ *
+ * Only the blocks it reaches are brought up to date first.  Called with
+ * sd->lock held.
+ */
+void sim_inject(struct sim_dev *sd, struct sim_txn *t)
+{
+	struct sim_unit *u[SIM_MAX_UNITS];
+	unsigned int i, n;
+	u64 now = sim_now(sd);
 
-		if (!f->rate || now <= f->start_ns)
-			continue;
-		due = mul_u64_u64_div_u64(now - f->start_ns, f->rate, NSEC_PER_SEC);
-		if (due <= f->done)
-			continue;
-		t.count = due - f->done;
-		f->done = due;
-		sim_deliver(sd, &t);
+	t->lat_cycles = sim_cycles_at(sd, t->lat_ns);
+	n = sim_txn_units(sd, t, u);
+	for (i = 0; i < n; i++) {
+		sim_unit_catch_up(sd, u[i], now);
+		u[i]->deliver(u[i], t);
 	}
 }

@@ -5,7 +5,8 @@
  * accessors the driver uses): the files and what they reach, the
  * CoreSight counter layout, bounds on what the simulated hardware counts
  * and on its ground truth, the shared BDF comparator of a PCIe root
- * complex, the registers the driver leaves behind, the simulator's input\n * checks and its blocks= option.
+ * complex, the registers the driver leaves behind, the simulator's input
+ * checks, its blocks= option, and how blocks keep up with sim time.
  * Needs upmu_core, upmu_sim and upmu_t410 loaded, 2 NUMA nodes.
  */
 
@@ -717,6 +718,57 @@ TEST_F_TIMEOUT(sim, blocks_option, 120)
 		}
 		EXPECT_EQ(0, sim_del(SIM_ID));
 	}
+}
+
+/* ---- each block keeps up with time on its own ------------------------ */
+
+/* Requests of all 42 memory controllers of cmem.0 */
+static uint64_t cmem_requests(struct __test_metadata *_metadata)
+{
+	uint64_t sum = 0;
+	unsigned int i, mc;
+
+	for (i = 0; i < 14; i++)
+		for (mc = 0; mc < 3; mc++)
+			sum += R64("cmem.0", CMEM_INST(i) + 0x820 + 0x18 * mc);
+	return sum;
+}
+
+/*
+ * Blocks are brought up to date only when accessed: whatever the order of
+ * accesses, stops and deletions, each counts every transaction at its
+ * time, as if all were always up to date.
+ */
+TEST_F_TIMEOUT(sim, blocks_catch_up_exact, 120)
+{
+	NEW(1, "clock=manual rcs=1 blocks=ucf,cmem,pcie");
+	program_counter0(_metadata, "ucf.0", 0x0, UCF_FILT_ALL, 0);	/* slc_access */
+	program_counter0(_metadata, "pcie.0.0", 0x2, 0xff, 0x1f);	/* rd_req */
+	W32("cmem.0", CMEM_BCAST + CMEM_CG_CTRL, 1);
+	W32("cmem.0", CMEM_BCAST + CMEM_CTRL, 1);
+	/* 10^6 PCIe reads per s: UCF, CMEM and PCIE see them */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows", "add id=1 rc=0 size=32 lat=100 rate=1000000"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "1000000"));
+	EXPECT_EQ(1000ULL, R64("ucf.0", PMEVCNTR64(0)));
+	/* the UCF counter stops; PCIE and CMEM have not been looked at */
+	W32("ucf.0", 0xc20, 1);		/* PMCNTENCLR */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "1000000"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows", "stop id=1"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "1000000"));
+	EXPECT_EQ(1000ULL, R64("ucf.0", PMEVCNTR64(0)));
+	EXPECT_EQ(2000ULL, R64("pcie.0.0", PMEVCNTR64(0)));
+	EXPECT_EQ(2000ULL, cmem_requests(_metadata));
+	/* a flow deleted while a block lags still counts there */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows", "add id=2 rc=0 size=32 rate=1000000"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "500000"));
+	ASSERT_EQ(0, inject("rc=0 size=32 count=7"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "500000"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows", "del id=2"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "1000000"));
+	EXPECT_EQ(3007ULL, R64("pcie.0.0", PMEVCNTR64(0)));
+	EXPECT_EQ(3007ULL, cmem_requests(_metadata));
+	EXPECT_EQ(1000ULL, R64("ucf.0", PMEVCNTR64(0)));
+	EXPECT_EQ(0, sim_del(SIM_ID));
 }
 
 TEST_HARNESS_MAIN
