@@ -15,6 +15,7 @@ bin="$top/build/selftests"
 # selftests/upmu/NAME.sh if that exists, else build/selftests/NAME.
 SUITE="
 fixture_test
+sim_test
 ucf_test
 cmem_test
 pcie_test

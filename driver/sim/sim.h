@@ -28,6 +28,19 @@
 #define SIM_MAX_FLOWS	64
 #define SIM_MAX_COUNT	BIT_ULL(40)	/* transactions per inject */
 #define SIM_MIN_WIDTH	32		/* narrowest counter the sim offers */
+/*
+ * Sim time ends here (52 days): no counter, advancing at most 2048 per
+ * ns (the fastest of any PMU), can go through half of 64 bits in the
+ * sim's life, nor can any flow's totals.
+ */
+#define SIM_MAX_NS	BIT_ULL(52)
+#define SIM_MAX_PER_NS	2048
+
+/* Register blocks a device may have (new_device blocks=) */
+enum sim_block {
+	SIM_BLK_UCF, SIM_BLK_CMEM, SIM_BLK_PCIE, SIM_BLK_TGT, SIM_BLK_C2C,
+	SIM_BLK_CLINK, SIM_BLK_DLINK, SIM_NR_BLKS
+};
 
 enum sim_op { SIM_OP_RD, SIM_OP_WR, SIM_OP_ATOMIC, SIM_OP_DATALESS, SIM_NR_OPS };
 enum sim_src { SIM_SRC_LOC_CPU, SIM_SRC_LOC_NONCPU, SIM_SRC_REM, SIM_NR_SRCS };
@@ -39,7 +52,18 @@ enum sim_dst {
 
 #define SIM_PCIE_NR_RC	6	/* PCIe root complexes per socket */
 #define SIM_NO_RC	0xff
-#define SIM_PCIE_MAX_OUTSTANDING 1024ULL	/* reads in flight per RC */
+
+/*
+ * Loads of a block: per counter class, the sum over the running flows of
+ * rate (per s) x what one transaction adds to the fastest counter of the
+ * class, times the number of counters the class's traffic is spread over.
+ */
+enum sim_load_class {
+	SIM_LOAD_BYTES,	/* byte counters (UCF, PCIE, PCIE-TGT) */
+	SIM_LOAD_CUM,	/* PCIE rd_cum_outs: cycles */
+	SIM_LOAD_OUTS,	/* PCIE reads in flight: ns (Little's law) */
+	SIM_NR_LOADS
+};
 
 /**
  * struct sim_txn - a batch of identical transactions
@@ -84,13 +108,39 @@ struct sim_txn {
 };
 
 /**
+ * struct sim_unit - how a register block keeps up with sim time
+ * @last_ns: sim time up to which its counters are up to date
+ * @tick: advance its clock-driven counters from @last_ns to @now
+ * @deliver: count a batch of transactions
+ *
+ * Each block is brought up to date on its own, when it is accessed (or
+ * traffic is injected into it): it counts what the flows that reach it
+ * delivered since @last_ns, and its clock.  Until then it does not
+ * matter that it lags, since nothing else changes what it counts.
+ */
+struct sim_unit {
+	u64 last_ns;
+	void (*tick)(struct sim_unit *unit, u64 now);
+	void (*deliver)(struct sim_unit *unit, const struct sim_txn *t);
+};
+
+/* UCF, CMEM, PCIE, PCIE-TGT and up to 4 link routes */
+#define SIM_MAX_UNITS	8
+
+/**
  * struct sim_flow - continuous traffic: @rate transactions per second
  * @list: in &sim_dev.flows
  * @id: user-chosen id
  * @txn: what each transaction looks like (count unused)
- * @rate: transactions per second; 0 once stopped
+ * @rate: transactions per second
  * @start_ns: sim time the flow started
- * @done: transactions delivered so far
+ * @stopped: it delivers nothing after @stop_ns
+ * @stop_ns: sim time it was stopped
+ * @units: the register blocks it reaches
+ * @nr_units: their number
+ *
+ * By sim time t it has delivered floor((t - @start_ns) * @rate / 10^9)
+ * transactions (t no later than @stop_ns once stopped): sim_flow_due().
  */
 struct sim_flow {
 	struct list_head list;
@@ -98,15 +148,38 @@ struct sim_flow {
 	struct sim_txn txn;
 	u64 rate;
 	u64 start_ns;
-	u64 done;
+	bool stopped;
+	u64 stop_ns;
+	struct sim_unit *units[SIM_MAX_UNITS];
+	unsigned int nr_units;
 };
 
 struct sim_dev;
 struct sim_cspmu;
 
+/**
+ * struct sim_regs - a register block as software reaches it
+ * @ops: the accessors handed to the driver in the platform data
+ * @ctx: their cookie
+ * @size: bytes of the register window
+ * @name: name of its debugfs file in regs/ (e.g. "pcie.0.4")
+ *
+ * The driver and the debugfs regs/ files use the same @ops: a test
+ * reads and writes exactly what the driver would.
+ */
+struct sim_regs {
+	const struct upmu_regs_ops *ops;
+	void *ctx;
+	u32 size;
+	char name[32];
+};
+
 /* A CoreSight-architecture PMU register block (UCF, PCIE, PCIE-TGT). */
 struct sim_cspmu_model {
 	const char *pdev_name;
+	const char *regs_name;
+	bool multi_instance;	/* one per root complex: "<regs_name>.S.I" */
+	bool shared_bdf;	/* one BDF comparator for all counters (PCIE) */
 	u32 pmiidr;
 	bool has_slots;
 	/* Increment of counter @idx of @u per transaction. */
@@ -130,9 +203,12 @@ struct sim_cspmu {
 	u32 filtr[32];
 	u32 filt2r[32];
 	u32 ccfiltr;
+	u32 bdf;			/* PCIE: the shared BDF comparator */
 	u32 slot[TGT_NR_SLOTS][5];	/* PCIE-TGT address slots */
 	u64 cnt[32];
-	u64 last_ns;
+	struct sim_unit unit;
+	u64 load[SIM_NR_LOADS];
+	struct sim_regs regs;
 	struct platform_device *pdev;
 };
 
@@ -147,7 +223,9 @@ struct sim_cmem {
 	u64 req[CMEM_NR_INST][CMEM_NR_MC];
 	u64 aor[CMEM_NR_INST][CMEM_NR_MC];
 	unsigned int next;
-	u64 last_ns;
+	struct sim_unit unit;
+	u64 load;	/* AOR: rate x requests x cycles, all MCs */
+	struct sim_regs regs;
 	struct platform_device *pdev;
 };
 
@@ -157,6 +235,7 @@ struct sim_cmem {
  */
 struct sim_link {
 	struct sim_dev *sd;
+	enum sim_block blk;
 	const char *pdev_name;
 	u32 socket;
 	unsigned int nr_inst;
@@ -167,9 +246,33 @@ struct sim_link {
 	u32 in_status[C2C_MAX_INST];
 	u32 out_status[C2C_MAX_INST];
 	u64 cnt[C2C_MAX_INST][C2C_NR_EVENTS];
-	u64 last_ns;
+	struct sim_unit unit;
+	u64 load[C2C_MAX_GPUS][C2C_NR_EVENTS];	/* per peer, cum_outs */
+	struct sim_regs regs;
 	struct platform_device *pdev;
 };
+
+/**
+ * struct sim_reach - what a transaction does to one class of counters
+ * @load: the block's load of that class (flows)
+ * @units: units per transaction (bytes, requests, or 1)
+ * @value: what each unit adds to one counter (1, or a latency)
+ * @div: counters the units are spread over (round-robin)
+ * @max_per_ns: the fastest the class's counters can advance (datasheet)
+ * @width: their width in bits
+ * @flow_only: a bound on flows only, not a counter (reads in flight)
+ */
+struct sim_reach {
+	u64 *load;
+	u64 units;
+	u64 value;
+	u32 div;
+	u32 max_per_ns;
+	u8 width;
+	bool flow_only;
+};
+
+#define SIM_MAX_REACH	12	/* UCF, PCIE (3), PCIE-TGT, CMEM, links (4) */
 
 /**
  * struct sim_dev - one simulated SoC
@@ -180,10 +283,12 @@ struct sim_link {
  * @nr_counters: general counters per PMU
  * @clock_mhz: fabric clock
  * @nr_rcs: PCIe root complexes per socket (the first @nr_rcs of the layout)
+ * @blocks: the register blocks it has, as BIT(enum sim_block)
  * @nr_gpus: GPUs on each socket's NVLink-C2C; 0: it links to another SoC
  * @lock: protects everything below; taken from register accessors
  *	  with interrupts off
  * @manual: time advances only through debugfs
+ * @ended: sim time reached SIM_MAX_NS (reported once)
  * @vnow: sim time at the last clock switch (or now, when manual)
  * @rt_anchor: ktime when @vnow was taken (realtime mode)
  * @flows: continuous traffic
@@ -196,6 +301,7 @@ struct sim_link {
  * @clink: NV-CLink PMU per socket
  * @dlink: NV-DLink PMU per socket
  * @ddir: debugfs directory
+ * @regs_dir: its regs/ directory
  */
 struct sim_dev {
 	struct device dev;
@@ -205,9 +311,11 @@ struct sim_dev {
 	u32 nr_counters;
 	u32 clock_mhz;
 	u32 nr_rcs;
+	u32 blocks;
 	u32 nr_gpus;
 	raw_spinlock_t lock;
 	bool manual;
+	bool ended;
 	u64 vnow;
 	u64 rt_anchor;
 	struct list_head flows;
@@ -220,25 +328,38 @@ struct sim_dev {
 	struct sim_link clink[SIM_MAX_SOCKETS];
 	struct sim_link dlink[SIM_MAX_SOCKETS];
 	struct dentry *ddir;
+	struct dentry *regs_dir;
 };
+
+static inline bool sim_has(const struct sim_dev *sd, enum sim_block b)
+{
+	return sd->blocks & BIT(b);
+}
 
 /* sim_bus.c */
 struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,
-				     const struct upmu_regs_ops *ops, void *ctx,
-				     u32 socket, u32 instance,
+				     struct sim_regs *regs, u32 socket,
+				     u32 instance,
 				     const struct property_entry *props);
 void sim_del_pdev(struct platform_device **pdev);
 
 /* sim_time.c */
 u64 sim_now(struct sim_dev *sd);
 u64 sim_cycles_at(struct sim_dev *sd, u64 ns);
+u64 sim_flow_due(const struct sim_flow *f, u64 t);
+unsigned int sim_txn_units(struct sim_dev *sd, const struct sim_txn *t,
+			   struct sim_unit **u);
+void sim_unit_catch_up(struct sim_dev *sd, struct sim_unit *unit, u64 now);
 void sim_catch_up(struct sim_dev *sd, u64 now);
-void sim_deliver(struct sim_dev *sd, const struct sim_txn *t);
-u64 sim_max_bytes_per_ns(struct sim_dev *sd);
+void sim_inject(struct sim_dev *sd, struct sim_txn *t);
+int sim_txn_check(struct sim_dev *sd, const struct sim_txn *t);
+int sim_flow_load(struct sim_dev *sd, const struct sim_flow *f, bool add);
+int sim_advance_check(struct sim_dev *sd, u64 ns);
 
 /* sim_debugfs.c */
 int sim_next_kv(char **buf, char **key, char **val);
 void sim_debugfs_init(struct sim_dev *sd);
+void sim_debugfs_add_regs(struct sim_dev *sd, struct sim_regs *regs);
 void sim_debugfs_exit(struct sim_dev *sd);
 int sim_debugfs_module_init(void);
 void sim_debugfs_module_exit(void);
@@ -249,15 +370,15 @@ void sim_cspmu_init(struct sim_dev *sd, struct sim_cspmu *u,
 		    const struct sim_cspmu_model *m, u32 socket, u32 instance);
 int sim_cspmu_add(struct sim_cspmu *u, const struct property_entry *props);
 void sim_cspmu_del(struct sim_cspmu *u);
-void sim_cspmu_deliver(struct sim_cspmu *u, const struct sim_txn *t);
-void sim_cspmu_tick(struct sim_cspmu *u, u64 now);
 
 /* sim_pcie.c */
 void sim_pcie_init(struct sim_dev *sd);
 int sim_pcie_add(struct sim_dev *sd);
 void sim_pcie_del(struct sim_dev *sd);
-void sim_pcie_deliver(struct sim_dev *sd, const struct sim_txn *t);
-void sim_pcie_tick(struct sim_dev *sd, u64 now);
+unsigned int sim_pcie_units(struct sim_dev *sd, const struct sim_txn *t,
+			    struct sim_unit **u);
+unsigned int sim_pcie_reach(struct sim_dev *sd, const struct sim_txn *t,
+			    struct sim_reach *r);
 int sim_pcie_resolve(struct sim_dev *sd, struct sim_txn *t, bool has_rp,
 		     bool has_bdf, bool has_to_rp);
 void sim_pcie_show_devices(struct sim_dev *sd, struct seq_file *m);
@@ -266,15 +387,18 @@ void sim_pcie_show_devices(struct sim_dev *sd, struct seq_file *m);
 void sim_cmem_init(struct sim_dev *sd, struct sim_cmem *c, u32 socket);
 int sim_cmem_add(struct sim_cmem *c);
 void sim_cmem_del(struct sim_cmem *c);
-void sim_cmem_deliver(struct sim_cmem *c, const struct sim_txn *t);
-void sim_cmem_tick(struct sim_cmem *c, u64 now);
+bool sim_cmem_sees(const struct sim_txn *t);
+unsigned int sim_cmem_reach(struct sim_cmem *c, const struct sim_txn *t,
+			    struct sim_reach *r);
 
 /* sim_c2c.c */
 void sim_c2c_init(struct sim_dev *sd);
 int sim_c2c_add(struct sim_dev *sd);
 void sim_c2c_del(struct sim_dev *sd);
-void sim_c2c_deliver(struct sim_dev *sd, const struct sim_txn *t);
-void sim_c2c_tick(struct sim_dev *sd, u64 now);
+unsigned int sim_c2c_units(struct sim_dev *sd, const struct sim_txn *t,
+			   struct sim_unit **u);
 bool sim_txn_gpu(const struct sim_txn *t);
+unsigned int sim_c2c_reach(struct sim_dev *sd, const struct sim_txn *t,
+			   struct sim_reach *r);
 
 #endif

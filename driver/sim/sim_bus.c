@@ -4,7 +4,7 @@
  * netdevsim-style:
  *
  *   echo "ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime]
- *	   [rcs=N] [c2c=gpu1|gpu2|soc]" > /sys/bus/upmu_sim/new_device
+ *	   [rcs=N] [c2c=gpu1|gpu2|soc] [blocks=LIST]" > /sys/bus/upmu_sim/new_device
  *   echo ID > /sys/bus/upmu_sim/del_device
  *
  * Each socket gets the PMU register blocks of a Tegra410 socket as
@@ -12,9 +12,11 @@
  * from silicon.
  */
 
+#include <linux/completion.h>
 #include <linux/idr.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/ktime.h>
@@ -27,6 +29,12 @@ static DEFINE_IDA(sim_ids);
 static LIST_HEAD(sim_list);
 static DEFINE_MUTEX(sim_list_lock);	/* protects sim_list and sim_enabled */
 static bool sim_enabled;
+/*
+ * Devices not yet released, plus one for the module: its exit waits for
+ * the last release, which runs this module's code (as netdevsim does).
+ */
+static refcount_t sim_devs = REFCOUNT_INIT(1);
+static DECLARE_COMPLETION(sim_devs_released);
 
 #define to_sim_dev(d) container_of(d, struct sim_dev, dev)
 
@@ -40,6 +48,8 @@ static void sim_dev_release(struct device *dev)
 	list_for_each_entry_safe(f, tmp, &sd->flows, list)
 		kfree(f);
 	kvfree(sd);
+	if (refcount_dec_and_test(&sim_devs))
+		complete(&sim_devs_released);
 }
 
 static const struct device_type sim_dev_type = {
@@ -51,21 +61,21 @@ static const struct device_type sim_dev_type = {
  * sim_add_pdev() - publish a register block as a platform device
  * @sd: the simulated SoC (parent)
  * @name: platform device name the PMU driver matches
- * @ops: register accessors
- * @ctx: their cookie
+ * @regs: its accessors, window and debugfs name
  * @socket: socket of the block
  * @instance: instance within the socket
  * @props: firmware properties of the device, or NULL
  *
- * A PMU driver may bind at once.  Return: the device or an ERR_PTR.
+ * The block's regs/ debugfs file appears first; a PMU driver may bind
+ * at once.  Return: the device or an ERR_PTR.
  */
 struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,
-				     const struct upmu_regs_ops *ops, void *ctx,
-				     u32 socket, u32 instance,
+				     struct sim_regs *regs, u32 socket,
+				     u32 instance,
 				     const struct property_entry *props)
 {
 	struct upmu_platdata pd = {
-		.regs = { .ops = ops, .ctx = ctx },
+		.regs = { .ops = regs->ops, .ctx = regs->ctx },
 		.socket = socket,
 		.instance = instance,
 	};
@@ -78,6 +88,7 @@ struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,
 		.properties = props,
 	};
 
+	sim_debugfs_add_regs(sd, regs);
 	return platform_device_register_full(&info);
 }
 
@@ -122,8 +133,8 @@ static int sim_probe(struct device *dev)
 	sim_c2c_init(sd);
 	sim_debugfs_init(sd);
 	for (s = 0; s < sd->nr_sockets; s++) {
-		ret = sim_cspmu_add(&sd->ucf[s], NULL);
-		if (!ret)
+		ret = sim_has(sd, SIM_BLK_UCF) ? sim_cspmu_add(&sd->ucf[s], NULL) : 0;
+		if (!ret && sim_has(sd, SIM_BLK_CMEM))
 			ret = sim_cmem_add(&sd->cmem[s]);
 		if (ret)
 			goto err_units;
@@ -154,6 +165,39 @@ static int sim_parse_c2c(struct sim_dev *sd, const char *val)
 	return 0;
 }
 
+/* The next word of @p, or NULL. */
+static char *sim_next_word(char **p)
+{
+	char *w;
+
+	while ((w = strsep(p, " \t\n")) && !*w)
+		;
+	return w;
+}
+
+static const char * const sim_block_names[SIM_NR_BLKS] = {
+	[SIM_BLK_UCF] = "ucf", [SIM_BLK_CMEM] = "cmem", [SIM_BLK_PCIE] = "pcie",
+	[SIM_BLK_TGT] = "tgt", [SIM_BLK_C2C] = "c2c", [SIM_BLK_CLINK] = "clink",
+	[SIM_BLK_DLINK] = "dlink",
+};
+
+/* blocks=ucf,pcie,...: the register blocks to build, at least one. */
+static int sim_parse_blocks(struct sim_dev *sd, char *val)
+{
+	char *name;
+	int b;
+
+	sd->blocks = 0;
+	while ((name = strsep(&val, ","))) {
+		b = match_string(sim_block_names, SIM_NR_BLKS, name);
+		if (b < 0)
+			return -EINVAL;
+		sd->blocks |= BIT(b);
+	}
+	return 0;
+}
+
+/* Options "key=value ..."; anything unknown or out of range is EINVAL. */
 static int sim_parse_opts(struct sim_dev *sd, char *opts)
 {
 	char *tok, *val;
@@ -170,18 +214,20 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 			ret = kstrtou32(val, 0, &sd->nr_rcs);
 		else if (!strcmp(tok, "c2c"))
 			ret = sim_parse_c2c(sd, val);
+		else if (!strcmp(tok, "blocks"))
+			ret = sim_parse_blocks(sd, val);
 		else if (!strcmp(tok, "clock"))
 			ret = !strcmp(val, "manual") ? (sd->manual = true, 0) :
 			      !strcmp(val, "realtime") ? 0 : -EINVAL;
 		else
 			ret = -EINVAL;
 		if (ret)
-			return ret;
+			return -EINVAL;
 	}
 	if (ret)
 		return ret;
 	if (sd->width < SIM_MIN_WIDTH || sd->width > 64 || !sd->nr_counters ||
-	    sd->nr_counters > 31 || !sd->clock_mhz || sd->clock_mhz > 10000 ||
+	    sd->nr_counters > 31 || !sd->clock_mhz || sd->clock_mhz > T410_MAX_CLOCK_MHZ ||
 	    sd->nr_rcs > SIM_PCIE_NR_RC)
 		return -EINVAL;
 	return 0;
@@ -190,39 +236,44 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 static ssize_t new_device_store(upmu_bus_type_t *bus,
 				const char *buf, size_t count)
 {
-	unsigned int id, nr_sockets;
+	char *opts, *p, *w_id, *w_nr;
+	u32 id, nr_sockets;
 	struct sim_dev *sd;
-	char *opts, *p;
-	int n, ret;
+	int ret;
 
 	if (count > 256)
 		return -E2BIG;
-	if (sscanf(buf, "%u %u%n", &id, &nr_sockets, &n) != 2 ||
-	    id > INT_MAX || !nr_sockets || nr_sockets > SIM_MAX_SOCKETS) {
-		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N] [c2c=gpu1|gpu2|soc]\", 1 <= NR_SOCKETS <= %d\n",
-		       SIM_MAX_SOCKETS);
+	opts = kstrndup(buf, count, GFP_KERNEL);
+	if (!opts)
+		return -ENOMEM;
+	p = opts;
+	w_id = sim_next_word(&p);
+	w_nr = sim_next_word(&p);
+	if (!w_id || !w_nr || kstrtou32(w_id, 10, &id) ||
+	    kstrtou32(w_nr, 10, &nr_sockets) || id > INT_MAX || !nr_sockets ||
+	    nr_sockets > SIM_MAX_SOCKETS) {
+		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N] [c2c=gpu1|gpu2|soc] [blocks=LIST]\", 0 <= ID <= %d, 1 <= NR_SOCKETS <= %d\n",
+		       INT_MAX, SIM_MAX_SOCKETS);
+		kfree(opts);
 		return -EINVAL;
 	}
 
 	sd = kvzalloc(sizeof(*sd), GFP_KERNEL);	/* some 40 KiB of register state */
-	if (!sd)
+	if (!sd) {
+		kfree(opts);
 		return -ENOMEM;
+	}
 	sd->nr_sockets = nr_sockets;
 	sd->width = 48;
 	sd->nr_counters = 8;
 	sd->clock_mhz = 1000;
 	sd->nr_rcs = SIM_PCIE_NR_RC;
 	sd->nr_gpus = 2;
+	sd->blocks = GENMASK(SIM_NR_BLKS - 1, 0);
 	raw_spin_lock_init(&sd->lock);
 	INIT_LIST_HEAD(&sd->flows);
 
-	opts = kstrndup(buf + n, count - n, GFP_KERNEL);
-	if (!opts) {
-		kvfree(sd);
-		return -ENOMEM;
-	}
-	p = opts;
-	ret = sim_parse_opts(sd, p);
+	ret = p ? sim_parse_opts(sd, p) : 0;
 	kfree(opts);
 	if (ret) {
 		kvfree(sd);
@@ -242,6 +293,7 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 	sd->dev.bus = &sim_bus;
 	sd->dev.type = &sim_dev_type;
 	dev_set_name(&sd->dev, "upmu_sim%u", id);
+	refcount_inc(&sim_devs);	/* dropped by sim_dev_release() */
 	ret = device_register(&sd->dev);
 	if (ret) {
 		ida_free(&sim_ids, id);
@@ -353,6 +405,11 @@ static void __exit sim_exit(void)
 	list_for_each_entry_safe(sd, tmp, &sim_list, list)
 		sim_dev_del(sd);
 	mutex_unlock(&sim_list_lock);
+
+	/* Someone may still hold a device; its release is our code. */
+	if (refcount_dec_and_test(&sim_devs))
+		complete(&sim_devs_released);
+	wait_for_completion(&sim_devs_released);
 
 	driver_unregister(&sim_driver);
 	bus_unregister(&sim_bus);

@@ -24,6 +24,7 @@
 
 #include <linux/bitops.h>
 #include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/moduleparam.h>
 
 #include "sim.h"
@@ -106,60 +107,127 @@ bool sim_txn_gpu(const struct sim_txn *t)
 	       (t->src == SIM_SRC_LOC_NONCPU && t->rc == SIM_NO_RC);
 }
 
-void sim_c2c_deliver(struct sim_dev *sd, const struct sim_txn *t)
+/* The request and outstanding counters of one peer of a link. */
+struct sim_link_route {
+	struct sim_link *l;
+	u8 peer;
+	u8 req;
+	u8 cum;
+};
+
+#define SIM_MAX_LINK_ROUTES	4
+
+/* Which links (and counters) see @t; the number of routes. */
+static unsigned int sim_c2c_route(struct sim_dev *sd, const struct sim_txn *t,
+				  struct sim_link_route *r)
 {
 	struct sim_link *c2c = &sd->c2c[t->socket];
 	/* Sockets are linked by NV-CLink, or by NVLink-C2C without GPUs. */
 	struct sim_link *soc = sd->nr_gpus ? &sd->clink[t->socket] : c2c;
 	bool rd = t->op == SIM_OP_RD;
+	unsigned int n = 0;
 
 	if (!rd && t->op != SIM_OP_WR)
-		return;
+		return 0;
 
 	if (sd->nr_gpus && t->dst == SIM_DST_LOC_GMEM) {
 		if (!t->hit)
-			link_reqs(c2c, t->gpu,
-				  rd ? C2C_EV_OUT_RD_REQ : C2C_EV_OUT_WR_REQ,
-				  rd ? C2C_EV_OUT_RD_CUM_OUTS : C2C_EV_OUT_WR_CUM_OUTS, t);
+			r[n++] = (struct sim_link_route){
+				c2c, t->gpu,
+				rd ? C2C_EV_OUT_RD_REQ : C2C_EV_OUT_WR_REQ,
+				rd ? C2C_EV_OUT_RD_CUM_OUTS : C2C_EV_OUT_WR_CUM_OUTS,
+			};
 	} else if (sd->nr_gpus && sim_txn_gpu(t)) {
-		link_reqs(c2c, t->gpu, rd ? C2C_EV_IN_RD_REQ : C2C_EV_IN_WR_REQ,
-			  rd ? C2C_EV_IN_RD_CUM_OUTS : C2C_EV_IN_WR_CUM_OUTS, t);
+		r[n++] = (struct sim_link_route){
+			c2c, t->gpu, rd ? C2C_EV_IN_RD_REQ : C2C_EV_IN_WR_REQ,
+			rd ? C2C_EV_IN_RD_CUM_OUTS : C2C_EV_IN_WR_CUM_OUTS,
+		};
 	}
 
 	if (!rd)
-		return;
+		return n;
 	if (t->dst == SIM_DST_REM && !t->hit)
-		link_reqs(soc, 0, C2C_EV_OUT_RD_REQ, C2C_EV_OUT_RD_CUM_OUTS, t);
+		r[n++] = (struct sim_link_route){
+			soc, 0, C2C_EV_OUT_RD_REQ, C2C_EV_OUT_RD_CUM_OUTS,
+		};
 	if (t->src == SIM_SRC_REM)
-		link_reqs(soc, 0, C2C_EV_IN_RD_REQ, C2C_EV_IN_RD_CUM_OUTS, t);
+		r[n++] = (struct sim_link_route){
+			soc, 0, C2C_EV_IN_RD_REQ, C2C_EV_IN_RD_CUM_OUTS,
+		};
 	if (t->dst == SIM_DST_LOC_OTHER && !t->hit)
-		link_reqs(&sd->dlink[t->socket], 0, C2C_EV_IN_RD_REQ,
-			  C2C_EV_IN_RD_CUM_OUTS, t);
+		r[n++] = (struct sim_link_route){
+			&sd->dlink[t->socket], 0, C2C_EV_IN_RD_REQ,
+			C2C_EV_IN_RD_CUM_OUTS,
+		};
+	return n;
 }
 
-static void link_tick(struct sim_link *l, u64 now)
+/* The requests of @t that this link carries. */
+static void link_deliver(struct sim_unit *unit, const struct sim_txn *t)
 {
+	struct sim_link *l = container_of(unit, struct sim_link, unit);
+	struct sim_link_route r[SIM_MAX_LINK_ROUTES];
+	unsigned int i, n = sim_c2c_route(l->sd, t, r);
+
+	for (i = 0; i < n; i++)
+		if (r[i].l == l)
+			link_reqs(l, r[i].peer, r[i].req, r[i].cum, t);
+}
+
+/* The links (that the device has) which carry @t; their number. */
+unsigned int sim_c2c_units(struct sim_dev *sd, const struct sim_txn *t,
+			   struct sim_unit **u)
+{
+	struct sim_link_route r[SIM_MAX_LINK_ROUTES];
+	unsigned int i, j, k = 0, n = sim_c2c_route(sd, t, r);
+
+	for (i = 0; i < n; i++) {
+		if (!sim_has(sd, r[i].l->blk))
+			continue;
+		/* one link may carry both directions (c2c=soc) */
+		for (j = 0; j < k && u[j] != &r[i].l->unit; j++)
+			;
+		if (j == k)
+			u[k++] = &r[i].l->unit;
+	}
+	return k;
+}
+
+/*
+ * Each request adds its latency in cycles (or 1: the request counters)
+ * to one instance of its peer, round-robin.
+ */
+unsigned int sim_c2c_reach(struct sim_dev *sd, const struct sim_txn *t,
+			   struct sim_reach *r)
+{
+	struct sim_link_route lr[SIM_MAX_LINK_ROUTES];
+	unsigned int i, k = 0, n = sim_c2c_route(sd, t, lr);
+
+	for (i = 0; i < n; i++) {
+		struct sim_link *l = lr[i].l;
+
+		if (lr[i].peer >= l->nr_peers)
+			continue;
+		r[k++] = (struct sim_reach){
+			.load = &l->load[lr[i].peer][lr[i].cum], .units = 1,
+			.value = max(sim_cycles_at(sd, t->lat_ns), 1ULL),
+			.div = hweight32(l->peer_insts[lr[i].peer]),
+			.max_per_ns = C2C_MAX_PER_NS, .width = 64,
+		};
+	}
+	return k;
+}
+
+static void link_tick(struct sim_unit *unit, u64 now)
+{
+	struct sim_link *l = container_of(unit, struct sim_link, unit);
 	unsigned int i;
 	u64 cycles;
 
-	if (now <= l->last_ns)
-		return;
-	cycles = sim_cycles_at(l->sd, now) - sim_cycles_at(l->sd, l->last_ns);
-	l->last_ns = now;
+	cycles = sim_cycles_at(l->sd, now) - sim_cycles_at(l->sd, unit->last_ns);
 	for (i = 0; i < l->nr_inst; i++)
 		if (link_counting(l, i))
 			link_add(l, i, C2C_EV_CYCLES, cycles);
-}
-
-void sim_c2c_tick(struct sim_dev *sd, u64 now)
-{
-	unsigned int s;
-
-	for (s = 0; s < sd->nr_sockets; s++) {
-		link_tick(&sd->c2c[s], now);
-		link_tick(&sd->clink[s], now);
-		link_tick(&sd->dlink[s], now);
-	}
 }
 
 /* ---- register interface ------------------------------------------------ */
@@ -236,7 +304,7 @@ static u64 link_access(void *ctx, u32 off, bool write, u32 val, unsigned int nr)
 	if ((off & 3) || off + 4 * nr > C2C_WINDOW(l->nr_inst))
 		return 0;
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_catch_up(sd, sim_now(sd));
+	sim_unit_catch_up(sd, &l->unit, sim_now(sd));
 	if (write)
 		link_reg_write(l, off / C2C_PAGE, off % C2C_PAGE, val);
 	else
@@ -271,16 +339,24 @@ static const struct upmu_regs_ops sim_link_regs_ops = {
 /* ---- devices ----------------------------------------------------------- */
 
 /* Reset state: stopped, zero; every instance carries peer 0. */
-static void link_init(struct sim_dev *sd, struct sim_link *l, const char *name,
-		      u32 socket, unsigned int nr_inst)
+static void link_init(struct sim_dev *sd, struct sim_link *l,
+		      enum sim_block blk, const char *name,
+		      const char *regs_name, u32 socket, unsigned int nr_inst)
 {
 	l->sd = sd;
+	l->blk = blk;
 	l->pdev_name = name;
 	l->socket = socket;
 	l->nr_inst = nr_inst;
 	l->nr_peers = 1;
 	l->peer_insts[0] = GENMASK(nr_inst - 1, 0);
-	l->last_ns = sim_now(sd);
+	l->unit.last_ns = sim_now(sd);
+	l->unit.tick = link_tick;
+	l->unit.deliver = link_deliver;
+	l->regs.ops = &sim_link_regs_ops;
+	l->regs.ctx = l;
+	l->regs.size = C2C_WINDOW(nr_inst);
+	snprintf(l->regs.name, sizeof(l->regs.name), "%s.%u", regs_name, socket);
 }
 
 void sim_c2c_init(struct sim_dev *sd)
@@ -290,7 +366,8 @@ void sim_c2c_init(struct sim_dev *sd)
 	for (s = 0; s < sd->nr_sockets; s++) {
 		struct sim_link *c2c = &sd->c2c[s];
 
-		link_init(sd, c2c, "nvidia-t410-c2c-pmu", s, C2C_NR_INST_NVLINK);
+		link_init(sd, c2c, SIM_BLK_C2C, "nvidia-t410-c2c-pmu", "c2c", s,
+			  C2C_NR_INST_NVLINK);
 		/* Two GPUs share the instances half and half. */
 		if (sd->nr_gpus == 2) {
 			c2c->nr_peers = 2;
@@ -298,17 +375,17 @@ void sim_c2c_init(struct sim_dev *sd)
 			c2c->peer_insts[1] = GENMASK(C2C_NR_INST_NVLINK - 1,
 						     C2C_NR_INST_NVLINK / 2);
 		}
-		link_init(sd, &sd->clink[s], "nvidia-t410-nvclink", s,
-			  C2C_NR_INST_NVCLINK);
-		link_init(sd, &sd->dlink[s], "nvidia-t410-nvdlink", s,
-			  C2C_NR_INST_NVDLINK);
+		link_init(sd, &sd->clink[s], SIM_BLK_CLINK, "nvidia-t410-nvclink",
+			  "clink", s, C2C_NR_INST_NVCLINK);
+		link_init(sd, &sd->dlink[s], SIM_BLK_DLINK, "nvidia-t410-nvdlink",
+			  "dlink", s, C2C_NR_INST_NVDLINK);
 	}
 }
 
 static int link_publish(struct sim_link *l, const struct property_entry *props)
 {
-	l->pdev = sim_add_pdev(l->sd, l->pdev_name, &sim_link_regs_ops, l,
-			       l->socket, 0, props);
+	l->pdev = sim_add_pdev(l->sd, l->pdev_name, &l->regs, l->socket, 0,
+			       props);
 	return PTR_ERR_OR_ZERO(l->pdev);
 }
 
@@ -334,15 +411,16 @@ int sim_c2c_add(struct sim_dev *sd)
 			props[g] = PROPERTY_ENTRY_U32(g ? C2C_PROP_GPU1_EN :
 							  C2C_PROP_GPU0_EN,
 						      c2c->peer_insts[g]);
-		ret = link_publish(c2c, props);
+		ret = sim_has(sd, SIM_BLK_C2C) ? link_publish(c2c, props) : 0;
 		if (ret)
 			return ret;
 
 		memset(props, 0, sizeof(props));
 		props[0] = PROPERTY_ENTRY_U32(C2C_PROP_CPU_EN,
 					      sd->clink[s].peer_insts[0]);
-		ret = link_publish(&sd->clink[s], props);
-		if (!ret)
+		ret = sim_has(sd, SIM_BLK_CLINK) ?
+		      link_publish(&sd->clink[s], props) : 0;
+		if (!ret && sim_has(sd, SIM_BLK_DLINK))
 			ret = link_publish(&sd->dlink[s], NULL);
 		if (ret)
 			return ret;

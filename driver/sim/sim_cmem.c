@@ -26,28 +26,33 @@ static void cmem_add(u64 *cnt, u32 *status, u32 ovf, u64 delta)
 	*cnt += delta;
 }
 
-void sim_cmem_tick(struct sim_cmem *c, u64 now)
+static void cmem_tick(struct sim_unit *unit, u64 now)
 {
+	struct sim_cmem *c = container_of(unit, struct sim_cmem, unit);
 	unsigned int i;
 	u64 cycles;
 
-	if (now <= c->last_ns)
-		return;
-	cycles = sim_cycles_at(c->sd, now) - sim_cycles_at(c->sd, c->last_ns);
-	c->last_ns = now;
+	cycles = sim_cycles_at(c->sd, now) - sim_cycles_at(c->sd, unit->last_ns);
 	for (i = 0; i < CMEM_NR_INST; i++)
 		if (cmem_counting(c, i))
 			cmem_add(&c->cycles[i], &c->status[i],
 				 CMEM_STATUS_CYCLE_OVF, cycles);
 }
 
-void sim_cmem_deliver(struct sim_cmem *c, const struct sim_txn *t)
+/* Does @t reach CMEM: a read of local CPU memory that misses the SLC? */
+bool sim_cmem_sees(const struct sim_txn *t)
 {
+	return t->op == SIM_OP_RD && !t->hit && t->dst == SIM_DST_LOC_CMEM;
+}
+
+static void cmem_deliver(struct sim_unit *unit, const struct sim_txn *t)
+{
+	struct sim_cmem *c = container_of(unit, struct sim_cmem, unit);
 	const unsigned int nr = CMEM_NR_INST * CMEM_NR_MC;
 	u64 reqs, each;
 	unsigned int k, rem;
 
-	if (t->op != SIM_OP_RD || t->hit || t->dst != SIM_DST_LOC_CMEM)
+	if (!sim_cmem_sees(t))
 		return;
 
 	reqs = DIV_ROUND_UP(t->size, CMEM_REQ_BYTES) * t->count;
@@ -65,6 +70,25 @@ void sim_cmem_deliver(struct sim_cmem *c, const struct sim_txn *t)
 			 n * t->lat_cycles);
 	}
 	c->next = (c->next + rem) % nr;
+}
+
+/*
+ * A read that reaches CMEM adds its requests, spread over the 42 memory
+ * controllers, with its latency in cycles each (or 1: the request
+ * counters) to one controller's counters.
+ */
+unsigned int sim_cmem_reach(struct sim_cmem *c, const struct sim_txn *t,
+			    struct sim_reach *r)
+{
+	if (!sim_cmem_sees(t))
+		return 0;
+	*r = (struct sim_reach){
+		.load = &c->load, .units = DIV_ROUND_UP(t->size, CMEM_REQ_BYTES),
+		.value = max(sim_cycles_at(c->sd, t->lat_ns), 1ULL),
+		.div = CMEM_NR_INST * CMEM_NR_MC,
+		.max_per_ns = CMEM_MAX_PER_NS, .width = 64,
+	};
+	return 1;
 }
 
 /* ---- register interface ------------------------------------------------ */
@@ -139,7 +163,7 @@ static u64 cmem_access(void *ctx, u32 off, bool write, u32 val)
 	if (off >= CMEM_WINDOW)
 		return 0;
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_catch_up(sd, sim_now(sd));
+	sim_unit_catch_up(sd, &c->unit, sim_now(sd));
 	if (write)
 		cmem_reg_write(c, off / CMEM_PAGE, off % CMEM_PAGE, val);
 	else
@@ -178,13 +202,19 @@ void sim_cmem_init(struct sim_dev *sd, struct sim_cmem *c, u32 socket)
 {
 	c->sd = sd;
 	c->socket = socket;
-	c->last_ns = sim_now(sd);
+	c->unit.last_ns = sim_now(sd);
+	c->unit.tick = cmem_tick;
+	c->unit.deliver = cmem_deliver;
+	c->regs.ops = &sim_cmem_regs_ops;
+	c->regs.ctx = c;
+	c->regs.size = CMEM_WINDOW;
+	snprintf(c->regs.name, sizeof(c->regs.name), "cmem.%u", socket);
 }
 
 int sim_cmem_add(struct sim_cmem *c)
 {
-	c->pdev = sim_add_pdev(c->sd, "nvidia-t410-cmem-pmu",
-			       &sim_cmem_regs_ops, c, c->socket, 0, NULL);
+	c->pdev = sim_add_pdev(c->sd, "nvidia-t410-cmem-pmu", &c->regs,
+			       c->socket, 0, NULL);
 	return PTR_ERR_OR_ZERO(c->pdev);
 }
 

@@ -30,16 +30,14 @@ static void cspmu_add(struct sim_cspmu *u, unsigned int idx, u64 delta)
 	u->cnt[idx] = v & u->mask;
 }
 
-/* Advance time-driven counters from u->last_ns to @now. */
-void sim_cspmu_tick(struct sim_cspmu *u, u64 now)
+/* Advance time-driven counters from the unit's last_ns to @now. */
+static void cspmu_tick(struct sim_unit *unit, u64 now)
 {
+	struct sim_cspmu *u = container_of(unit, struct sim_cspmu, unit);
 	u64 cycles;
 	unsigned int i;
 
-	if (now <= u->last_ns)
-		return;
-	cycles = sim_cycles_at(u->sd, now) - sim_cycles_at(u->sd, u->last_ns);
-	u->last_ns = now;
+	cycles = sim_cycles_at(u->sd, now) - sim_cycles_at(u->sd, unit->last_ns);
 	if (!cycles)
 		return;
 
@@ -50,8 +48,9 @@ void sim_cspmu_tick(struct sim_cspmu *u, u64 now)
 			cspmu_add(u, i, cycles);
 }
 
-void sim_cspmu_deliver(struct sim_cspmu *u, const struct sim_txn *t)
+static void cspmu_deliver(struct sim_unit *unit, const struct sim_txn *t)
 {
+	struct sim_cspmu *u = container_of(unit, struct sim_cspmu, unit);
 	unsigned int i;
 
 	for (i = 0; i < u->nr; i++) {
@@ -79,21 +78,46 @@ static u32 *cspmu_slot_reg(struct sim_cspmu *u, u32 off)
 	return &u->slot[rel / 5][rel % 5];
 }
 
+/*
+ * The counter register at @off, by the architecture's layout: counters of
+ * up to 32 bits are 32-bit registers at 4 * n, wider ones 64-bit
+ * registers at 8 * n.  -1 for an offset in no counter register; *@hi set
+ * for the upper half of a 64-bit one.
+ */
+static bool cspmu_cnt64(const struct sim_cspmu *u)
+{
+	return u->sd->width > CSPMU_CNTR32_MAX_WIDTH;
+}
+
+static int cspmu_counter_at(const struct sim_cspmu *u, u32 off, bool *hi)
+{
+	u32 stride = cspmu_cnt64(u) ? 8 : 4;
+	u32 n = off / stride;
+
+	if (off >= 32 * stride || (n != CSPMU_CYCLE_IDX && n >= u->nr))
+		return -1;
+	*hi = off % stride == 4;
+	return n;
+}
+
 static u64 cspmu_reg_read(struct sim_cspmu *u, u32 off, bool wide)
 {
 	u32 *slot = cspmu_slot_reg(u, off);
-	unsigned int n;
+	bool hi;
+	int n;
 
+	/* 64-bit reads reach the 64-bit counter registers only, else RAZ. */
+	if (wide) {
+		n = cspmu_counter_at(u, off, &hi);
+		return n >= 0 && cspmu_cnt64(u) && !hi ? u->cnt[n] : 0;
+	}
 	if (slot)
 		return *slot;
-
-	if (off < CSPMU_PMEVCNTR(32)) {
-		n = off / 8;
-		if (n != CSPMU_CYCLE_IDX && n >= u->nr)
+	if (off < CSPMU_PMEVTYPER(0)) {
+		n = cspmu_counter_at(u, off, &hi);
+		if (n < 0)
 			return 0;
-		if (wide)
-			return u->cnt[n];
-		return off & 4 ? upper_32_bits(u->cnt[n]) : lower_32_bits(u->cnt[n]);
+		return hi ? upper_32_bits(u->cnt[n]) : lower_32_bits(u->cnt[n]);
 	}
 	if (off >= CSPMU_PMEVTYPER(0) && off < CSPMU_PMEVTYPER(u->nr))
 		return u->evtyper[(off - CSPMU_PMEVTYPER(0)) / 4];
@@ -137,6 +161,9 @@ static void cspmu_reg_write(struct sim_cspmu *u, u32 off, u32 val)
 	}
 	if (off >= CSPMU_PMEVFILTR(0) && off < CSPMU_PMEVFILTR(u->nr)) {
 		u->filtr[(off - CSPMU_PMEVFILTR(0)) / 4] = val;
+		/* The last BDF written with its enable bit is the one compared. */
+		if (u->model->shared_bdf && (val & PCIE_FILT_BDF_EN))
+			u->bdf = FIELD_GET(PCIE_FILT_BDF, val);
 		return;
 	}
 	if (off >= CSPMU_PMEVFILT2R(0) && off < CSPMU_PMEVFILT2R(u->nr)) {
@@ -169,8 +196,8 @@ static void cspmu_reg_write(struct sim_cspmu *u, u32 off, u32 val)
 }
 
 /*
- * Every access first brings the whole device up to the current sim time,
- * so that enabling or disabling a counter takes effect at an exact point.
+ * Every access first brings the block up to the current sim time, so
+ * that enabling or disabling a counter takes effect at an exact point.
  */
 static u64 cspmu_access(void *ctx, u32 off, bool write, u32 val, bool wide)
 {
@@ -180,7 +207,7 @@ static u64 cspmu_access(void *ctx, u32 off, bool write, u32 val, bool wide)
 	u64 ret = 0;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_catch_up(sd, sim_now(sd));
+	sim_unit_catch_up(sd, &u->unit, sim_now(sd));
 	if (write)
 		cspmu_reg_write(u, off, val);
 	else
@@ -220,14 +247,25 @@ void sim_cspmu_init(struct sim_dev *sd, struct sim_cspmu *u,
 	u->instance = instance;
 	u->nr = sd->nr_counters;
 	u->mask = GENMASK_ULL(sd->width - 1, 0);
-	u->last_ns = sim_now(sd);
+	u->unit.last_ns = sim_now(sd);
+	u->unit.tick = cspmu_tick;
+	u->unit.deliver = cspmu_deliver;
+	u->regs.ops = &sim_cspmu_regs_ops;
+	u->regs.ctx = u;
+	u->regs.size = m->has_slots ? 2 * CSPMU_REG_SIZE : CSPMU_REG_SIZE;
+	if (m->multi_instance)
+		snprintf(u->regs.name, sizeof(u->regs.name), "%s.%u.%u",
+			 m->regs_name, socket, instance);
+	else
+		snprintf(u->regs.name, sizeof(u->regs.name), "%s.%u",
+			 m->regs_name, socket);
 }
 
 /* Publish the register block: a PMU driver may bind at once. */
 int sim_cspmu_add(struct sim_cspmu *u, const struct property_entry *props)
 {
-	u->pdev = sim_add_pdev(u->sd, u->model->pdev_name, &sim_cspmu_regs_ops,
-			       u, u->socket, u->instance, props);
+	u->pdev = sim_add_pdev(u->sd, u->model->pdev_name, &u->regs, u->socket,
+			       u->instance, props);
 	return PTR_ERR_OR_ZERO(u->pdev);
 }
 
@@ -309,6 +347,7 @@ static bool ucf_is_clock(u32 ev)
 
 const struct sim_cspmu_model sim_ucf_model = {
 	.pdev_name	= "nvidia-t410-ucf-pmu",
+	.regs_name	= "ucf",
 	.pmiidr		= T410_UCF_PMIIDR,
 	.count		= ucf_count,
 	.is_clock	= ucf_is_clock,

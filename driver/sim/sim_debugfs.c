@@ -11,6 +11,8 @@
  *   advance  w  nanoseconds to add to sim time (manual clock only)
  *   now_ns   r  current sim time
  *   cycles   r  fabric cycles since sim time 0
+ *   regs/<block>  rw  the register block through the driver's accessors:
+ *		 pread/pwrite of 4 bytes (pread of 8) at offset = register
  */
 
 #include <linux/debugfs.h>
@@ -53,6 +55,8 @@ struct sim_req {
 	bool has_bdf;
 	bool has_to_rp;
 	bool has_gpu;
+	bool has_count;
+	unsigned int nr_keys;
 };
 
 static int parse_enum(const char *v, const char * const *names, int n, u8 *out)
@@ -89,7 +93,21 @@ int sim_next_kv(char **buf, char **key, char **val)
 	return 1;
 }
 
-/* Parse "key=value ..." into @r.  Unknown keys are an error. */
+/*
+ * An 8-bit root complex number: 255 (SIM_NO_RC) is not one either.  The
+ * range of the device is checked in sim_pcie_resolve().
+ */
+static int parse_rc(const char *v, u8 *rc)
+{
+	int ret = kstrtou8(v, 0, rc);
+
+	return ret ?: *rc == SIM_NO_RC ? -EINVAL : 0;
+}
+
+/*
+ * Parse "key=value ..." into @r.  Unknown keys, and values that do not
+ * fit, are EINVAL.
+ */
 static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 {
 	char *tok, *val;
@@ -111,13 +129,13 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 		else if (!strcmp(tok, "dst"))
 			ret = parse_enum(val, dst_names, SIM_NR_DSTS, &r->txn.dst);
 		else if (!strcmp(tok, "rc"))
-			ret = kstrtou8(val, 0, &r->txn.rc);
+			ret = parse_rc(val, &r->txn.rc);
 		else if (!strcmp(tok, "rp"))
 			ret = kstrtou8(val, 0, &r->txn.rp), r->has_rp = true;
 		else if (!strcmp(tok, "bdf"))
 			ret = kstrtou16(val, 0, &r->txn.bdf), r->has_bdf = true;
 		else if (!strcmp(tok, "to_rc"))
-			ret = kstrtou8(val, 0, &r->txn.to_rc);
+			ret = parse_rc(val, &r->txn.to_rc);
 		else if (!strcmp(tok, "to_rp"))
 			ret = kstrtou8(val, 0, &r->txn.to_rp), r->has_to_rp = true;
 		else if (!strcmp(tok, "hdm"))
@@ -133,7 +151,7 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 		else if (!strcmp(tok, "lat"))
 			ret = kstrtou32(val, 0, &r->txn.lat_ns);
 		else if (!strcmp(tok, "count"))
-			ret = kstrtou64(val, 0, &r->txn.count);
+			ret = kstrtou64(val, 0, &r->txn.count), r->has_count = true;
 		else if (!strcmp(tok, "rate"))
 			ret = kstrtou64(val, 0, &r->rate), r->has_rate = true;
 		else if (!strcmp(tok, "id"))
@@ -141,7 +159,8 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 		else
 			ret = -EINVAL;
 		if (ret)
-			return ret;
+			return -EINVAL;
+		r->nr_keys++;
 	}
 	if (ret)
 		return ret;
@@ -181,12 +200,15 @@ static ssize_t inject_write(struct file *file, const char __user *ubuf,
 	kfree(buf);
 	if (ret)
 		return ret;
-	if (r.has_rate || r.has_id)
+	/* Nothing said is no transaction. */
+	if (r.has_rate || r.has_id || !r.nr_keys)
 		return -EINVAL;
+	ret = sim_txn_check(sd, &r.txn);
+	if (ret)
+		return ret;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_catch_up(sd, sim_now(sd));
-	sim_deliver(sd, &r.txn);
+	sim_inject(sd, &r.txn);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	return len;
 }
@@ -207,54 +229,12 @@ static struct sim_flow *flow_find(struct sim_dev *sd, u32 id)
 	return NULL;
 }
 
-/* Byte rate of all running flows on @socket, plus @extra, within limits? */
-static bool flow_rate_ok(struct sim_dev *sd, u32 socket, u64 extra)
-{
-	u64 max = sim_max_bytes_per_ns(sd) * NSEC_PER_SEC, sum = extra;
-	struct sim_flow *f;
-
-	if (extra > max)
-		return false;
-	list_for_each_entry(f, &sd->flows, list) {
-		if (f->txn.socket != socket)
-			continue;
-		sum += f->rate * f->txn.size;
-		if (sum > max)
-			return false;
-	}
-	return true;
-}
-
-/*
- * A root complex has at most SIM_PCIE_MAX_OUTSTANDING reads in flight:
- * by Little's law, the sum of rate * latency of its read flows.
- */
-static bool flow_outstanding_ok(struct sim_dev *sd, const struct sim_flow *nf)
-{
-	u64 max = SIM_PCIE_MAX_OUTSTANDING * NSEC_PER_SEC;
-	u64 sum = nf->rate * nf->txn.lat_ns;
-	struct sim_flow *f;
-
-	if (nf->txn.rc == SIM_NO_RC || nf->txn.op != SIM_OP_RD)
-		return true;
-	if (sum > max)
-		return false;
-	list_for_each_entry(f, &sd->flows, list) {
-		if (f->txn.socket != nf->txn.socket || f->txn.rc != nf->txn.rc ||
-		    f->txn.op != SIM_OP_RD)
-			continue;
-		sum += f->rate * f->txn.lat_ns;
-		if (sum > max)
-			return false;
-	}
-	return true;
-}
-
 static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 {
 	struct sim_flow *f, *tmp, *nf = NULL;
 	struct sim_req r = {};
 	unsigned long flags;
+	unsigned int i;
 	int ret;
 
 	if (!strcmp(cmd, "clear")) {
@@ -262,6 +242,8 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 
 		raw_spin_lock_irqsave(&sd->lock, flags);
 		sim_catch_up(sd, sim_now(sd));
+		list_for_each_entry(f, &sd->flows, list)
+			sim_flow_load(sd, f, false);
 		list_splice_init(&sd->flows, &gone);
 		sd->nr_flows = 0;
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
@@ -273,7 +255,8 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 	ret = sim_parse(sd, args, &r);
 	if (ret)
 		return ret;
-	if (!r.has_id)
+	/* A flow has a rate, not a count. */
+	if (!r.has_id || r.has_count)
 		return -EINVAL;
 
 	if (!strcmp(cmd, "add")) {
@@ -284,22 +267,22 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 			return -ENOMEM;
 		nf->id = r.id;
 		nf->txn = r.txn;
+		nf->txn.lat_cycles = sim_cycles_at(sd, r.txn.lat_ns);
 		nf->rate = r.rate;
+		nf->nr_units = sim_txn_units(sd, &nf->txn, nf->units);
 	} else if (strcmp(cmd, "stop") && strcmp(cmd, "del")) {
 		return -EINVAL;
 	}
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_catch_up(sd, sim_now(sd));
 	f = flow_find(sd, r.id);
 	if (nf) {
 		if (f)
 			ret = -EEXIST;
 		else if (sd->nr_flows >= SIM_MAX_FLOWS)
 			ret = -ENOSPC;
-		else if (!flow_rate_ok(sd, nf->txn.socket, nf->rate * nf->txn.size) ||
-			 !flow_outstanding_ok(sd, nf))
-			ret = -ERANGE;
+		else
+			ret = sim_flow_load(sd, nf, true);
 		if (!ret) {
 			nf->start_ns = sim_now(sd);
 			list_add_tail(&nf->list, &sd->flows);
@@ -309,8 +292,16 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 	} else if (!f) {
 		ret = -ENOENT;
 	} else if (!strcmp(cmd, "stop")) {
-		f->rate = 0;
+		if (!f->stopped) {
+			sim_flow_load(sd, f, false);
+			f->stopped = true;
+			f->stop_ns = sim_now(sd);
+		}
 	} else {
+		/* Its blocks count what it delivered before it goes. */
+		for (i = 0; i < f->nr_units; i++)
+			sim_unit_catch_up(sd, f->units[i], sim_now(sd));
+		sim_flow_load(sd, f, false);
 		list_del(&f->list);
 		sd->nr_flows--;
 		nf = f;		/* freed below, outside the lock */
@@ -342,15 +333,19 @@ static int flows_show(struct seq_file *m, void *v)
 	struct sim_dev *sd = m->private;
 	struct sim_flow *f;
 	unsigned long flags;
+	u64 now;
 
 	/* Print under the lock: lines are short and the list is bounded. */
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_catch_up(sd, sim_now(sd));
+	now = sim_now(sd);
 	list_for_each_entry(f, &sd->flows, list) {
+		u64 done = sim_flow_due(f, now);
+
 		seq_printf(m, "id=%u socket=%u op=%s size=%u src=%s dst=%s hit=%u lat=%u rate=%llu txns=%llu bytes=%llu",
 			   f->id, f->txn.socket, op_names[f->txn.op], f->txn.size,
 			   src_names[f->txn.src], dst_names[f->txn.dst], f->txn.hit,
-			   f->txn.lat_ns, f->rate, f->done, f->done * f->txn.size);
+			   f->txn.lat_ns, f->stopped ? 0 : f->rate, done,
+			   done * f->txn.size);
 		if (f->txn.rc != SIM_NO_RC)
 			seq_printf(m, " rc=%u rp=%u bdf=0x%04x", f->txn.rc,
 				   f->txn.rp, f->txn.bdf);
@@ -411,8 +406,8 @@ static ssize_t clock_write(struct file *file, const char __user *ubuf,
 	if (ret)
 		return ret;
 
+	/* Blocks catch up lazily: sim time just goes on, at another pace. */
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_catch_up(sd, sim_now(sd));
 	sd->vnow = sim_now(sd);
 	sd->rt_anchor = ktime_get_ns();
 	sd->manual = manual;
@@ -434,12 +429,12 @@ static int advance_set(void *data, u64 ns)
 	int ret = 0;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	if (!sd->manual || ns > 3600ULL * NSEC_PER_SEC) {
+	if (!sd->manual)
 		ret = -EINVAL;
-	} else {
-		sd->vnow += ns;
-		sim_catch_up(sd, sd->vnow);
-	}
+	else
+		ret = sim_advance_check(sd, ns);
+	if (!ret)
+		sd->vnow += ns;	/* blocks catch up when next accessed */
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	return ret;
 }
@@ -476,6 +471,70 @@ static int pci_devices_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(pci_devices);
 
+/*
+ * regs/<block>: one register access per pread/pwrite, at file offset =
+ * register offset, through the same accessors as the driver's.  4-byte
+ * reads and writes, 8-byte reads; the value in native byte order.
+ */
+static ssize_t regs_read(struct file *file, char __user *ubuf, size_t len,
+			 loff_t *ppos)
+{
+	struct sim_regs *r = file->private_data;
+	loff_t off = *ppos;
+	u32 v32;
+	u64 v64;
+	int ret;
+
+	if (off < 0)
+		return -EINVAL;
+	if (off >= r->size)
+		return 0;
+	if ((len != 4 && len != 8) || (off & 3) || off + len > r->size)
+		return -EINVAL;
+	if (len == 8) {
+		v64 = r->ops->read64(r->ctx, off);
+		ret = copy_to_user(ubuf, &v64, len);
+	} else {
+		v32 = r->ops->read32(r->ctx, off);
+		ret = copy_to_user(ubuf, &v32, len);
+	}
+	if (ret)
+		return -EFAULT;
+	*ppos = off + len;
+	return len;
+}
+
+static ssize_t regs_write(struct file *file, const char __user *ubuf,
+			  size_t len, loff_t *ppos)
+{
+	struct sim_regs *r = file->private_data;
+	loff_t off = *ppos;
+	u32 v32;
+
+	if (len != 4 || (off & 3) || off < 0 || off + len > r->size)
+		return -EINVAL;
+	if (copy_from_user(&v32, ubuf, len))
+		return -EFAULT;
+	r->ops->write32(r->ctx, off, v32);
+	*ppos = off + len;
+	return len;
+}
+
+static const struct file_operations regs_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = regs_read,
+	.write = regs_write,
+	.llseek = default_llseek,
+};
+
+/* The regs/ file of a register block (removed with the device's directory). */
+void sim_debugfs_add_regs(struct sim_dev *sd, struct sim_regs *regs)
+{
+	debugfs_create_file_size(regs->name, 0600, sd->regs_dir, regs,
+				 &regs_fops, regs->size);
+}
+
 void sim_debugfs_init(struct sim_dev *sd)
 {
 	char name[16];
@@ -492,6 +551,7 @@ void sim_debugfs_init(struct sim_dev *sd)
 	debugfs_create_u32("clock_mhz", 0400, sd->ddir, &sd->clock_mhz);
 	debugfs_create_u32("counter_width", 0400, sd->ddir, &sd->width);
 	debugfs_create_u32("nr_sockets", 0400, sd->ddir, &sd->nr_sockets);
+	sd->regs_dir = debugfs_create_dir("regs", sd->ddir);
 }
 
 void sim_debugfs_exit(struct sim_dev *sd)

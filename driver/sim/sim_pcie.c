@@ -153,8 +153,10 @@ static const u32 pcie_dst_bit[SIM_NR_DSTS] = {
 
 /*
  * One transaction of a PCIe requester of this root complex: its source
- * must pass the root-port mask, or equal the BDF filter when that is
- * enabled, and its destination must be in PMEVFILT2R.  Reads and writes
+ * must pass the root-port mask, or, with the BDF enable bit, equal the
+ * root complex's one BDF comparator (which every counter's PMEVFILTR
+ * writes, see cspmu_reg_write()), and its destination must be in
+ * PMEVFILT2R.  Reads and writes
  * count; rd_cum_outs adds the cycles each read is outstanding.
  */
 static u64 pcie_count(const struct sim_cspmu *u, unsigned int idx,
@@ -166,7 +168,7 @@ static u64 pcie_count(const struct sim_cspmu *u, unsigned int idx,
 	if (t->rc != u->instance)
 		return 0;
 	if (filt & PCIE_FILT_BDF_EN) {
-		if (FIELD_GET(PCIE_FILT_BDF, filt) != t->bdf)
+		if (u->bdf != t->bdf)
 			return 0;
 	} else if (!(filt & BIT(t->rp))) {
 		return 0;
@@ -196,6 +198,9 @@ static bool pcie_is_clock(u32 ev)
 
 static const struct sim_cspmu_model sim_pcie_model = {
 	.pdev_name	= "nvidia-t410-pcie-pmu",
+	.regs_name	= "pcie",
+	.multi_instance	= true,
+	.shared_bdf	= true,
 	.pmiidr		= T410_PCIE_PMIIDR,
 	.count		= pcie_count,
 	.is_clock	= pcie_is_clock,
@@ -253,30 +258,73 @@ static bool tgt_is_clock(u32 ev)
 
 static const struct sim_cspmu_model sim_tgt_model = {
 	.pdev_name	= "nvidia-t410-pcie-tgt",
+	.regs_name	= "tgt",
+	.multi_instance	= true,
 	.pmiidr		= T410_PCIE_TGT_PMIIDR,
 	.has_slots	= true,
 	.count		= tgt_count,
 	.is_clock	= tgt_is_clock,
 };
 
-void sim_pcie_deliver(struct sim_dev *sd, const struct sim_txn *t)
+/*
+ * A PCIe read or write reaches the byte (and request) counters of the
+ * PCIE PMU of its initiator's root complex, a read also its rd_cum_outs
+ * and the RC's reads in flight; the PCIE-TGT PMU of its target's root
+ * complex counts its bytes.
+ */
+unsigned int sim_pcie_reach(struct sim_dev *sd, const struct sim_txn *t,
+			    struct sim_reach *r)
 {
-	if (t->rc < sd->nr_rcs)
-		sim_cspmu_deliver(&sd->pcie[t->socket][t->rc], t);
-	if (t->to_rc < sd->nr_rcs)
-		sim_cspmu_deliver(&sd->tgt[t->socket][t->to_rc], t);
+	bool rd = t->op == SIM_OP_RD;
+	struct sim_cspmu *u;
+	unsigned int n = 0;
+
+	if (!rd && t->op != SIM_OP_WR)
+		return 0;
+	if (t->rc < sd->nr_rcs) {
+		u = &sd->pcie[t->socket][t->rc];
+		r[n++] = (struct sim_reach){
+			.load = &u->load[SIM_LOAD_BYTES], .units = t->size,
+			.value = 1, .div = 1, .max_per_ns = T410_PCIE_MAX_PER_NS,
+			.width = sd->width,
+		};
+	}
+	if (t->rc < sd->nr_rcs && rd) {
+		u = &sd->pcie[t->socket][t->rc];
+		r[n++] = (struct sim_reach){
+			.load = &u->load[SIM_LOAD_CUM], .units = 1,
+			.value = sim_cycles_at(sd, t->lat_ns), .div = 1,
+			.max_per_ns = T410_PCIE_MAX_PER_NS, .width = sd->width,
+		};
+		r[n++] = (struct sim_reach){
+			.load = &u->load[SIM_LOAD_OUTS], .units = 1,
+			.value = t->lat_ns, .div = 1,
+			.max_per_ns = T410_PCIE_MAX_OUTSTANDING, .width = 64,
+			.flow_only = true,
+		};
+	}
+	if (t->to_rc < sd->nr_rcs) {
+		u = &sd->tgt[t->socket][t->to_rc];
+		r[n++] = (struct sim_reach){
+			.load = &u->load[SIM_LOAD_BYTES], .units = t->size,
+			.value = 1, .div = 1,
+			.max_per_ns = T410_PCIE_TGT_MAX_PER_NS, .width = sd->width,
+		};
+	}
+	return n;
 }
 
-void sim_pcie_tick(struct sim_dev *sd, u64 now)
+/* The PCIE PMU of the initiator's RC, the PCIE-TGT PMU of the target's. */
+unsigned int sim_pcie_units(struct sim_dev *sd, const struct sim_txn *t,
+			    struct sim_unit **u)
 {
-	unsigned int s, rc;
+	unsigned int n = 0;
 
-	for (s = 0; s < sd->nr_sockets; s++) {
-		for (rc = 0; rc < sd->nr_rcs; rc++) {
-			sim_cspmu_tick(&sd->pcie[s][rc], now);
-			sim_cspmu_tick(&sd->tgt[s][rc], now);
-		}
-	}
+	if (t->rc < sd->nr_rcs && sim_has(sd, SIM_BLK_PCIE))
+		u[n++] = &sd->pcie[t->socket][t->rc].unit;
+	if (t->to_rc < sd->nr_rcs && sim_has(sd, SIM_BLK_TGT))
+		u[n++] = &sd->tgt[t->socket][t->to_rc].unit;
+	return n;
 }
 
 void sim_pcie_init(struct sim_dev *sd)
@@ -312,8 +360,10 @@ int sim_pcie_add(struct sim_dev *sd)
 	for (s = 0; s < sd->nr_sockets; s++) {
 		for (rc = 0; rc < sd->nr_rcs; rc++) {
 			sim_rc_properties(props, s, rc);
-			ret = sim_cspmu_add(&sd->pcie[s][rc], props) ?:
-			      sim_cspmu_add(&sd->tgt[s][rc], props);
+			ret = sim_has(sd, SIM_BLK_PCIE) ?
+			      sim_cspmu_add(&sd->pcie[s][rc], props) : 0;
+			if (!ret && sim_has(sd, SIM_BLK_TGT))
+				ret = sim_cspmu_add(&sd->tgt[s][rc], props);
 			if (ret)
 				return ret;
 		}

@@ -1,22 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Simulated time, the fabric clock, and delivery of traffic to the
- * simulated PMUs.  Called with sd->lock held.
+ * Simulated time, the fabric clock, bounds on traffic, and delivery of
+ * traffic to the simulated PMUs.  Called with sd->lock held.
  */
 
 #include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
 #include <linux/ktime.h>
 #include <linux/timekeeping.h>
 
 #include "hw/t410_cspmu.h"
 #include "sim.h"
 
-/* Current sim time in ns (monotonic; frozen in manual mode). */
+/*
+ * Current sim time in ns (monotonic; frozen in manual mode).  It stands
+ * still at SIM_MAX_NS, and says so once.
+ */
 u64 sim_now(struct sim_dev *sd)
 {
+	u64 now;
+
 	if (sd->manual)
 		return sd->vnow;
-	return sd->vnow + (ktime_get_ns() - sd->rt_anchor);
+	now = sd->vnow + (ktime_get_ns() - sd->rt_anchor);
+	if (now < SIM_MAX_NS)
+		return now;
+	if (!sd->ended) {
+		sd->ended = true;
+		dev_warn(&sd->dev, "sim time has reached its end, %llu ns\n",
+			 SIM_MAX_NS);
+	}
+	return SIM_MAX_NS;
 }
 
 /* Fabric cycles elapsed from sim time 0 to @ns (exact, floor). */
@@ -25,53 +40,270 @@ u64 sim_cycles_at(struct sim_dev *sd, u64 ns)
 	return mul_u64_u32_div(ns, sd->clock_mhz, 1000);
 }
 
-u64 sim_max_bytes_per_ns(struct sim_dev *sd)
-{
-	return UCF_MAX_BYTES_PER_NS;
-}
-
-void sim_deliver(struct sim_dev *sd, const struct sim_txn *txn)
-{
-	struct sim_txn t = *txn;
-
-	if (t.socket >= sd->nr_sockets)
-		return;
-	t.lat_cycles = sim_cycles_at(sd, t.lat_ns);
-	sim_cspmu_deliver(&sd->ucf[t.socket], &t);
-	sim_cmem_deliver(&sd->cmem[t.socket], &t);
-	sim_pcie_deliver(sd, &t);
-	sim_c2c_deliver(sd, &t);
-}
+/* SIM_MAX_PER_NS is the fastest counter of any PMU, for all of sim time. */
+static_assert(UCF_MAX_BYTES_PER_NS <= SIM_MAX_PER_NS);
+static_assert(T410_PCIE_MAX_PER_NS <= SIM_MAX_PER_NS);
+static_assert(T410_PCIE_TGT_MAX_PER_NS <= SIM_MAX_PER_NS);
+static_assert(CMEM_MAX_PER_NS <= SIM_MAX_PER_NS);
+static_assert(C2C_MAX_PER_NS <= SIM_MAX_PER_NS);
+static_assert(T410_MAX_CLOCK_MHZ / 1000 <= SIM_MAX_PER_NS);
+/* half of 64 bits, 2^63, at most */
+static_assert(SIM_MAX_NS * SIM_MAX_PER_NS - 1 <= S64_MAX);
 
 /*
- * Bring every counter up to sim time @now: first the clock-driven
- * counters, then the transactions each flow has produced by @now.
+ * The classes of counters a transaction reaches, each with what one
+ * transaction adds to its fastest counter and how fast the PMU's
+ * datasheet says such a counter can go.
  */
-void sim_catch_up(struct sim_dev *sd, u64 now)
+static unsigned int sim_txn_reach(struct sim_dev *sd, const struct sim_txn *t,
+				  struct sim_reach *r)
 {
-	struct sim_flow *f;
-	unsigned int s;
+	unsigned int n = 0;
+
+	/* Every transaction is UCF traffic: its bytes, or one access. */
+	r[n++] = (struct sim_reach){
+		.load = &sd->ucf[t->socket].load[SIM_LOAD_BYTES],
+		.units = t->size, .value = 1, .div = 1,
+		.max_per_ns = UCF_MAX_BYTES_PER_NS, .width = sd->width,
+	};
+	n += sim_pcie_reach(sd, t, r + n);
+	n += sim_cmem_reach(&sd->cmem[t->socket], t, r + n);
+	n += sim_c2c_reach(sd, t, r + n);
+	return n;
+}
+
+/* What @count transactions add to one counter of @r at most; false on overflow. */
+static bool sim_reach_inc(const struct sim_reach *r, u64 count, u64 *inc)
+{
+	u64 units;
+	u32 rem;
+
+	if (check_mul_overflow(count, r->units, &units))
+		return false;
+	/* The first counters of a round-robin get one unit more. */
+	units = div_u64_rem(units, r->div, &rem) + !!rem;
+	return !check_mul_overflow(units, r->value, inc);
+}
+
+/**
+ * sim_txn_check() - may @t be injected at once?
+ * @sd: the simulated SoC
+ * @t: the batch
+ *
+ * Hardware polled by its driver never sees a counter advance by more than
+ * half its range between two reads, so neither may one batch.
+ *
+ * Return: 0, or -ERANGE if @t would advance a counter by more than half
+ * its range, or by more than 64 bits hold.
+ */
+int sim_txn_check(struct sim_dev *sd, const struct sim_txn *t)
+{
+	struct sim_reach r[SIM_MAX_REACH];
+	unsigned int i, n = sim_txn_reach(sd, t, r);
+	u64 inc;
+
+	for (i = 0; i < n; i++) {
+		if (r[i].flow_only)
+			continue;
+		if (!sim_reach_inc(&r[i], t->count, &inc) ||
+		    inc > BIT_ULL(r[i].width - 1))
+			return -ERANGE;
+	}
+	return 0;
+}
+
+/**
+ * sim_flow_load() - add a flow to the loads of the blocks it reaches
+ * @sd: the simulated SoC
+ * @f: the flow, with its rate
+ * @add: add it (checked), or take it away again
+ *
+ * A flow may start only if no counter it reaches would then advance
+ * faster than its PMU's datasheet allows (the driver's poll period is
+ * built on that figure), and no root complex would have more reads in
+ * flight than it can.  Called with sd->lock held.
+ *
+ * Return: 0, or -ERANGE (nothing added).
+ */
+int sim_flow_load(struct sim_dev *sd, const struct sim_flow *f, bool add)
+{
+	struct sim_reach r[SIM_MAX_REACH];
+	u64 amount[SIM_MAX_REACH], sum, max;
+	unsigned int i, n;
 
 	lockdep_assert_held(&sd->lock);
+	if (f->stopped || !f->rate)
+		return 0;
+	n = sim_txn_reach(sd, &f->txn, r);
+	for (i = 0; i < n; i++) {
+		max = (u64)r[i].max_per_ns * NSEC_PER_SEC * r[i].div;
+		if (check_mul_overflow(f->rate, r[i].units, &amount[i]) ||
+		    check_mul_overflow(amount[i], r[i].value, &amount[i]))
+			return -ERANGE;
+		if (add && (check_add_overflow(*r[i].load, amount[i], &sum) ||
+			    sum > max))
+			return -ERANGE;
+	}
+	for (i = 0; i < n; i++) {
+		if (add)
+			*r[i].load += amount[i];
+		else
+			*r[i].load -= amount[i];
+	}
+	return 0;
+}
+
+/* The fastest any CoreSight counter (sd->width bits) advances, per s. */
+static u64 sim_narrow_rate(struct sim_dev *sd)
+{
+	u64 rate = (u64)sd->clock_mhz * 1000000;	/* cycles */
+	unsigned int s, rc;
 
 	for (s = 0; s < sd->nr_sockets; s++) {
-		sim_cspmu_tick(&sd->ucf[s], now);
-		sim_cmem_tick(&sd->cmem[s], now);
+		rate = max(rate, sd->ucf[s].load[SIM_LOAD_BYTES]);
+		for (rc = 0; rc < sd->nr_rcs; rc++) {
+			rate = max3(rate, sd->pcie[s][rc].load[SIM_LOAD_BYTES],
+				    sd->pcie[s][rc].load[SIM_LOAD_CUM]);
+			rate = max(rate, sd->tgt[s][rc].load[SIM_LOAD_BYTES]);
+		}
 	}
-	sim_pcie_tick(sd, now);
-	sim_c2c_tick(sd, now);
+	return rate;
+}
 
+/**
+ * sim_advance_check() - may the manual clock jump by @ns at once?
+ * @sd: the simulated SoC
+ * @ns: the step
+ *
+ * A jump is seen by the driver like the time between two of its polls:
+ * no counter may advance by more than half its range in it.  Called with
+ * sd->lock held.  Sim time ends at SIM_MAX_NS.
+ *
+ * Return: 0 or -ERANGE.
+ */
+int sim_advance_check(struct sim_dev *sd, u64 ns)
+{
+	lockdep_assert_held(&sd->lock);
+	if (ns > SIM_MAX_NS - sd->vnow)
+		return -ERANGE;
+	if (sd->width < 64 &&
+	    mul_u64_u64_div_u64(ns, sim_narrow_rate(sd), NSEC_PER_SEC) >
+	    BIT_ULL(sd->width - 1))
+		return -ERANGE;
+	return 0;
+}
+
+/* Transactions flow @f has delivered by sim time @t. */
+u64 sim_flow_due(const struct sim_flow *f, u64 t)
+{
+	if (f->stopped && t > f->stop_ns)
+		t = f->stop_ns;
+	if (t <= f->start_ns)
+		return 0;
+	return mul_u64_u64_div_u64(t - f->start_ns, f->rate, NSEC_PER_SEC);
+}
+
+/**
+ * sim_txn_units() - the register blocks a transaction can reach
+ * @sd: the simulated SoC
+ * @t: the transaction
+ * @u: SIM_MAX_UNITS entries, filled with the blocks the device has
+ *
+ * Return: their number.
+ */
+unsigned int sim_txn_units(struct sim_dev *sd, const struct sim_txn *t,
+			   struct sim_unit **u)
+{
+	unsigned int n = 0;
+
+	if (sim_has(sd, SIM_BLK_UCF))
+		u[n++] = &sd->ucf[t->socket].unit;
+	if (sim_has(sd, SIM_BLK_CMEM) && sim_cmem_sees(t))
+		u[n++] = &sd->cmem[t->socket].unit;
+	n += sim_pcie_units(sd, t, u + n);
+	n += sim_c2c_units(sd, t, u + n);
+	return n;
+}
+
+/**
+ * sim_unit_catch_up() - bring one register block up to sim time @now
+ * @sd: the simulated SoC
+ * @unit: the block
+ * @now: current sim time
+ *
+ * The block counts what each flow that reaches it delivered since it
+ * was last brought up to date, then its clock-driven counters advance.
+ * Its registers have not changed meanwhile (every access brings it up
+ * to date first), so the counts are those of a block that had seen
+ * every transaction at its own time.  Called with sd->lock held.
+ */
+void sim_unit_catch_up(struct sim_dev *sd, struct sim_unit *unit, u64 now)
+{
+	struct sim_flow *f;
+	unsigned int i;
+
+	lockdep_assert_held(&sd->lock);
+	if (now <= unit->last_ns)
+		return;
 	list_for_each_entry(f, &sd->flows, list) {
-		struct sim_txn t = f->txn;
-		u64 due;
+		struct sim_txn t;
 
-		if (!f->rate || now <= f->start_ns)
+		for (i = 0; i < f->nr_units && f->units[i] != unit; i++)
+			;
+		if (i == f->nr_units)
 			continue;
-		due = mul_u64_u64_div_u64(now - f->start_ns, f->rate, NSEC_PER_SEC);
-		if (due <= f->done)
-			continue;
-		t.count = due - f->done;
-		f->done = due;
-		sim_deliver(sd, &t);
+		t = f->txn;
+		t.count = sim_flow_due(f, now) - sim_flow_due(f, unit->last_ns);
+		if (t.count)
+			unit->deliver(unit, &t);
+	}
+	unit->tick(unit, now);
+	unit->last_ns = now;
+}
+
+/* Bring every register block of the device up to sim time @now. */
+void sim_catch_up(struct sim_dev *sd, u64 now)
+{
+	unsigned int s, rc;
+
+	for (s = 0; s < sd->nr_sockets; s++) {
+		if (sim_has(sd, SIM_BLK_UCF))
+			sim_unit_catch_up(sd, &sd->ucf[s].unit, now);
+		if (sim_has(sd, SIM_BLK_CMEM))
+			sim_unit_catch_up(sd, &sd->cmem[s].unit, now);
+		for (rc = 0; rc < sd->nr_rcs; rc++) {
+			if (sim_has(sd, SIM_BLK_PCIE))
+				sim_unit_catch_up(sd, &sd->pcie[s][rc].unit, now);
+			if (sim_has(sd, SIM_BLK_TGT))
+				sim_unit_catch_up(sd, &sd->tgt[s][rc].unit, now);
+		}
+		if (sim_has(sd, SIM_BLK_C2C))
+			sim_unit_catch_up(sd, &sd->c2c[s].unit, now);
+		if (sim_has(sd, SIM_BLK_CLINK))
+			sim_unit_catch_up(sd, &sd->clink[s].unit, now);
+		if (sim_has(sd, SIM_BLK_DLINK))
+			sim_unit_catch_up(sd, &sd->dlink[s].unit, now);
+	}
+}
+
+/**
+ * sim_inject() - count a batch of transactions now
+ * @sd: the simulated SoC
+ * @t: the batch (checked); its lat_cycles is set here
+ *
+ * Only the blocks it reaches are brought up to date first.  Called with
+ * sd->lock held.
+ */
+void sim_inject(struct sim_dev *sd, struct sim_txn *t)
+{
+	struct sim_unit *u[SIM_MAX_UNITS];
+	unsigned int i, n;
+	u64 now = sim_now(sd);
+
+	t->lat_cycles = sim_cycles_at(sd, t->lat_ns);
+	n = sim_txn_units(sd, t, u);
+	for (i = 0; i < n; i++) {
+		sim_unit_catch_up(sd, u[i], now);
+		u[i]->deliver(u[i], t);
 	}
 }

@@ -22,6 +22,8 @@
  * @release: give back what @claim took
  * @config: program what the filters of @event need beyond its counter's
  *	    registers (optional; called from the config hw op)
+ * @stop: undo what @config programmed, when @event's counter stops
+ *	  (optional; its filter registers are cleared already)
  * @cc_filter: PMCCFILTR value for the cycle counter
  */
 struct t410_model {
@@ -37,6 +39,7 @@ struct t410_model {
 	void (*release)(struct upmu_pmu *upmu, struct upmu_sched *s,
 			struct perf_event *event);
 	void (*config)(struct upmu_pmu *upmu, struct perf_event *event);
+	void (*stop)(struct upmu_pmu *upmu, struct perf_event *event);
 	u32 cc_filter;
 };
 

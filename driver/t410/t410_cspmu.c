@@ -87,14 +87,34 @@ static void cspmu_start(struct upmu_pmu *upmu, struct perf_event *event)
 	upmu_wr32(&upmu->regs, CSPMU_PMCNTENSET, BIT(event->hw.idx));
 }
 
+/*
+ * A stopped counter leaves no filter behind (as upstream's
+ * nv_cspmu_reset_ev_filter()): the next event programs its own.
+ */
 static void cspmu_stop(struct upmu_pmu *upmu, struct perf_event *event)
 {
-	upmu_wr32(&upmu->regs, CSPMU_PMCNTENCLR, BIT(event->hw.idx));
+	const struct t410_model *m = model(upmu);
+	int idx = event->hw.idx;
+
+	upmu_wr32(&upmu->regs, CSPMU_PMCNTENCLR, BIT(idx));
+	if (idx == CSPMU_CYCLE_IDX)
+		return;
+	if (m->filter)
+		upmu_wr32(&upmu->regs, CSPMU_PMEVFILTR(idx), 0);
+	if (m->filter2)
+		upmu_wr32(&upmu->regs, CSPMU_PMEVFILT2R(idx), 0);
+	if (m->stop)
+		m->stop(upmu, event);
 }
 
+/* A 32-bit register for counters of 32 bits or less, else a 64-bit one. */
 static u64 cspmu_read(struct upmu_pmu *upmu, struct perf_event *event)
 {
-	return upmu_rd64(&upmu->regs, CSPMU_PMEVCNTR(event->hw.idx));
+	int idx = event->hw.idx;
+
+	if (upmu->width > CSPMU_CNTR32_MAX_WIDTH)
+		return upmu_rd64(&upmu->regs, CSPMU_PMEVCNTR64(idx));
+	return upmu_rd32(&upmu->regs, CSPMU_PMEVCNTR32(idx));
 }
 
 const struct upmu_hw_ops t410_cspmu_ops = {

@@ -9,7 +9,8 @@
  * share a slot, counted by reference; a range needs a free slot.  Slots
  * are claimed like counters, against the group and what the hardware
  * holds when an event is created (ENOSPC when none is left), and again
- * whenever the event is scheduled.
+ * whenever the event is scheduled.  A slot is enabled while an event of
+ * its range runs, and disabled when the last one stops.
  */
 
 #include <linux/bitfield.h>
@@ -162,6 +163,35 @@ static void tgt_config(struct upmu_pmu *upmu, struct perf_event *event)
 	upmu_wr32(&upmu->regs, off + TGT_SLOT_CTRL, 1);
 }
 
+/*
+ * The last running user of a range disables its slot; a slot that
+ * events still hold is programmed again when one of them starts.
+ */
+static void tgt_stop(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	u64 base, mask, obase, omask;
+	unsigned int idx;
+	int i;
+
+	if (!tgt_addr_en(upmu, event))
+		return;
+	tgt_range(event, &base, &mask);
+	for_each_set_bit(idx, upmu->hw.used, UPMU_MAX_COUNTERS) {
+		struct perf_event *other = upmu->events[idx];
+
+		if (!other || other == event ||
+		    (other->hw.state & PERF_HES_STOPPED) ||
+		    !tgt_addr_en(upmu, other))
+			continue;
+		tgt_range(other, &obase, &omask);
+		if (obase == base && omask == mask)
+			return;
+	}
+	i = tgt_find_slot(&upmu->hw, base, mask);
+	if (!WARN_ON_ONCE(i < 0))
+		upmu_wr32(&upmu->regs, TGT_SLOT(i) + TGT_SLOT_CTRL, 0);
+}
+
 static int tgt_probe_hw(struct upmu_pmu *upmu)
 {
 	unsigned int i;
@@ -183,7 +213,7 @@ const struct t410_model t410_pcie_tgt_model = {
 		.events		= tgt_events,
 		.nr_events	= ARRAY_SIZE(tgt_events),
 		.ops		= &t410_cspmu_ops,
-		.max_rate_per_ns = UCF_MAX_BYTES_PER_NS,
+		.max_rate_per_ns = T410_PCIE_TGT_MAX_PER_NS,
 	},
 	.probe_hw	= tgt_probe_hw,
 	/* cycles is an ordinary event here: the cycle counter is not used */
@@ -193,4 +223,5 @@ const struct t410_model t410_pcie_tgt_model = {
 	.claim		= tgt_claim,
 	.release	= tgt_release,
 	.config		= tgt_config,
+	.stop		= tgt_stop,
 };

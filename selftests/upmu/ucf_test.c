@@ -384,15 +384,24 @@ TEST_F(ucf, del_device_with_open_events)
 	close(fd);
 }
 
+/*
+ * 32-bit counters are 32-bit registers at a 4-byte stride: the byte
+ * counter is counter 1 (at 0x4) and the cycle counter at 0x7c, so a
+ * driver that reads them anywhere else reads zeros.
+ */
 TEST(wrap_32bit_counters_lose_nothing)
 {
-	uint64_t txns, bytes, got;
-	int fd, i;
+	uint64_t txns, bytes, got, reqs, cycles, sim_cycles;
+	int fd, req, cyc, i;
 
 	sim_del(SIM_ID);
 	ASSERT_EQ(0, sim_new(SIM_ID, 2, "width=32"));
-	fd = pmu_open(UCF0, "slc_bytes_rd", -1);
+	req = pmu_open(UCF0, "slc_access_rd", -1);	/* counter 0 */
+	ASSERT_LE(0, req);
+	fd = pmu_open(UCF0, "slc_bytes_rd", -1);	/* counter 1 */
 	ASSERT_LE(0, fd);
+	cyc = pmu_open(UCF0, "cycles", -1);		/* the cycle counter */
+	ASSERT_LE(0, cyc);
 	/* 3.2 GB/s: a 32-bit byte counter wraps every 1.34 s */
 	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows",
 			     "add id=1 socket=0 op=rd size=64 rate=50000000"));
@@ -401,12 +410,21 @@ TEST(wrap_32bit_counters_lose_nothing)
 	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows", "stop id=1"));
 	ASSERT_EQ(0, sim_flow_totals(SIM_ID, 1, &txns, &bytes));
 	ASSERT_EQ(0, count_read(fd, &got));
+	ASSERT_EQ(0, count_read(req, &reqs));
+	ASSERT_EQ(0, count_read(cyc, &cycles));
+	ASSERT_EQ(0, sim_get(SIM_ID, "cycles", &sim_cycles));
 	TH_LOG("flow delivered %llu bytes (%llu wraps), perf counted %llu",
 	       (unsigned long long)bytes, (unsigned long long)(bytes >> 32),
 	       (unsigned long long)got);
 	EXPECT_EQ(bytes, got);
+	EXPECT_EQ(txns, reqs);
 	EXPECT_LE(4ULL << 32, bytes);
+	/* 1 GHz for about 8 s: the cycle counter wrapped too */
+	EXPECT_LT(1ULL << 32, cycles);
+	EXPECT_GE(sim_cycles, cycles);
+	close(cyc);
 	close(fd);
+	close(req);
 	sim_del(SIM_ID);
 }
 

@@ -82,6 +82,13 @@ static inline bool c2c_ev_is_out(unsigned int ev)
 #define C2C_PROP_GPU1_EN	"gpu1_en_mask"
 #define C2C_MAX_GPUS		2
 
+/*
+ * Fastest link counter: an instance's *_CUM_OUTS counters add its
+ * requests in flight every cycle, at most 1024 at up to 2 GHz.
+ */
+#define C2C_MAX_OUTSTANDING	1024
+#define C2C_MAX_PER_NS		2048
+
 /* Logical counters: every event reads the same free-running counters. */
 #define C2C_MAX_EVENTS		32
 

@@ -38,6 +38,14 @@
 /* Bytes per counted read request. */
 #define CMEM_REQ_BYTES		32
 
+/*
+ * Fastest CMEM counter: a memory controller's accumulated-outstanding
+ * counter adds its requests in flight every cycle, at most 1024 at up to
+ * 2 GHz.
+ */
+#define CMEM_MAX_OUTSTANDING	1024
+#define CMEM_MAX_PER_NS		2048
+
 #define CMEM_EV_CYCLES		0x0
 #define CMEM_EV_RD_REQ		0x1
 #define CMEM_EV_RD_CUM_OUTS	0x2

@@ -9,7 +9,14 @@
 
 #include <linux/bits.h>
 
-#define CSPMU_PMEVCNTR(n)	(0x000 + 8 * (n))	/* 64-bit slots */
+/*
+ * PMEVCNTR<n>, the cycle counter being n = CSPMU_CYCLE_IDX: counters of
+ * at most CSPMU_CNTR32_MAX_WIDTH bits (PMCFGR.SIZE) are 32-bit registers
+ * at a 4-byte stride, wider ones 64-bit registers at an 8-byte stride.
+ */
+#define CSPMU_PMEVCNTR32(n)	(0x000 + 4 * (n))
+#define CSPMU_PMEVCNTR64(n)	(0x000 + 8 * (n))
+#define CSPMU_CNTR32_MAX_WIDTH	32
 #define CSPMU_PMEVTYPER(n)	(0x400 + 4 * (n))
 #define CSPMU_PMCCFILTR		0x47C
 #define CSPMU_PMEVFILT2R(n)	(0x800 + 4 * (n))
@@ -22,6 +29,12 @@
 #define CSPMU_PMCR		0xE04
 #define CSPMU_PMIIDR		0xE08
 #define CSPMU_REG_SIZE		0x1000
+
+/*
+ * The fabric clock that all Tegra410 PMUs count cycles of runs at up to
+ * 2 GHz: no cycle counter advances by more than 2 per ns.
+ */
+#define T410_MAX_CLOCK_MHZ	2000
 
 #define CSPMU_PMCFGR_CC		BIT(14)		/* cycle counter present */
 #define CSPMU_PMCFGR_SIZE	GENMASK(13, 8)	/* counter width - 1 */
@@ -92,11 +105,14 @@
 
 /* Root ports per PCIe root complex */
 #define T410_PCIE_MAX_RP	8
+/* Reads a PCIe root complex can have in flight */
+#define T410_PCIE_MAX_OUTSTANDING	1024
 /*
  * Fastest PCIE counter: rd_cum_outs adds the reads in flight every
  * cycle, at most 1024 outstanding reads at up to 2 GHz.
  */
-#define T410_PCIE_MAX_PER_NS	2048
+#define T410_PCIE_MAX_PER_NS	\
+	(T410_PCIE_MAX_OUTSTANDING * T410_MAX_CLOCK_MHZ / 1000)
 
 /* PCIE-TGT PMU (one per PCIe root complex): product 0x107 */
 #define T410_PCIE_TGT_PMIIDR	0x1070136b
@@ -105,6 +121,9 @@
 #define TGT_EV_RD_REQ		0x2
 #define TGT_EV_WR_REQ		0x3
 #define TGT_EV_CYCLES		0x4	/* on a general counter */
+
+/* Fastest PCIE-TGT counter: bytes, at most the socket's fabric bandwidth */
+#define T410_PCIE_TGT_MAX_PER_NS	UCF_MAX_BYTES_PER_NS
 
 /* PCIE-TGT PMEVFILT2R: BAR traffic to these root ports, or these slots */
 #define TGT_FILT2_RP_MASK	GENMASK(7, 0)
@@ -123,7 +142,11 @@
 #define TGT_SLOT_MASK_LO	0xc
 #define TGT_SLOT_MASK_HI	0x10
 
-/* Fastest UCF traffic per socket: 512 bytes per ns (512 GB/s). */
+/*
+ * Fastest UCF traffic per socket: 512 bytes per ns (512 GB/s).  Its
+ * byte counters are the UCF's fastest; all other PMUs of the socket see
+ * at most this traffic too.
+ */
 #define UCF_MAX_BYTES_PER_NS	512
 
 #endif
