@@ -41,7 +41,7 @@
 #define C2C_TIMEOUT	120
 
 /* 1.5 GHz: a latency of L ns is 1.5 * L cycles. */
-#define SIM_OPTS	"clock=manual clock_mhz=1500 rcs=2"
+#define SIM_OPTS	"clock=manual clock_mhz=1500 rcs=2 blocks=ucf,cmem,c2c,clink,dlink"
 
 /* The eight request events of a GPU peer, in event number order. */
 static const char * const gpu_events[] = {

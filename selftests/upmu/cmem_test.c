@@ -29,7 +29,7 @@ FIXTURE(cmem) {
 FIXTURE_SETUP(cmem)
 {
 	sim_del(SIM_ID);
-	ASSERT_EQ(0, sim_new(SIM_ID, 2, "clock=manual clock_mhz=1500"));
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "clock=manual clock_mhz=1500 blocks=ucf,cmem"));
 	ASSERT_TRUE(pmu_exists(CMEM0));
 	ASSERT_TRUE(pmu_exists(CMEM1));
 	/* The document's example: one group of all three events. */

@@ -24,7 +24,7 @@
 #define RC4	"nvidia_pcie_pmu_0_rc_4"
 #define S1RC1	"nvidia_pcie_pmu_1_rc_1"
 
-SIM_FIXTURE(pcie, "clock=manual", S1RC1);
+SIM_FIXTURE(pcie, "clock=manual blocks=pcie,tgt", S1RC1);
 
 TEST_F(pcie, sysfs_layout)
 {

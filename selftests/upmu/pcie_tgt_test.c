@@ -23,7 +23,7 @@
 #define TGT1	"nvidia_pcie_tgt_pmu_0_rc_1"
 
 /* more counters than slots, so that slots are what runs out */
-SIM_FIXTURE(tgt, "clock=manual counters=16", TGT1);
+SIM_FIXTURE(tgt, "clock=manual counters=16 blocks=tgt", TGT1);
 
 /* Range i: 0x10000 * (i + 1) .. + 0xff */
 static int open_range(unsigned int i, const char *ev, int group)

@@ -16,7 +16,7 @@ tap_plan 6
 need_cmd "$PERF"
 upmu_load_all || { echo "Bail out! cannot load modules"; exit 1; }
 sim_del $ID
-sim_new "$ID 2" || { echo "Bail out! cannot create device"; exit 1; }
+sim_new "$ID 2 blocks=pcie" || { echo "Bail out! cannot create device"; exit 1; }
 
 # 1: socket 0's root ports, exactly the document's example output
 want="0001:00:00.0: Bus=00, Segment=01, RP=00, RC=00, Socket=00

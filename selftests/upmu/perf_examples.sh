@@ -141,7 +141,7 @@ else tap_fail "perf stat -a -e '$dlink': want '20 3000 ', got '$got'"; fi
 
 # The PCIe commands need root complexes 0-4.
 sim_del $ID
-sim_new "$ID 2 rcs=5" || { echo "Bail out! cannot create device"; exit 1; }
+sim_new "$ID 2 rcs=5 blocks=pcie,tgt" || { echo "Bail out! cannot create device"; exit 1; }
 # PCIE: the document's five commands, each with traffic it must count
 # and traffic it must not.
 check "perf stat -a -e nvidia_pcie_pmu_0_rc_0/event=0x0,src_rp_mask=0x1/" \
