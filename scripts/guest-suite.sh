@@ -22,6 +22,7 @@ pcie_test
 pcie_tgt_test
 c2c_test
 families_test
+fuzz_test
 perf_examples
 metrics_test
 pcimap_test

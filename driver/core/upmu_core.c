@@ -355,8 +355,13 @@ static int upmu_check_config(struct upmu_pmu *upmu, struct perf_event *event)
 			return -EINVAL;
 		}
 	}
+	/* No upmu PMU has fields in the later config words. */
 #if UPMU_HAVE_CONFIG3
 	if (event->attr.config3)
+		return -EINVAL;
+#endif
+#if UPMU_HAVE_CONFIG4
+	if (event->attr.config4)
 		return -EINVAL;
 #endif
 

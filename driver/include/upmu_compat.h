@@ -7,6 +7,7 @@
 #define __UPMU_COMPAT_H__
 
 #include <linux/hrtimer.h>
+#include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/version.h>
 
@@ -14,6 +15,12 @@
 #define UPMU_HAVE_PMU_PARENT	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0))
 /* perf_event_attr::config3 (6.3) */
 #define UPMU_HAVE_CONFIG3	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0))
+/* perf_event_attr::config4 (the uapi header says so: PERF_ATTR_SIZE_VER9) */
+#ifdef PERF_ATTR_SIZE_VER9
+#define UPMU_HAVE_CONFIG4	1
+#else
+#define UPMU_HAVE_CONFIG4	0
+#endif
 /* perf_pmu_unregister() detaches open events (6.15) */
 #define UPMU_PMU_REVOKES	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0))
 /* platform_driver::remove returns void (6.11) */
