@@ -34,6 +34,12 @@
  * sim's life, nor can any flow's totals.
  */
 #define SIM_MAX_NS	BIT_ULL(52)
+/*
+ * On the realtime clock, a register read sees its block as it was up to
+ * this long ago: the counters a driver reads one after another within
+ * this time come from one catch-up, as from a snapshot.
+ */
+#define SIM_READ_STALE_NS	(10 * NSEC_PER_USEC)
 #define SIM_MAX_PER_NS	2048
 
 /* Register blocks a device may have (new_device blocks=) */
@@ -116,7 +122,9 @@ struct sim_txn {
  * Each block is brought up to date on its own, when it is accessed (or
  * traffic is injected into it): it counts what the flows that reach it
  * delivered since @last_ns, and its clock.  Until then it does not
- * matter that it lags, since nothing else changes what it counts.
+ * matter that it lags, since nothing else changes what it counts.  On
+ * the realtime clock a read may see it up to SIM_READ_STALE_NS behind
+ * (sim_unit_access()).
  */
 struct sim_unit {
 	u64 last_ns;
@@ -350,6 +358,7 @@ u64 sim_flow_due(const struct sim_flow *f, u64 t);
 unsigned int sim_txn_units(struct sim_dev *sd, const struct sim_txn *t,
 			   struct sim_unit **u);
 void sim_unit_catch_up(struct sim_dev *sd, struct sim_unit *unit, u64 now);
+void sim_unit_access(struct sim_dev *sd, struct sim_unit *unit, bool write);
 void sim_catch_up(struct sim_dev *sd, u64 now);
 void sim_inject(struct sim_dev *sd, struct sim_txn *t);
 int sim_txn_check(struct sim_dev *sd, const struct sim_txn *t);

@@ -304,7 +304,7 @@ static u64 link_access(void *ctx, u32 off, bool write, u32 val, unsigned int nr)
 	if ((off & 3) || off + 4 * nr > C2C_WINDOW(l->nr_inst))
 		return 0;
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_unit_catch_up(sd, &l->unit, sim_now(sd));
+	sim_unit_access(sd, &l->unit, write);
 	if (write)
 		link_reg_write(l, off / C2C_PAGE, off % C2C_PAGE, val);
 	else

@@ -49,15 +49,17 @@ static void cmem_deliver(struct sim_unit *unit, const struct sim_txn *t)
 {
 	struct sim_cmem *c = container_of(unit, struct sim_cmem, unit);
 	const unsigned int nr = CMEM_NR_INST * CMEM_NR_MC;
+	unsigned int k, rem, slots;
 	u64 reqs, each;
-	unsigned int k, rem;
 
 	if (!sim_cmem_sees(t))
 		return;
 
 	reqs = DIV_ROUND_UP(t->size, CMEM_REQ_BYTES) * t->count;
 	each = div_u64_rem(reqs, nr, &rem);
-	for (k = 0; k < nr; k++) {
+	/* Fewer requests than MCs (small catch-ups): only those MCs change. */
+	slots = each ? nr : rem;
+	for (k = 0; k < slots; k++) {
 		/* The first @rem MCs from the round-robin position get one more. */
 		unsigned int slot = (c->next + k) % nr;
 		unsigned int i = slot / CMEM_NR_MC, mc = slot % CMEM_NR_MC;
@@ -163,7 +165,7 @@ static u64 cmem_access(void *ctx, u32 off, bool write, u32 val)
 	if (off >= CMEM_WINDOW)
 		return 0;
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_unit_catch_up(sd, &c->unit, sim_now(sd));
+	sim_unit_access(sd, &c->unit, write);
 	if (write)
 		cmem_reg_write(c, off / CMEM_PAGE, off % CMEM_PAGE, val);
 	else

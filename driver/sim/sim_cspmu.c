@@ -196,8 +196,9 @@ static void cspmu_reg_write(struct sim_cspmu *u, u32 off, u32 val)
 }
 
 /*
- * Every access first brings the block up to the current sim time, so
- * that enabling or disabling a counter takes effect at an exact point.
+ * Every write first brings the block up to the current sim time, so that
+ * enabling or disabling a counter takes effect at an exact point (reads:
+ * sim_unit_access()).
  */
 static u64 cspmu_access(void *ctx, u32 off, bool write, u32 val, bool wide)
 {
@@ -207,7 +208,7 @@ static u64 cspmu_access(void *ctx, u32 off, bool write, u32 val, bool wide)
 	u64 ret = 0;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_unit_catch_up(sd, &u->unit, sim_now(sd));
+	sim_unit_access(sd, &u->unit, write);
 	if (write)
 		cspmu_reg_write(u, off, val);
 	else

@@ -261,6 +261,29 @@ void sim_unit_catch_up(struct sim_dev *sd, struct sim_unit *unit, u64 now)
 	unit->last_ns = now;
 }
 
+/**
+ * sim_unit_access() - bring a register block up to date for an access
+ * @sd: the simulated SoC
+ * @unit: the block
+ * @write: the access is a write
+ *
+ * A write (which may start, stop or clear counters) takes effect at the
+ * current sim time, as does every access on the manual clock.  On the
+ * realtime clock a read sees the block as it was up to SIM_READ_STALE_NS
+ * ago: a driver that reads many counters in a row (CMEM's 42) then costs
+ * one catch-up, not one per register, and reads them as one snapshot.
+ * Nothing is lost: the next catch-up delivers what the read did not see.
+ * Called with sd->lock held.
+ */
+void sim_unit_access(struct sim_dev *sd, struct sim_unit *unit, bool write)
+{
+	u64 now = sim_now(sd);
+
+	if (!write && !sd->manual && now <= unit->last_ns + SIM_READ_STALE_NS)
+		return;
+	sim_unit_catch_up(sd, unit, now);
+}
+
 /* Bring every register block of the device up to sim time @now. */
 void sim_catch_up(struct sim_dev *sd, u64 now)
 {
