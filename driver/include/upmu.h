@@ -31,6 +31,8 @@
  * @read32: read the 32-bit register at @off
  * @write32: write the 32-bit register at @off
  * @read64: read the 64-bit register at @off (single-copy atomic)
+ * @read64_list: optional: read the @n 64-bit registers at @offs[] into
+ *	@vals[], as @read64 would one after another (upmu_rd64_list())
  *
  * Silicon uses MMIO (@ops == NULL in &struct upmu_regs); a backend such
  * as the simulator supplies these.  They are called with interrupts off
@@ -40,6 +42,8 @@ struct upmu_regs_ops {
 	u32 (*read32)(void *ctx, u32 off);
 	void (*write32)(void *ctx, u32 off, u32 val);
 	u64 (*read64)(void *ctx, u32 off);
+	void (*read64_list)(void *ctx, const u32 *offs, unsigned int n,
+			    u64 *vals);
 };
 
 /**
@@ -106,6 +110,29 @@ static inline u64 upmu_rd64(const struct upmu_regs *r, u32 off)
 #else
 	return upmu_rd64_hilo(r, off);
 #endif
+}
+
+/**
+ * upmu_rd64_list() - read many 64-bit registers one after another
+ * @r: register block
+ * @offs: their offsets
+ * @n: how many
+ * @vals: the values read, in the order of @offs
+ *
+ * For a PMU whose event is the sum of many counters (CMEM: 42).  On
+ * silicon, upmu_rd64() of each; a backend may do it in one access.
+ */
+static inline void upmu_rd64_list(const struct upmu_regs *r, const u32 *offs,
+				  unsigned int n, u64 *vals)
+{
+	unsigned int i;
+
+	if (r->ops && r->ops->read64_list) {
+		r->ops->read64_list(r->ctx, offs, n, vals);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		vals[i] = upmu_rd64(r, offs[i]);
 }
 
 /**

@@ -193,10 +193,29 @@ static u64 cmem_read64(void *ctx, u32 off)
 	return cmem_access(ctx, off, false, 0);
 }
 
+/* The driver's 42 counter reads of an event in one access. */
+static void cmem_read64_list(void *ctx, const u32 *offs, unsigned int n,
+			     u64 *vals)
+{
+	struct sim_cmem *c = ctx;
+	struct sim_dev *sd = c->sd;
+	unsigned long flags;
+	unsigned int k;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	sim_unit_access(sd, &c->unit, false);
+	for (k = 0; k < n; k++)
+		vals[k] = offs[k] < CMEM_WINDOW ?
+			  cmem_reg_read(c, offs[k] / CMEM_PAGE,
+					offs[k] % CMEM_PAGE) : 0;
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+}
+
 static const struct upmu_regs_ops sim_cmem_regs_ops = {
 	.read32 = cmem_read32,
 	.write32 = cmem_write32,
 	.read64 = cmem_read64,
+	.read64_list = cmem_read64_list,
 };
 
 /* Reset state: clock gated, stopped, zero. */

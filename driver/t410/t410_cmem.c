@@ -53,12 +53,16 @@ static void cmem_disable(struct upmu_pmu *upmu)
 /* Sum of one per-MC counter over every MC of every instance. */
 static u64 cmem_sum(struct upmu_pmu *upmu, u32 (*reg)(unsigned int mc))
 {
-	unsigned int i, mc;
-	u64 sum = 0;
+	u32 offs[CMEM_NR_INST * CMEM_NR_MC];
+	u64 vals[CMEM_NR_INST * CMEM_NR_MC], sum = 0;
+	unsigned int i, mc, n = 0;
 
 	for (i = 0; i < CMEM_NR_INST; i++)
 		for (mc = 0; mc < CMEM_NR_MC; mc++)
-			sum += upmu_rd64(&upmu->regs, CMEM_INST(i) + reg(mc));
+			offs[n++] = CMEM_INST(i) + reg(mc);
+	upmu_rd64_list(&upmu->regs, offs, n, vals);
+	for (i = 0; i < n; i++)
+		sum += vals[i];
 	return sum;
 }
 
