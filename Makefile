@@ -38,7 +38,7 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/pcie_test build/selftests/pcie_tgt_test \
 	     build/selftests/c2c_test build/selftests/families_test \
 	     build/selftests/fixture_test build/selftests/sim_test \
-	     build/selftests/fuzz_test \
+	     build/selftests/fuzz_test build/selftests/stress_test \
 	     build/selftests/upmu-metrics build/selftests/upmu-pcimap
 
 .PHONY: all modules tools selftests check soak demo bench deps kernel lint clean install dkms-src

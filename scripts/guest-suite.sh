@@ -23,6 +23,7 @@ pcie_tgt_test
 c2c_test
 families_test
 fuzz_test
+stress_test
 perf_examples
 metrics_test
 pcimap_test

@@ -393,7 +393,7 @@ static int upmu_event_init(struct perf_event *event)
 	 * PMU's device (and its dev_dbg name) may be gone: hold the lock.
 	 */
 	raw_spin_lock_irqsave(&upmu->lock, flags);
-	if (upmu->dead) {
+	if (upmu->dead || !upmu->live) {
 		ret = -ENODEV;
 		goto out;
 	}
@@ -865,6 +865,7 @@ static bool upmu_owner_locked(struct upmu_pmu *upmu, char *buf, size_t len)
 int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 {
 	struct upmu_pmu *other;
+	unsigned long flags;
 	int ret;
 
 	if (WARN_ON(!upmu->width || upmu->width > 64 ||
@@ -943,6 +944,14 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 	ret = perf_pmu_register(&upmu->pmu, upmu->name, -1);
 	if (ret)
 		goto err_hp;
+	/*
+	 * Before 6.15 the PMU is found by its type before perf has
+	 * allocated its contexts: an event that event_init let through
+	 * then would be installed in a NULL context.  Only now is it safe.
+	 */
+	raw_spin_lock_irqsave(&upmu->lock, flags);
+	upmu->live = true;
+	raw_spin_unlock_irqrestore(&upmu->lock, flags);
 
 	dev_dbg(upmu->dev, "%s: %u counters, %u bits, poll %lld ns, read from %s\n",
 		upmu->name, upmu->num_counters, upmu->width,

@@ -293,8 +293,8 @@ struct upmu_info {
  * @list: in the core's list of registered PMUs
  * @num_counters: general-purpose counters (set by the family)
  * @width: counter width in bits (set by the family)
- * @lock: protects @hw, @events, @n_active, @dead and the counts of the
- *	  events on the PMU, and serialises all register access of the PMU
+ * @lock: protects @hw, @events, @n_active, @dead, @live and the counts of
+ *	  the events on the PMU, and serialises all register access of the PMU
  *	  and every call of a &struct upmu_hw_ops op
  * @hw: allocation state of the hardware
  * @events: event on each counter index
@@ -302,6 +302,9 @@ struct upmu_info {
  * @timer: overflow poll timer, pinned to @cpu
  * @poll: poll period, 0 if the counters cannot wrap in practice
  * @dead: the registers are gone; perf callbacks no longer touch them
+ * @live: perf_pmu_register() has returned: before that, event_init
+ *	  refuses events (before 6.15 perf makes the PMU reachable by type
+ *	  before it has allocated the PMU's contexts)
  * @read_pkg: @associated_cpus is one package: events are read from any
  *	      CPU of it without an IPI
  * @groups: sysfs attribute groups handed to perf
@@ -339,6 +342,7 @@ struct upmu_pmu {
 	struct hrtimer timer;
 	ktime_t poll;
 	bool dead;
+	bool live;
 	bool read_pkg;
 	const struct attribute_group *groups[8];
 	struct attribute_group fmt_group;

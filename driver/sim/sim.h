@@ -12,6 +12,7 @@
 #define __UPMU_SIM_H__
 
 #include <linux/device.h>
+#include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/platform_device.h>
 #include <linux/property.h>
@@ -297,6 +298,7 @@ struct sim_reach {
  *	  with interrupts off
  * @manual: time advances only through debugfs
  * @ended: sim time reached SIM_MAX_NS (reported once)
+ * @ended_work: reports it, out of @lock (see sim_now())
  * @vnow: sim time at the last clock switch (or now, when manual)
  * @rt_anchor: ktime when @vnow was taken (realtime mode)
  * @flows: continuous traffic
@@ -324,6 +326,7 @@ struct sim_dev {
 	raw_spinlock_t lock;
 	bool manual;
 	bool ended;
+	struct irq_work ended_work;
 	u64 vnow;
 	u64 rt_anchor;
 	struct list_head flows;
@@ -353,6 +356,7 @@ void sim_del_pdev(struct platform_device **pdev);
 
 /* sim_time.c */
 u64 sim_now(struct sim_dev *sd);
+void sim_ended_report(struct irq_work *work);
 u64 sim_cycles_at(struct sim_dev *sd, u64 ns);
 u64 sim_flow_due(const struct sim_flow *f, u64 t);
 unsigned int sim_txn_units(struct sim_dev *sd, const struct sim_txn *t,

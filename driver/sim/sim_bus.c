@@ -45,6 +45,7 @@ static void sim_dev_release(struct device *dev)
 	struct sim_dev *sd = to_sim_dev(dev);
 	struct sim_flow *f, *tmp;
 
+	irq_work_sync(&sd->ended_work);
 	list_for_each_entry_safe(f, tmp, &sd->flows, list)
 		kfree(f);
 	kvfree(sd);
@@ -271,6 +272,7 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 	sd->nr_gpus = 2;
 	sd->blocks = GENMASK(SIM_NR_BLKS - 1, 0);
 	raw_spin_lock_init(&sd->lock);
+	init_irq_work(&sd->ended_work, sim_ended_report);
 	INIT_LIST_HEAD(&sd->flows);
 
 	ret = p ? sim_parse_opts(sd, p) : 0;

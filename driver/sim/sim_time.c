@@ -28,10 +28,23 @@ u64 sim_now(struct sim_dev *sd)
 		return now;
 	if (!sd->ended) {
 		sd->ended = true;
-		dev_warn(&sd->dev, "sim time has reached its end, %llu ns\n",
-			 SIM_MAX_NS);
+		/*
+		 * Not here: sd->lock is held, which the PMU driver takes
+		 * inside the perf core's context lock, and a console write
+		 * under it would close a lock cycle through the scheduler.
+		 */
+		irq_work_queue(&sd->ended_work);
 	}
 	return SIM_MAX_NS;
+}
+
+/* Says that sim time has ended (irq_work, queued by sim_now()). */
+void sim_ended_report(struct irq_work *work)
+{
+	struct sim_dev *sd = container_of(work, struct sim_dev, ended_work);
+
+	dev_warn(&sd->dev, "sim time has reached its end, %llu ns\n",
+		 SIM_MAX_NS);
 }
 
 /* Fabric cycles elapsed from sim time 0 to @ns (exact, floor). */

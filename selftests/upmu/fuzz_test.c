@@ -18,7 +18,7 @@
  * After the storm, with everything closed: no kernel report in the log,
  * no module reference left, every PMU accepts exactly what it accepted
  * before (no filter resource, slot or counter leaked), and counts are
- * exact.  The number of calls is UPMU_FUZZ_CALLS, else 20000 (make
+ * exact.  The number of calls is UPMU_FUZZ_CALLS, else 30000 (make
  * check) or 10^6 (make soak); UPMU_FUZZ_SEED replays a run.
  *
  * Also, for every PMU type and config word: each bit outside the format
@@ -63,6 +63,8 @@ struct fpmu {
 	int nfmt, nev;
 	struct fmt fmt[MAX_FMTS];
 	char ev[MAX_EVENTS][48];
+	/* each event's attr, as perf builds it from sysfs (read once) */
+	struct perf_event_attr evattr[MAX_EVENTS];
 	uint64_t valid[NR_WORDS];	/* bits some format field covers */
 };
 
@@ -124,22 +126,27 @@ static int load_formats(struct fpmu *p)
 	return 0;
 }
 
-static void load_events(struct fpmu *p)
+static int load_events(struct fpmu *p)
 {
 	char dir[PATH_MAX];
 	struct dirent *de;
+	int i;
 	DIR *d;
 
 	snprintf(dir, sizeof(dir), "%s/%s/events", pmu_devices_dir(), p->name);
 	d = opendir(dir);
 	if (!d)
-		return;
+		return 0;
 	while ((de = readdir(d)) && p->nev < MAX_EVENTS)
 		if (de->d_name[0] != '.' && !strchr(de->d_name, '.') &&
 		    strlen(de->d_name) < sizeof(p->ev[0]))
 			strcpy(p->ev[p->nev++], de->d_name);
 	closedir(d);
 	qsort(p->ev, p->nev, sizeof(p->ev[0]), cmp_str);
+	for (i = 0; i < p->nev; i++)
+		if (pmu_attr(p->name, p->ev[i], &p->evattr[i]))
+			return -EINVAL;	/* sysfs says what perf cannot use */
+	return 0;
 }
 
 /* Every nvidia_* PMU, sorted by name. */
@@ -171,7 +178,10 @@ static int load_pmus(void)
 		p->cpu = pmu_cpu(p->name);
 		if (load_formats(p) || !p->nfmt)
 			continue;
-		load_events(p);
+		if (load_events(p)) {
+			closedir(d);
+			return -EINVAL;
+		}
 		npmus++;
 	}
 	closedir(d);
@@ -193,6 +203,14 @@ static const struct fmt *fmt_by_name(const struct fpmu *p, const char *name)
 static __u64 *cfg_word(struct perf_event_attr *a, int w)
 {
 	return w == 0 ? &a->config : w == 1 ? &a->config1 : &a->config2;
+}
+
+/* Field @f of @a set to @v, as a "name=v" term of perf's does. */
+static void set_field(struct perf_event_attr *a, const struct fmt *f, uint64_t v)
+{
+	__u64 *w = cfg_word(a, f->word);
+
+	*w = (*w & ~field_mask(f)) | ((v << f->lo) & field_mask(f));
 }
 
 /* ---- randomness --------------------------------------------------------- */
@@ -282,10 +300,8 @@ static const uint64_t rf_bits = PERF_FORMAT_TOTAL_TIME_ENABLED |
  */
 static int gen_attr(enum cls c, struct perf_event_attr *a)
 {
-	int pi = rn(npmus), i;
+	int pi = rn(npmus), i, e;
 	struct fpmu *p = &pmus[pi];
-	char spec[512];
-	size_t n;
 
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
@@ -293,14 +309,10 @@ static int gen_attr(enum cls c, struct perf_event_attr *a)
 	case C_NAMED:
 		if (!p->nev)
 			return gen_attr(C_RAW, a);
-		n = snprintf(spec, sizeof(spec), "%s", p->ev[rn(p->nev)]);
+		*a = p->evattr[rn(p->nev)];
 		for (i = 0; i < p->nfmt; i++)
 			if (strcmp(p->fmt[i].name, "event") && chance(30))
-				n += snprintf(spec + n, sizeof(spec) - n, ",%s=%#llx",
-					      p->fmt[i].name,
-					      (unsigned long long)field_value(&p->fmt[i]));
-		if (pmu_attr(p->name, spec, a))
-			return -1;
+				set_field(a, &p->fmt[i], field_value(&p->fmt[i]));
 		break;
 	case C_RAW:
 		a->type = p->type;
@@ -308,12 +320,12 @@ static int gen_attr(enum cls c, struct perf_event_attr *a)
 		a->config1 = rnd() & p->valid[1];
 		a->config2 = rnd() & p->valid[2];
 		if (p->nev && chance(50)) {	/* a real event id */
-			struct perf_event_attr e;
 			const struct fmt *f = fmt_by_name(p, "event");
 
-			if (f && !pmu_attr(p->name, p->ev[rn(p->nev)], &e))
+			e = rn(p->nev);
+			if (f)
 				a->config = (a->config & ~field_mask(f)) |
-					    (e.config & field_mask(f));
+					    (p->evattr[e].config & field_mask(f));
 		}
 		if (chance(20))		/* a reserved bit */
 			*cfg_word(a, rn(NR_WORDS)) |= 1ULL << rn(64);
@@ -375,11 +387,6 @@ static void do_open(struct __test_metadata *_metadata, struct stats *st)
 
 	memset(&u, 0, sizeof(u));
 	pi = gen_attr(c, &u.a);
-	if (c == C_NAMED && pi < 0) {
-		st->bad++;
-		TH_LOG("no attr for a named event of the sysfs");
-		return;
-	}
 	cpu = pi >= 0 && chance(80) ? pmus[pi].cpu : (int)rn(ncpus + 1) - 1;
 	if (chance(3))
 		pid = 0;
@@ -564,24 +571,17 @@ static int fingerprint(struct __test_metadata *_metadata, char *out, size_t len)
 		int grp[16], ng;
 
 		for (j = 0; j < p->nev; j++) {
-			char spec[512];
-			size_t m = snprintf(spec, sizeof(spec), "%s", p->ev[j]);
+			struct perf_event_attr a = p->evattr[j];
 			unsigned int h = 5381;
 			const char *s;
 			int fd;
 
 			for (s = p->ev[j]; *s; s++)
 				h = h * 33 + *s;
-			for (k = 0; k < p->nfmt; k++) {
-				const struct fmt *f = &p->fmt[k];
-
-				if (!strcmp(f->name, "event"))
-					continue;
-				m += snprintf(spec + m, sizeof(spec) - m, ",%s=%#llx",
-					      f->name, (unsigned long long)
-					      ((h * (k + 7)) & (field_mask(f) >> f->lo)));
-			}
-			fd = pmu_open(p->name, spec, -1);
+			for (k = 0; k < p->nfmt; k++)
+				if (strcmp(p->fmt[k].name, "event"))
+					set_field(&a, &p->fmt[k], h * (k + 7));
+			fd = perf_open(&a, -1, p->cpu, -1);
 			n += snprintf(out + n, len - n, "%d", fd < 0 ? fd : 1);
 			if (fd >= 0)
 				held[nheld++] = fd;
@@ -591,10 +591,9 @@ static int fingerprint(struct __test_metadata *_metadata, char *out, size_t len)
 
 		/* the largest group: all of it must run */
 		for (ng = 0; ng < 16 && p->nev; ng++) {
-			struct perf_event_attr a;
+			struct perf_event_attr a = p->evattr[0];
 			int fd;
 
-			ASSERT_EQ(0, pmu_attr(p->name, p->ev[0], &a));
 			a.disabled = !ng;
 			a.read_format = PERF_FORMAT_GROUP |
 				PERF_FORMAT_TOTAL_TIME_ENABLED |
@@ -680,6 +679,15 @@ static bool kernel_at_least(unsigned int major, unsigned int minor)
 	return ma > major || (ma == major && mi >= minor);
 }
 
+/* Seconds since @t0 (CLOCK_MONOTONIC), for the log. */
+static double secs_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) + (t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
 static uint64_t env_seed(void)
 {
 	const char *s = getenv("UPMU_FUZZ_SEED");
@@ -697,17 +705,20 @@ SIM_FIXTURE(fuzz, "rcs=1", "nvidia_ucf_pmu_1")
 TEST_F(fuzz, storm)
 {
 	static char before[16384], after[16384];
-	unsigned long calls = upmu_loops("UPMU_FUZZ_CALLS", 20000, 1000000), i;
+	unsigned long calls = upmu_loops("UPMU_FUZZ_CALLS", 30000, 1000000), i;
 	unsigned long tried = 0, opened = 0;
 	struct stats st = {};
 	uint64_t seed = env_seed(), c0, c1;
+	struct timespec t0;
 	int kmsg = kmsg_open(), fd, r, c;
 
 	ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	ASSERT_EQ(14, load_pmus());
 	rng_state = seed | 1;
 	TH_LOG("%lu calls, UPMU_FUZZ_SEED=%#llx", calls, (unsigned long long)seed);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ASSERT_EQ(0, fingerprint(_metadata, before, sizeof(before)));
+	TH_LOG("what the PMUs accept, before: %.1f s", secs_since(&t0));
 
 	for (i = 0; i < calls; i++) {
 		r = rn(100);
@@ -725,6 +736,7 @@ TEST_F(fuzz, storm)
 			break;
 	}
 	close_all();
+	TH_LOG("%lu calls: %.1f s", i, secs_since(&t0));
 
 	for (c = 0; c < NR_CLS; c++) {
 		TH_LOG("%-8s attrs: %lu tried, %lu opened", cls_name[c],
@@ -747,6 +759,7 @@ TEST_F(fuzz, storm)
 	EXPECT_EQ(0, module_refs("upmu_t410")) TH_LOG("module references left");
 	ASSERT_EQ(0, fingerprint(_metadata, after, sizeof(after)));
 	EXPECT_STREQ(before, after);
+	TH_LOG("and after: %.1f s", secs_since(&t0));
 
 	/* and the counts are exact */
 	fd = pmu_open("nvidia_ucf_pmu_1", "slc_access_rd", -1);
@@ -792,7 +805,8 @@ TEST_F(fuzz, reserved_bits)
 		ASSERT_NE(NULL, p) TH_LOG("no PMU %s", one[i]);
 		ASSERT_LT(0, p->nev);
 		/* the valid event itself opens */
-		ASSERT_EQ(0, pmu_attr(p->name, p->ev[0], &u.a));
+		ASSERT_EQ((__u32)p->type, p->evattr[0].type);
+		u.a = p->evattr[0];
 		fd = perf_open(&u.a, -1, p->cpu, -1);
 		ASSERT_LE(0, fd) TH_LOG("%s/%s/: %s", p->name, p->ev[0], strerror(-fd));
 		close(fd);
@@ -801,7 +815,7 @@ TEST_F(fuzz, reserved_bits)
 				if (p->valid[w] & 1ULL << b)
 					continue;
 				memset(&u, 0, sizeof(u));
-				ASSERT_EQ(0, pmu_attr(p->name, p->ev[0], &u.a));
+				u.a = p->evattr[0];
 				*cfg_word(&u.a, w) |= 1ULL << b;
 				fd = perf_open(&u.a, -1, p->cpu, -1);
 				EXPECT_EQ(-EINVAL, fd)
@@ -817,7 +831,7 @@ TEST_F(fuzz, reserved_bits)
 		 */
 		for (w = 0; w < 2; w++) {
 			memset(&u, 0, sizeof(u));
-			ASSERT_EQ(0, pmu_attr(p->name, p->ev[0], &u.a));
+			u.a = p->evattr[0];
 			u.a.size = 128 + 8 * (w + 1);	/* PERF_ATTR_SIZE_VER8... */
 			*(uint64_t *)((char *)&u + 128 + 8 * w) = 1;
 			fd = perf_open(&u.a, -1, p->cpu, -1);
