@@ -17,7 +17,7 @@ if [ -f "$out/.upmu-built" ]; then
 fi
 
 mkdir -p "$out"
-upmu_log "building debug kernel $ver, fragment $(upmu_frag_hash) in $out (takes ~12-16 min on 2 cores)"
+upmu_log "building debug kernel $ver, fragment $(upmu_frag_hash) in $out (takes ~8-10 min on 2 cores)"
 make -s -C "$src" O="$out" tinyconfig >&2
 "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" \
 	"$UPMU_TOP/scripts/kernel/debug.config" >/dev/null
