@@ -95,11 +95,13 @@ unsigned int sim_cmem_reach(struct sim_cmem *c, const struct sim_txn *t,
 
 /* ---- register interface ------------------------------------------------ */
 
-static u64 cmem_reg_read(struct sim_cmem *c, unsigned int i, u32 off)
+/* The register at @woff of the window; RAZ beyond it. */
+static u64 cmem_reg_read(struct sim_cmem *c, u32 woff)
 {
-	unsigned int mc;
+	unsigned int i = woff / CMEM_PAGE, mc;
+	u32 off = woff % CMEM_PAGE;
 
-	if (i == CMEM_NR_INST)		/* broadcast page: write-only */
+	if (i >= CMEM_NR_INST)		/* the broadcast page is write-only */
 		return 0;
 	switch (off) {
 	case CMEM_CG_CTRL:
@@ -169,7 +171,7 @@ static u64 cmem_access(void *ctx, u32 off, bool write, u32 val)
 	if (write)
 		cmem_reg_write(c, off / CMEM_PAGE, off % CMEM_PAGE, val);
 	else
-		ret = cmem_reg_read(c, off / CMEM_PAGE, off % CMEM_PAGE);
+		ret = cmem_reg_read(c, off);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	return ret;
 }
@@ -205,9 +207,7 @@ static void cmem_read64_list(void *ctx, const u32 *offs, unsigned int n,
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	sim_unit_access(sd, &c->unit, false);
 	for (k = 0; k < n; k++)
-		vals[k] = offs[k] < CMEM_WINDOW ?
-			  cmem_reg_read(c, offs[k] / CMEM_PAGE,
-					offs[k] % CMEM_PAGE) : 0;
+		vals[k] = cmem_reg_read(c, offs[k]);
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 }
 
