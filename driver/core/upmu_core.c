@@ -114,7 +114,27 @@ EXPORT_SYMBOL_GPL(upmu_cpus_of_node);
  * Every register access happens under upmu->lock and only while the PMU
  * is not dead, so that a PMU whose device is gone (see
  * upmu_pmu_unregister()) never touches its registers again.
+ *
+ * upmu_lock() takes it around each perf callback that may touch
+ * registers: the writes a callback makes to a backend go to it in one
+ * call, with its next read or at the unlock (upmu_regs_defer()).
  */
+static unsigned long upmu_lock(struct upmu_pmu *upmu)
+	__acquires(&upmu->lock)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&upmu->lock, flags);
+	upmu_regs_defer(&upmu->regs);
+	return flags;
+}
+
+static void upmu_unlock(struct upmu_pmu *upmu, unsigned long flags)
+	__releases(&upmu->lock)
+{
+	upmu_regs_commit(&upmu->regs);
+	raw_spin_unlock_irqrestore(&upmu->lock, flags);
+}
 
 static void upmu_event_update(struct upmu_pmu *upmu, struct perf_event *event)
 {
@@ -146,13 +166,13 @@ static enum hrtimer_restart upmu_poll(struct hrtimer *t)
 	struct upmu_pmu *upmu = container_of(t, struct upmu_pmu, timer);
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&upmu->lock, flags);
+	flags = upmu_lock(upmu);
 	if (!upmu->n_active || upmu->dead) {
-		raw_spin_unlock_irqrestore(&upmu->lock, flags);
+		upmu_unlock(upmu, flags);
 		return HRTIMER_NORESTART;
 	}
 	upmu_update_all(upmu);
-	raw_spin_unlock_irqrestore(&upmu->lock, flags);
+	upmu_unlock(upmu, flags);
 
 	hrtimer_forward_now(t, upmu->poll);
 	return HRTIMER_RESTART;
@@ -163,10 +183,12 @@ static void upmu_pmu_enable(struct pmu *pmu)
 	struct upmu_pmu *upmu = to_upmu(pmu);
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&upmu->lock, flags);
-	if (upmu->n_active && !upmu->dead)
+	flags = upmu_lock(upmu);
+	if (upmu->n_active && !upmu->enabled && !upmu->dead) {
 		upmu->desc->ops->enable(upmu);
-	raw_spin_unlock_irqrestore(&upmu->lock, flags);
+		upmu->enabled = true;
+	}
+	upmu_unlock(upmu, flags);
 }
 
 static void upmu_pmu_disable(struct pmu *pmu)
@@ -174,10 +196,12 @@ static void upmu_pmu_disable(struct pmu *pmu)
 	struct upmu_pmu *upmu = to_upmu(pmu);
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&upmu->lock, flags);
-	if (!upmu->dead)
+	flags = upmu_lock(upmu);
+	if (upmu->enabled && !upmu->dead) {
 		upmu->desc->ops->disable(upmu);
-	raw_spin_unlock_irqrestore(&upmu->lock, flags);
+		upmu->enabled = false;
+	}
+	upmu_unlock(upmu, flags);
 }
 
 static void upmu_start(struct perf_event *event, int flags)
@@ -190,7 +214,7 @@ static void upmu_start(struct perf_event *event, int flags)
 	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
 		return;
 
-	raw_spin_lock_irqsave(&upmu->lock, irqflags);
+	irqflags = upmu_lock(upmu);
 	hwc->state = 0;
 	if (!upmu->dead) {
 		if (ops->config)
@@ -199,7 +223,7 @@ static void upmu_start(struct perf_event *event, int flags)
 		if (ops->start)
 			ops->start(upmu, event);
 	}
-	raw_spin_unlock_irqrestore(&upmu->lock, irqflags);
+	upmu_unlock(upmu, irqflags);
 }
 
 static void upmu_stop(struct perf_event *event, int flags)
@@ -211,14 +235,14 @@ static void upmu_stop(struct perf_event *event, int flags)
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
 
-	raw_spin_lock_irqsave(&upmu->lock, irqflags);
+	irqflags = upmu_lock(upmu);
 	if (!upmu->dead) {
 		if (upmu->desc->ops->stop)
 			upmu->desc->ops->stop(upmu, event);
 		upmu_event_update(upmu, event);
 	}
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	raw_spin_unlock_irqrestore(&upmu->lock, irqflags);
+	upmu_unlock(upmu, irqflags);
 }
 
 static int upmu_add(struct perf_event *event, int flags)
@@ -228,11 +252,11 @@ static int upmu_add(struct perf_event *event, int flags)
 	unsigned long irqflags;
 	int idx;
 
-	raw_spin_lock_irqsave(&upmu->lock, irqflags);
+	irqflags = upmu_lock(upmu);
 	idx = upmu->dead ? -ENODEV :
 	      upmu->desc->ops->get_idx(upmu, &upmu->hw, event);
 	if (idx < 0) {
-		raw_spin_unlock_irqrestore(&upmu->lock, irqflags);
+		upmu_unlock(upmu, irqflags);
 		return idx;
 	}
 	set_bit(idx, upmu->hw.used);
@@ -242,7 +266,7 @@ static int upmu_add(struct perf_event *event, int flags)
 	if (!upmu->n_active++ && upmu->poll)
 		hrtimer_start(&upmu->timer, upmu->poll,
 			      HRTIMER_MODE_REL_PINNED_HARD);
-	raw_spin_unlock_irqrestore(&upmu->lock, irqflags);
+	upmu_unlock(upmu, irqflags);
 
 	if (flags & PERF_EF_START)
 		upmu_start(event, PERF_EF_RELOAD);
@@ -260,14 +284,14 @@ static void upmu_del(struct perf_event *event, int flags)
 
 	upmu_stop(event, PERF_EF_UPDATE);
 
-	raw_spin_lock_irqsave(&upmu->lock, irqflags);
+	irqflags = upmu_lock(upmu);
 	if (upmu->desc->ops->put_idx)
 		upmu->desc->ops->put_idx(upmu, &upmu->hw, event);
 	clear_bit(hwc->idx, upmu->hw.used);
 	upmu->events[hwc->idx] = NULL;
 	hwc->idx = -1;
 	last = !--upmu->n_active;
-	raw_spin_unlock_irqrestore(&upmu->lock, irqflags);
+	upmu_unlock(upmu, irqflags);
 
 	/* The timer is pinned to this CPU and we run with IRQs off. */
 	if (last && upmu->poll)
@@ -286,10 +310,10 @@ static void upmu_read(struct perf_event *event)
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&upmu->lock, flags);
+	flags = upmu_lock(upmu);
 	if (!(event->hw.state & PERF_HES_STOPPED) && !upmu->dead)
 		upmu_event_update(upmu, event);
-	raw_spin_unlock_irqrestore(&upmu->lock, flags);
+	upmu_unlock(upmu, flags);
 }
 
 /* ---- event_init -------------------------------------------------------- */

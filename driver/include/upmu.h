@@ -26,47 +26,121 @@
 #define UPMU_MAX_INFO		4
 #define UPMU_INFO_LEN		64
 
+/* One register access of a list handed to &struct upmu_regs_ops.xfer. */
+#define UPMU_XFER_WRITE	BIT(0)	/* write the low 32 bits of @val; else read */
+#define UPMU_XFER_64	BIT(1)	/* a 64-bit read (single-copy atomic) */
+
+/**
+ * struct upmu_reg_xfer - one register access
+ * @off: register offset
+ * @flags: UPMU_XFER_*
+ * @val: the value to write, or the value read
+ */
+struct upmu_reg_xfer {
+	u32 off;
+	u32 flags;
+	u64 val;
+};
+
 /**
  * struct upmu_regs_ops - register access of a PMU register block
- * @read32: read the 32-bit register at @off
- * @write32: write the 32-bit register at @off
- * @read64: read the 64-bit register at @off (single-copy atomic)
- * @read64_list: optional: read the @n 64-bit registers at @offs[] into
- *	@vals[], as @read64 would one after another (upmu_rd64_list())
+ * @xfer: do the @n accesses of @x in order, as one access after another
+ *	would; reads fill in their @val
  *
  * Silicon uses MMIO (@ops == NULL in &struct upmu_regs); a backend such
- * as the simulator supplies these.  They are called with interrupts off
- * and must not sleep.
+ * as the simulator supplies @xfer, for which one call of many accesses
+ * costs about what one access does.  Called with interrupts off; must
+ * not sleep.
  */
 struct upmu_regs_ops {
-	u32 (*read32)(void *ctx, u32 off);
-	void (*write32)(void *ctx, u32 off, u32 val);
-	u64 (*read64)(void *ctx, u32 off);
-	void (*read64_list)(void *ctx, const u32 *offs, unsigned int n,
-			    u64 *vals);
+	void (*xfer)(void *ctx, struct upmu_reg_xfer *x, unsigned int n);
 };
+
+#define UPMU_REGS_QUEUE		8
 
 /**
  * struct upmu_regs - a PMU register block
  * @ops: backend accessors, or NULL for MMIO at @base
  * @ctx: backend cookie passed to @ops
  * @base: MMIO base when @ops is NULL
+ * @defer: writes to a backend wait in @q until the next read or
+ *	   upmu_regs_commit() (see upmu_regs_defer())
+ * @nq: accesses in @q
+ * @q: deferred writes
  */
 struct upmu_regs {
 	const struct upmu_regs_ops *ops;
 	void *ctx;
 	void __iomem *base;
+	bool defer;
+	unsigned int nq;
+	struct upmu_reg_xfer q[UPMU_REGS_QUEUE];
 };
 
-static inline u32 upmu_rd32(const struct upmu_regs *r, u32 off)
+/* Hand the deferred writes of @r to its backend. */
+static inline void upmu_regs_flush(struct upmu_regs *r)
 {
-	return r->ops ? r->ops->read32(r->ctx, off) : readl(r->base + off);
+	if (r->nq) {
+		r->ops->xfer(r->ctx, r->q, r->nq);
+		r->nq = 0;
+	}
 }
 
-static inline void upmu_wr32(const struct upmu_regs *r, u32 off, u32 val)
+/**
+ * upmu_regs_defer() - let writes to a backend wait for the next access
+ * @r: register block
+ *
+ * From here to upmu_regs_commit(), writes to a backend are queued and
+ * go to it in order with the next read, or at the commit, in one call:
+ * a read still sees every write before it, and nothing is left queued
+ * past the commit.  The core does this around each of its locked
+ * sections, so that a family's run of register writes (program a
+ * counter, enable it) costs one backend call.  MMIO writes are never
+ * deferred.
+ */
+static inline void upmu_regs_defer(struct upmu_regs *r)
+{
+	r->defer = true;
+}
+
+static inline void upmu_regs_commit(struct upmu_regs *r)
 {
 	if (r->ops)
-		r->ops->write32(r->ctx, off, val);
+		upmu_regs_flush(r);
+	r->defer = false;
+}
+
+/*
+ * One access to a backend, after (and in the same call as) the writes
+ * waiting in the queue; a write waits too while deferring.
+ */
+static inline u64 upmu_regs_access(struct upmu_regs *r, u32 off, u32 flags,
+				   u64 val)
+{
+	struct upmu_reg_xfer *x;
+
+	if (r->nq == ARRAY_SIZE(r->q))
+		upmu_regs_flush(r);
+	x = &r->q[r->nq++];
+	x->off = off;
+	x->flags = flags;
+	x->val = val;
+	if ((flags & UPMU_XFER_WRITE) && r->defer)
+		return 0;
+	r->ops->xfer(r->ctx, r->q, r->nq);
+	r->nq = 0;
+	return x->val;
+}
+
+static inline u32 upmu_rd32(struct upmu_regs *r, u32 off)
+{
+	return r->ops ? upmu_regs_access(r, off, 0, 0) : readl(r->base + off);
+}
+
+static inline void upmu_wr32(struct upmu_regs *r, u32 off, u32 val)
+{
+	if (r->ops)
+		upmu_regs_access(r, off, UPMU_XFER_WRITE, val);
 	else
 		writel(val, r->base + off);
 }
@@ -84,7 +158,7 @@ static inline void upmu_wr32(const struct upmu_regs *r, u32 off, u32 val)
  *
  * Return: the counter's value.
  */
-static inline u64 upmu_rd64_hilo(const struct upmu_regs *r, u32 off)
+static inline u64 upmu_rd64_hilo(struct upmu_regs *r, u32 off)
 {
 	u32 hi, lo, prev;
 
@@ -101,10 +175,10 @@ static inline u64 upmu_rd64_hilo(const struct upmu_regs *r, u32 off)
  * A 64-bit register read in one access where the platform can, else as
  * a counter read in two halves by upmu_rd64_hilo().
  */
-static inline u64 upmu_rd64(const struct upmu_regs *r, u32 off)
+static inline u64 upmu_rd64(struct upmu_regs *r, u32 off)
 {
 	if (r->ops)
-		return r->ops->read64(r->ctx, off);
+		return upmu_regs_access(r, off, UPMU_XFER_64, 0);
 #ifdef readq
 	return readq(r->base + off);
 #else
@@ -113,26 +187,72 @@ static inline u64 upmu_rd64(const struct upmu_regs *r, u32 off)
 }
 
 /**
- * upmu_rd64_list() - read many 64-bit registers one after another
+ * upmu_xfer() - many register accesses one after another
  * @r: register block
- * @offs: their offsets
+ * @x: the accesses, in order; reads get their @val filled in
  * @n: how many
- * @vals: the values read, in the order of @offs
  *
  * For a PMU whose event is the sum of many counters (CMEM: 42).  On
- * silicon, upmu_rd64() of each; a backend may do it in one access.
+ * silicon, one MMIO access after another; a backend does them in one
+ * call (after any deferred writes).
  */
-static inline void upmu_rd64_list(const struct upmu_regs *r, const u32 *offs,
-				  unsigned int n, u64 *vals)
+static inline void upmu_xfer(struct upmu_regs *r, struct upmu_reg_xfer *x,
+			     unsigned int n)
 {
 	unsigned int i;
 
-	if (r->ops && r->ops->read64_list) {
-		r->ops->read64_list(r->ctx, offs, n, vals);
+	if (r->ops) {
+		upmu_regs_flush(r);
+		r->ops->xfer(r->ctx, x, n);
 		return;
 	}
-	for (i = 0; i < n; i++)
-		vals[i] = upmu_rd64(r, offs[i]);
+	for (i = 0; i < n; i++) {
+		if (x[i].flags & UPMU_XFER_WRITE)
+			upmu_wr32(r, x[i].off, x[i].val);
+		else if (x[i].flags & UPMU_XFER_64)
+			x[i].val = upmu_rd64(r, x[i].off);
+		else
+			x[i].val = upmu_rd32(r, x[i].off);
+	}
+}
+
+#define UPMU_HILO_BATCH		8
+
+/**
+ * upmu_rd64_hilo_list() - read many running 64-bit counters in halves
+ * @r: register block
+ * @offs: offset of each counter's low half
+ * @n: how many
+ * @vals: the values, in the order of @offs
+ *
+ * As upmu_rd64_hilo() of each counter one after another (high, low,
+ * high), with the reads of up to UPMU_HILO_BATCH counters handed to a
+ * backend in one call; a counter whose high half changed in between is
+ * read again by upmu_rd64_hilo().
+ */
+static inline void upmu_rd64_hilo_list(struct upmu_regs *r, const u32 *offs,
+				       unsigned int n, u64 *vals)
+{
+	struct upmu_reg_xfer x[3 * UPMU_HILO_BATCH];
+	unsigned int i, k, m;
+
+	for (i = 0; i < n; i += m) {
+		m = min(n - i, UPMU_HILO_BATCH);
+		for (k = 0; k < m; k++) {
+			x[3 * k] = (struct upmu_reg_xfer){ .off = offs[i + k] + 4 };
+			x[3 * k + 1] = (struct upmu_reg_xfer){ .off = offs[i + k] };
+			x[3 * k + 2] = x[3 * k];
+		}
+		upmu_xfer(r, x, 3 * m);
+		for (k = 0; k < m; k++) {
+			u32 hi = x[3 * k].val, lo = x[3 * k + 1].val;
+
+			if (hi == (u32)x[3 * k + 2].val)
+				vals[i + k] = (u64)hi << 32 | lo;
+			else
+				vals[i + k] = upmu_rd64_hilo(r, offs[i + k]);
+		}
+	}
 }
 
 /**
@@ -293,12 +413,14 @@ struct upmu_info {
  * @list: in the core's list of registered PMUs
  * @num_counters: general-purpose counters (set by the family)
  * @width: counter width in bits (set by the family)
- * @lock: protects @hw, @events, @n_active, @dead, @live and the counts of
- *	  the events on the PMU, and serialises all register access of the PMU
- *	  and every call of a &struct upmu_hw_ops op
+ * @lock: protects @hw, @events, @n_active, @enabled, @dead, @live and
+ *	  the counts of the events on the PMU, and serialises all register
+ *	  access of the PMU and every call of a &struct upmu_hw_ops op
  * @hw: allocation state of the hardware
  * @events: event on each counter index
  * @n_active: counters in use, drives the poll timer
+ * @enabled: the hardware is enabled (&upmu_hw_ops.enable last called):
+ *	     it stays disabled while no counter is in use
  * @timer: overflow poll timer, pinned to @cpu
  * @poll: poll period, 0 if the counters cannot wrap in practice
  * @dead: the registers are gone; perf callbacks no longer touch them
@@ -339,6 +461,7 @@ struct upmu_pmu {
 	struct upmu_sched hw;
 	struct perf_event *events[UPMU_MAX_COUNTERS];
 	unsigned int n_active;
+	bool enabled;
 	struct hrtimer timer;
 	ktime_t poll;
 	bool dead;

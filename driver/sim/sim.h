@@ -168,8 +168,10 @@ struct sim_cspmu;
 
 /**
  * struct sim_regs - a register block as software reaches it
- * @ops: the accessors handed to the driver in the platform data
- * @ctx: their cookie
+ * @ops: the accessors handed to the driver in the platform data, made
+ *	 with sim_regs_xfer(); @ops->xfer's cookie is this structure
+ * @sd: the simulated SoC
+ * @unit: the block's counters, brought up to date by each access
  * @size: bytes of the register window
  * @name: name of its debugfs file in regs/ (e.g. "pcie.0.4")
  *
@@ -178,7 +180,8 @@ struct sim_cspmu;
  */
 struct sim_regs {
 	const struct upmu_regs_ops *ops;
-	void *ctx;
+	struct sim_dev *sd;
+	struct sim_unit *unit;
 	u32 size;
 	char name[32];
 };
@@ -368,6 +371,54 @@ void sim_inject(struct sim_dev *sd, struct sim_txn *t);
 int sim_txn_check(struct sim_dev *sd, const struct sim_txn *t);
 int sim_flow_load(struct sim_dev *sd, const struct sim_flow *f, bool add);
 int sim_advance_check(struct sim_dev *sd, u64 ns);
+
+/**
+ * sim_regs_xfer() - a block's &upmu_regs_ops.xfer: a list of accesses
+ * @r: the block
+ * @x: the accesses, in order
+ * @n: how many
+ * @read: the block's decoder of a read: the register at @off, 64 bits
+ *	  wide if @wide, else 32; zero where there is none (RAZ)
+ * @write: its decoder of a 32-bit write; ignored where nothing is (WI)
+ *
+ * The accesses happen at one point in sim time, as the same accesses
+ * a few nanoseconds apart would.  Reads may see the block a little late
+ * (sim_unit_access()), a write sees it exact.  Outside the window, or
+ * not 4-byte aligned, an access reads as zero and a write is ignored,
+ * as on a bus.  Each block wraps this with its own decoders, which the
+ * compiler then calls directly: CMEM reads 42 registers per event read.
+ */
+static __always_inline void
+sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
+	      u64 (*read)(struct sim_regs *r, u32 off, bool wide),
+	      void (*write)(struct sim_regs *r, u32 off, u32 val))
+{
+	struct sim_dev *sd = r->sd;
+	unsigned long flags;
+	bool exact = false;
+	unsigned int i;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	for (i = 0; i < n; i++) {
+		bool wide = x[i].flags & UPMU_XFER_64;
+		bool wr = x[i].flags & UPMU_XFER_WRITE;
+		u32 size = wide ? 8 : 4, off = x[i].off;
+
+		if (!i || (wr && !exact)) {
+			sim_unit_access(sd, r->unit, wr);
+			exact = wr || sd->manual;
+		}
+		if (off >= r->size || r->size - off < size || off % 4) {
+			if (!wr)
+				x[i].val = 0;
+		} else if (wr) {
+			write(r, off, x[i].val);
+		} else {
+			x[i].val = read(r, off, wide);
+		}
+	}
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+}
 
 /* sim_debugfs.c */
 int sim_next_kv(char **buf, char **key, char **val);

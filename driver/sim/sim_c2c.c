@@ -292,48 +292,32 @@ static void link_reg_write(struct sim_link *l, unsigned int i, u32 off, u32 val)
 			link_reg_write_one(l, i, off, val);
 }
 
-/* @nr 32-bit registers from @off (reads), or one write of @val. */
-static u64 link_access(void *ctx, u32 off, bool write, u32 val, unsigned int nr)
+/* A 64-bit read is two 32-bit registers in one access, low half first. */
+static u64 link_regs_read(struct sim_regs *r, u32 off, bool wide)
 {
-	struct sim_link *l = ctx;
-	struct sim_dev *sd = l->sd;
-	unsigned long flags;
-	unsigned int k;
-	u64 ret = 0;
+	struct sim_link *l = container_of(r, struct sim_link, regs);
+	u64 v = link_reg_read(l, off / C2C_PAGE, off % C2C_PAGE);
 
-	if ((off & 3) || off + 4 * nr > C2C_WINDOW(l->nr_inst))
-		return 0;
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_unit_access(sd, &l->unit, write);
-	if (write)
-		link_reg_write(l, off / C2C_PAGE, off % C2C_PAGE, val);
-	else
-		for (k = 0; k < nr; k++, off += 4)
-			ret |= (u64)link_reg_read(l, off / C2C_PAGE,
-						  off % C2C_PAGE) << (32 * k);
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
-	return ret;
+	if (wide) {
+		off += 4;
+		v |= (u64)link_reg_read(l, off / C2C_PAGE, off % C2C_PAGE) << 32;
+	}
+	return v;
 }
 
-static u32 link_read32(void *ctx, u32 off)
+static void link_regs_write(struct sim_regs *r, u32 off, u32 val)
 {
-	return link_access(ctx, off, false, 0, 1);
+	link_reg_write(container_of(r, struct sim_link, regs), off / C2C_PAGE,
+		       off % C2C_PAGE, val);
 }
 
-static void link_write32(void *ctx, u32 off, u32 val)
+static void link_regs_xfer(void *ctx, struct upmu_reg_xfer *x, unsigned int n)
 {
-	link_access(ctx, off, true, val, 1);
-}
-
-static u64 link_read64(void *ctx, u32 off)
-{
-	return link_access(ctx, off, false, 0, 2);
+	sim_regs_xfer(ctx, x, n, link_regs_read, link_regs_write);
 }
 
 static const struct upmu_regs_ops sim_link_regs_ops = {
-	.read32 = link_read32,
-	.write32 = link_write32,
-	.read64 = link_read64,
+	.xfer = link_regs_xfer,
 };
 
 /* ---- devices ----------------------------------------------------------- */
@@ -354,7 +338,8 @@ static void link_init(struct sim_dev *sd, struct sim_link *l,
 	l->unit.tick = link_tick;
 	l->unit.deliver = link_deliver;
 	l->regs.ops = &sim_link_regs_ops;
-	l->regs.ctx = l;
+	l->regs.sd = sd;
+	l->regs.unit = &l->unit;
 	l->regs.size = C2C_WINDOW(nr_inst);
 	snprintf(l->regs.name, sizeof(l->regs.name), "%s.%u", regs_name, socket);
 }

@@ -157,65 +157,31 @@ static void cmem_reg_write(struct sim_cmem *c, unsigned int i, u32 off, u32 val)
 			cmem_reg_write_one(c, i, off, val);
 }
 
-static u64 cmem_access(void *ctx, u32 off, bool write, u32 val)
+static u64 cmem_regs_read(struct sim_regs *r, u32 off, bool wide)
 {
-	struct sim_cmem *c = ctx;
-	struct sim_dev *sd = c->sd;
-	unsigned long flags;
-	u64 ret = 0;
+	struct sim_cmem *c = container_of(r, struct sim_cmem, regs);
+	u64 v = cmem_reg_read(c, off & ~7U);
 
-	if (off >= CMEM_WINDOW)
-		return 0;
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_unit_access(sd, &c->unit, write);
-	if (write)
-		cmem_reg_write(c, off / CMEM_PAGE, off % CMEM_PAGE, val);
-	else
-		ret = cmem_reg_read(c, off);
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
-	return ret;
-}
-
-static u32 cmem_read32(void *ctx, u32 off)
-{
-	u64 v = cmem_access(ctx, off & ~7U, false, 0);
-
+	if (wide)
+		return off & 4 ? 0 : v;
 	return off & 4 ? upper_32_bits(v) : lower_32_bits(v);
 }
 
-static void cmem_write32(void *ctx, u32 off, u32 val)
+static void cmem_regs_write(struct sim_regs *r, u32 off, u32 val)
 {
 	/* Control registers are 64-bit; their upper halves are reserved. */
 	if (!(off & 4))
-		cmem_access(ctx, off, true, val);
+		cmem_reg_write(container_of(r, struct sim_cmem, regs),
+			       off / CMEM_PAGE, off % CMEM_PAGE, val);
 }
 
-static u64 cmem_read64(void *ctx, u32 off)
+static void cmem_regs_xfer(void *ctx, struct upmu_reg_xfer *x, unsigned int n)
 {
-	return cmem_access(ctx, off, false, 0);
-}
-
-/* The driver's 42 counter reads of an event in one access. */
-static void cmem_read64_list(void *ctx, const u32 *offs, unsigned int n,
-			     u64 *vals)
-{
-	struct sim_cmem *c = ctx;
-	struct sim_dev *sd = c->sd;
-	unsigned long flags;
-	unsigned int k;
-
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_unit_access(sd, &c->unit, false);
-	for (k = 0; k < n; k++)
-		vals[k] = cmem_reg_read(c, offs[k]);
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	sim_regs_xfer(ctx, x, n, cmem_regs_read, cmem_regs_write);
 }
 
 static const struct upmu_regs_ops sim_cmem_regs_ops = {
-	.read32 = cmem_read32,
-	.write32 = cmem_write32,
-	.read64 = cmem_read64,
-	.read64_list = cmem_read64_list,
+	.xfer = cmem_regs_xfer,
 };
 
 /* Reset state: clock gated, stopped, zero. */
@@ -227,7 +193,8 @@ void sim_cmem_init(struct sim_dev *sd, struct sim_cmem *c, u32 socket)
 	c->unit.tick = cmem_tick;
 	c->unit.deliver = cmem_deliver;
 	c->regs.ops = &sim_cmem_regs_ops;
-	c->regs.ctx = c;
+	c->regs.sd = sd;
+	c->regs.unit = &c->unit;
 	c->regs.size = CMEM_WINDOW;
 	snprintf(c->regs.name, sizeof(c->regs.name), "cmem.%u", socket);
 }

@@ -195,47 +195,23 @@ static void cspmu_reg_write(struct sim_cspmu *u, u32 off, u32 val)
 	/* Counters are read-only here; anything else is WI. */
 }
 
-/*
- * Every write first brings the block up to the current sim time, so that
- * enabling or disabling a counter takes effect at an exact point (reads:
- * sim_unit_access()).
- */
-static u64 cspmu_access(void *ctx, u32 off, bool write, u32 val, bool wide)
+static u64 cspmu_regs_read(struct sim_regs *r, u32 off, bool wide)
 {
-	struct sim_cspmu *u = ctx;
-	struct sim_dev *sd = u->sd;
-	unsigned long flags;
-	u64 ret = 0;
-
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_unit_access(sd, &u->unit, write);
-	if (write)
-		cspmu_reg_write(u, off, val);
-	else
-		ret = cspmu_reg_read(u, off, wide);
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
-	return ret;
+	return cspmu_reg_read(container_of(r, struct sim_cspmu, regs), off, wide);
 }
 
-static u32 cspmu_read32(void *ctx, u32 off)
+static void cspmu_regs_write(struct sim_regs *r, u32 off, u32 val)
 {
-	return cspmu_access(ctx, off, false, 0, false);
+	cspmu_reg_write(container_of(r, struct sim_cspmu, regs), off, val);
 }
 
-static void cspmu_write32(void *ctx, u32 off, u32 val)
+static void cspmu_regs_xfer(void *ctx, struct upmu_reg_xfer *x, unsigned int n)
 {
-	cspmu_access(ctx, off, true, val, false);
-}
-
-static u64 cspmu_read64(void *ctx, u32 off)
-{
-	return cspmu_access(ctx, off, false, 0, true);
+	sim_regs_xfer(ctx, x, n, cspmu_regs_read, cspmu_regs_write);
 }
 
 static const struct upmu_regs_ops sim_cspmu_regs_ops = {
-	.read32 = cspmu_read32,
-	.write32 = cspmu_write32,
-	.read64 = cspmu_read64,
+	.xfer = cspmu_regs_xfer,
 };
 
 /* Reset state of a register block; no driver can see it yet. */
@@ -252,7 +228,8 @@ void sim_cspmu_init(struct sim_dev *sd, struct sim_cspmu *u,
 	u->unit.tick = cspmu_tick;
 	u->unit.deliver = cspmu_deliver;
 	u->regs.ops = &sim_cspmu_regs_ops;
-	u->regs.ctx = u;
+	u->regs.sd = sd;
+	u->regs.unit = &u->unit;
 	u->regs.size = m->has_slots ? 2 * CSPMU_REG_SIZE : CSPMU_REG_SIZE;
 	if (m->multi_instance)
 		snprintf(u->regs.name, sizeof(u->regs.name), "%s.%u.%u",

@@ -480,9 +480,9 @@ static ssize_t regs_read(struct file *file, char __user *ubuf, size_t len,
 			 loff_t *ppos)
 {
 	struct sim_regs *r = file->private_data;
+	struct upmu_reg_xfer x = { .flags = len == 8 ? UPMU_XFER_64 : 0 };
 	loff_t off = *ppos;
 	u32 v32;
-	u64 v64;
 	int ret;
 
 	if (off < 0)
@@ -491,11 +491,12 @@ static ssize_t regs_read(struct file *file, char __user *ubuf, size_t len,
 		return 0;
 	if ((len != 4 && len != 8) || (off & 3) || off + len > r->size)
 		return -EINVAL;
+	x.off = off;
+	r->ops->xfer(r, &x, 1);
 	if (len == 8) {
-		v64 = r->ops->read64(r->ctx, off);
-		ret = copy_to_user(ubuf, &v64, len);
+		ret = copy_to_user(ubuf, &x.val, len);
 	} else {
-		v32 = r->ops->read32(r->ctx, off);
+		v32 = x.val;
 		ret = copy_to_user(ubuf, &v32, len);
 	}
 	if (ret)
@@ -508,6 +509,7 @@ static ssize_t regs_write(struct file *file, const char __user *ubuf,
 			  size_t len, loff_t *ppos)
 {
 	struct sim_regs *r = file->private_data;
+	struct upmu_reg_xfer x = { .flags = UPMU_XFER_WRITE };
 	loff_t off = *ppos;
 	u32 v32;
 
@@ -515,7 +517,9 @@ static ssize_t regs_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	if (copy_from_user(&v32, ubuf, len))
 		return -EFAULT;
-	r->ops->write32(r->ctx, off, v32);
+	x.off = off;
+	x.val = v32;
+	r->ops->xfer(r, &x, 1);
 	*ppos = off + len;
 	return len;
 }

@@ -134,24 +134,27 @@ static void c2c_disable(struct upmu_pmu *upmu)
 	c2c_ctrl(upmu, 0);
 }
 
-/* The counters are 64-bit at 4-byte aligned offsets: two halves. */
-static u64 c2c_rd64(struct upmu_pmu *upmu, u32 off)
-{
-	return upmu_rd64_hilo(&upmu->regs, off);
-}
-
+/*
+ * The counters are 64-bit at 4-byte aligned offsets: read in two halves.
+ * All instances run on one clock and are enabled together: cycles is
+ * the first instance's.
+ */
 static u64 c2c_read(struct upmu_pmu *upmu, struct perf_event *event)
 {
 	unsigned int ev = upmu_field(upmu, event, C2C_F_EVENT);
 	unsigned long insts = c2c_event_insts(upmu, event);
-	unsigned int i;
-	u64 sum = 0;
+	u32 offs[C2C_MAX_INST];
+	u64 vals[C2C_MAX_INST], sum = 0;
+	unsigned int i, n = 0;
 
-	/* All instances run on one clock and are enabled together. */
 	if (ev == C2C_EV_CYCLES)
-		return c2c_rd64(upmu, C2C_INST(__ffs(insts)) + C2C_CYCLE_CNTR);
+		return upmu_rd64_hilo(&upmu->regs,
+				      C2C_INST(__ffs(insts)) + C2C_CYCLE_CNTR);
 	for_each_set_bit(i, &insts, C2C_MAX_INST)
-		sum += c2c_rd64(upmu, C2C_INST(i) + c2c_cntr(ev));
+		offs[n++] = C2C_INST(i) + c2c_cntr(ev);
+	upmu_rd64_hilo_list(&upmu->regs, offs, n, vals);
+	for (i = 0; i < n; i++)
+		sum += vals[i];
 	return sum;
 }
 

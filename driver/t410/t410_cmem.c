@@ -53,16 +53,19 @@ static void cmem_disable(struct upmu_pmu *upmu)
 /* Sum of one per-MC counter over every MC of every instance. */
 static u64 cmem_sum(struct upmu_pmu *upmu, u32 (*reg)(unsigned int mc))
 {
-	u32 offs[CMEM_NR_INST * CMEM_NR_MC];
-	u64 vals[CMEM_NR_INST * CMEM_NR_MC], sum = 0;
+	struct upmu_reg_xfer x[CMEM_NR_INST * CMEM_NR_MC];
 	unsigned int i, mc, n = 0;
+	u64 sum = 0;
 
 	for (i = 0; i < CMEM_NR_INST; i++)
 		for (mc = 0; mc < CMEM_NR_MC; mc++)
-			offs[n++] = CMEM_INST(i) + reg(mc);
-	upmu_rd64_list(&upmu->regs, offs, n, vals);
+			x[n++] = (struct upmu_reg_xfer){
+				.off = CMEM_INST(i) + reg(mc),
+				.flags = UPMU_XFER_64,
+			};
+	upmu_xfer(&upmu->regs, x, n);
 	for (i = 0; i < n; i++)
-		sum += vals[i];
+		sum += x[i].val;
 	return sum;
 }
 
