@@ -46,6 +46,10 @@ struct upmu_reg_xfer {
  * struct upmu_regs_ops - register access of a PMU register block
  * @xfer: do the @n accesses of @x in order, as one access after another
  *	would; reads fill in their @val
+ * @copy: optional: copy @len bytes (a multiple of 4) between @buf and the
+ *	registers from @off, to the device if @to_dev, as memcpy_toio() or
+ *	memcpy_fromio() would (a command mailbox); without it, 32-bit
+ *	accesses through @xfer
  *
  * Silicon uses MMIO (@ops == NULL in &struct upmu_regs); a backend such
  * as the simulator supplies @xfer, for which one call of many accesses
@@ -54,6 +58,7 @@ struct upmu_reg_xfer {
  */
 struct upmu_regs_ops {
 	void (*xfer)(void *ctx, struct upmu_reg_xfer *x, unsigned int n);
+	void (*copy)(void *ctx, u32 off, void *buf, size_t len, bool to_dev);
 };
 
 #define UPMU_REGS_QUEUE		8
@@ -214,6 +219,47 @@ static inline void upmu_xfer(struct upmu_regs *r, struct upmu_reg_xfer *x,
 		else
 			x[i].val = upmu_rd32(r, x[i].off);
 	}
+}
+
+/*
+ * upmu_memcpy_toio()/upmu_memcpy_fromio() - copy a block of registers
+ * (a mailbox), @len a multiple of 4, after any deferred writes.
+ */
+static inline void upmu_regs_copy(struct upmu_regs *r, u32 off, void *buf,
+				  size_t len, bool to_dev)
+{
+	u32 *p = buf;
+	size_t i;
+
+	upmu_regs_flush(r);
+	if (r->ops->copy) {
+		r->ops->copy(r->ctx, off, buf, len, to_dev);
+		return;
+	}
+	for (i = 0; i < len / 4; i++) {
+		if (to_dev)
+			upmu_wr32(r, off + 4 * i, p[i]);
+		else
+			p[i] = upmu_rd32(r, off + 4 * i);
+	}
+}
+
+static inline void upmu_memcpy_toio(struct upmu_regs *r, u32 off,
+				    const void *buf, size_t len)
+{
+	if (r->ops)
+		upmu_regs_copy(r, off, (void *)buf, len, true);
+	else
+		memcpy_toio(r->base + off, buf, len);
+}
+
+static inline void upmu_memcpy_fromio(struct upmu_regs *r, u32 off, void *buf,
+				      size_t len)
+{
+	if (r->ops)
+		upmu_regs_copy(r, off, buf, len, false);
+	else
+		memcpy_fromio(buf, r->base + off, len);
 }
 
 #define UPMU_HILO_BATCH		8
