@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * upmu_nic: driver of the physical functions (PFs) of a ConnectX-like NIC
+ * whose firmware is reached through a command mailbox
+ * (include/hw/nic_cmd.h).  nic_main.c binds the PFs and runs commands.
+ */
+#ifndef __UPMU_NIC_H__
+#define __UPMU_NIC_H__
+
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include "upmu.h"
+
+struct device;
+
+/*
+ * The general HCA capability's (QUERY_HCA_CAP op_mod NIC_CAP_GENERAL)
+ * 32-bit uctx_cap: its bit offset from the start of the capability
+ * (mlx5_ifc.h's cmd_hca_cap).
+ */
+#define UPMU_NIC_CAP_GEN_UCTX_CAP_BIT	0x6a0
+
+/**
+ * struct upmu_nic_pf - one physical function of a NIC
+ * @dev: its platform device
+ * @cmd_lock: serialises the command mailbox: @regs and the mailbox
+ *	registers behind it belong to one command at a time
+ * @regs: the PF's register window
+ * @inbox_size: bytes of the inbox (NIC_REG_INBOX_SIZE)
+ * @outbox_size: bytes of the outbox (NIC_REG_OUTBOX_SIZE)
+ * @fw_rev: NIC_REG_FW_REV
+ * @serial: NIC_REG_DEV_SERIAL, the same on every PF of a device
+ * @pf: this PF's number on its device (NIC_REG_PF)
+ * @uctx_cap: the general HCA capability's uctx_cap
+ */
+struct upmu_nic_pf {
+	struct device *dev;
+	struct mutex cmd_lock;		/* the mailbox */
+	struct upmu_regs regs;
+	u32 inbox_size;
+	u32 outbox_size;
+	u32 fw_rev;
+	u32 serial;
+	u32 pf;
+	u32 uctx_cap;
+};
+
+int upmu_nic_cmd_exec(struct upmu_nic_pf *pf, const void *in, size_t in_len,
+		      void *out, size_t out_len);
+int upmu_nic_cmd(struct upmu_nic_pf *pf, const void *in, size_t in_len,
+		 void *out, size_t out_len);
+
+#endif
