@@ -285,6 +285,11 @@ static int nic_probe(struct platform_device *pdev)
 		dev_err_probe(dev, ret, "cannot query the HCA capabilities\n");
 		goto err_mutex;
 	}
+	ret = upmu_nic_fwctl_add(pf);
+	if (ret) {
+		dev_err_probe(dev, ret, "fwctl registration failed\n");
+		goto err_mutex;
+	}
 	platform_set_drvdata(pdev, pf);
 	dev_info(dev, "NIC %08x PF %u, firmware %u.%u, command interface %u\n",
 		 pf->serial, pf->pf, pf->fw_rev >> 16, pf->fw_rev & 0xffff,
@@ -300,6 +305,8 @@ static void nic_remove_dev(struct platform_device *pdev)
 {
 	struct upmu_nic_pf *pf = platform_get_drvdata(pdev);
 
+	/* waits for running RPCs; destroys the user contexts of open FDs */
+	upmu_nic_fwctl_del(pf);
 	mutex_destroy(&pf->cmd_lock);
 }
 
@@ -330,5 +337,5 @@ static struct platform_driver nic_driver = {
 };
 module_platform_driver(nic_driver);
 
-MODULE_DESCRIPTION("upmu: ConnectX-like NIC physical functions (command mailbox)");
+MODULE_DESCRIPTION("upmu: ConnectX-like NIC physical functions (command mailbox, fwctl)");
 MODULE_LICENSE("GPL");
