@@ -31,8 +31,13 @@ PMULIB := tools/lib/upmu_pmu.c tools/lib/upmu_pmu.h
 METRICS := tools/upmu-metrics/upmu-metrics.c tools/upmu-metrics/t410_metrics.c \
 	   tools/upmu-metrics/metrics.h
 PCIMAP := tools/upmu-pcimap/upmu-pcimap.c
+# the DOCA-like diagnostic-counter library (fwctl) and its CLI
+DIAGLIB := tools/lib/upmu_diag.c tools/lib/upmu_diag_ids.c tools/lib/upmu_diag.h \
+	   driver/include/hw/nic_cmd.h
+DIAG := tools/upmu-diag/upmu-diag.c tools/upmu-diag/diag_io.c tools/upmu-diag/diag_io.h
+DIAGINC := -Itools/upmu-diag -Idriver/include -isystem build/include -I/usr/include/json-c
 
-TOOLS := build/tools/upmu-metrics build/tools/upmu-pcimap
+TOOLS := build/tools/upmu-metrics build/tools/upmu-pcimap build/tools/upmu-diag
 # build/selftests/upmu-* are the tools built with the sanitizers, for the tests
 SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/pcie_test build/selftests/pcie_tgt_test \
@@ -40,7 +45,8 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/fixture_test build/selftests/sim_test \
 	     build/selftests/fuzz_test build/selftests/stress_test \
 	     build/selftests/upmu-metrics build/selftests/upmu-pcimap \
-	     build/selftests/nic_fw_test
+	     build/selftests/nic_fw_test \
+	     build/selftests/upmu-diag build/selftests/diag_unit_test
 
 .PHONY: all modules tools selftests check soak demo bench deps kernel lint clean install dkms-src
 
@@ -59,6 +65,14 @@ lint:
 	@scripts/lint.sh checkpatch
 	@scripts/lint.sh sparse $(KDIR)
 
+# The fwctl uAPI (Linux 6.15+) is not in Debian 12's linux-libc-dev (6.1):
+# it is copied at build time from the kernel source the debug kernel is
+# built from, into build/include.
+FWCTL_UAPI := build/include/fwctl/fwctl.h build/include/fwctl/mlx5.h
+build/include/fwctl/%.h:
+	@mkdir -p $(@D)
+	cp "$$(scripts/ksrc.sh 2>/dev/null)/include/uapi/fwctl/$*.h" $@
+
 tools: $(TOOLS)
 
 selftests: $(SELFTESTS)
@@ -67,11 +81,20 @@ selftests: $(SELFTESTS)
 build/tools/upmu-metrics build/selftests/upmu-metrics: $(METRICS) $(PMULIB)
 build/tools/upmu-metrics build/selftests/upmu-metrics: TOOLLIBS := -lm
 build/tools/upmu-pcimap build/selftests/upmu-pcimap: $(PCIMAP) $(PMULIB)
+build/tools/upmu-diag build/selftests/upmu-diag: $(DIAG) $(DIAGLIB) | $(FWCTL_UAPI)
+build/tools/upmu-diag build/selftests/upmu-diag: TOOLLIBS := -ljson-c -lm
+build/tools/upmu-diag build/selftests/upmu-diag: TOOLINC := $(DIAGINC)
 $(TOOLS): TOOLBUILDFLAGS := $(TOOLCFLAGS)
 build/selftests/upmu-%: TOOLBUILDFLAGS := $(USERCFLAGS)
-$(TOOLS) build/selftests/upmu-metrics build/selftests/upmu-pcimap:
+$(TOOLS) build/selftests/upmu-metrics build/selftests/upmu-pcimap build/selftests/upmu-diag:
 	@mkdir -p $(@D)
-	$(CC) $(TOOLBUILDFLAGS) -Itools/lib -o $@ $(filter %.c,$^) $(TOOLLIBS)
+	$(CC) $(TOOLBUILDFLAGS) -Itools/lib $(TOOLINC) -o $@ $(filter %.c,$^) $(TOOLLIBS)
+
+# Host-side unit tests of the diag library and the CLI's JSON/CSV code.
+build/selftests/diag_unit_test: selftests/upmu/diag_unit_test.c $(DIAGLIB) \
+				tools/upmu-diag/diag_io.c tools/upmu-diag/diag_io.h | $(FWCTL_UAPI)
+	@mkdir -p $(@D)
+	$(CC) $(USERCFLAGS) -Itools/lib $(DIAGINC) -o $@ $(filter %.c,$^) -ljson-c -lm
 
 build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/upmu_lib.h \
 		   selftests/upmu/upmu_test.h $(PMULIB)

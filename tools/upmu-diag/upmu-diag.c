@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * upmu-diag: the doca_telemetry_diag sample's flags over libupmu_diag
+ * (Documentation/upmu-diag.rst).
+ *
+ *   upmu-diag [-p DEV] [-di IDS.json] [-o OUT.csv] [-rt S] [-sp NS] [-ns LOG]
+ *             [-sr N] [-sm 0|1|2] [-of 0|1|2] [-f] [--sync-start]
+ *             [--data-clear] [-j FLAGS.json]
+ *   upmu-diag -e IDS.json      the default data-IDs JSON, then exit
+ *   upmu-diag list [-p DEV]    the data IDs the device supports
+ *
+ * Samples for -rt seconds and writes one CSV row per sample: sample_id,
+ * its first and last timestamps (ns) and a column per data ID.  Exit 0 on
+ * success, 1 when the device or a library call fails, 2 on bad usage or
+ * input (flags, JSON).
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "diag_io.h"
+#include "hw/nic_cmd.h"
+#include "upmu_diag.h"
+
+static const char *const reasons[] = {
+	[NIC_DIAG_ERR_NONE] = "none given",
+	[NIC_DIAG_ERR_UNKNOWN_ID] = "not a data ID of this device",
+	[NIC_DIAG_ERR_NO_SYNC] = "cannot take a synchronized start",
+	[NIC_DIAG_ERR_DUPLICATE] = "already in the list",
+	[NIC_DIAG_ERR_CAPACITY] = "samples x data IDs exceed the buffer",
+	[NIC_DIAG_ERR_MODE] = "mode bits that do not go together",
+	[NIC_DIAG_ERR_PERIOD] = "period out of range",
+	[NIC_DIAG_ERR_COUNT] = "no data IDs, or too many",
+	[NIC_DIAG_ERR_OWNER] = "another user owns the engine",
+	[NIC_DIAG_ERR_STATE] = "not allowed in this state",
+	[NIC_DIAG_ERR_FORMAT] = "unknown output format",
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: upmu-diag [flags]          sample diagnostic data IDs into a CSV file\n"
+"       upmu-diag list [-p DEV]    the data IDs the device supports\n"
+"  -p,  --pci-addr DEV             SERIAL.PF, fwctlN, /dev/fwctl/fwctlN or the\n"
+"                                  PF's sysfs directory (default: the first)\n"
+"  -di, --data-ids FILE            data-IDs JSON (default: the -e list)\n"
+"  -o,  --output FILE              CSV output (default " DIAG_DEFAULT_OUTPUT ")\n"
+"  -rt, --sample-run-time S        run time, seconds (default 1)\n"
+"  -sp, --sample-period NS         sample period, ns (default: the shortest)\n"
+"  -ns, --log-num-samples LOG      log2 of the device buffer's samples\n"
+"  -sr, --max-samples-per-read N   samples per read\n"
+"  -sm, --sample-mode M            0 single, 1 repetitive (default), 2 on demand\n"
+"  -of, --output-format F          0, 1 (default) or 2\n"
+"  -f,  --force-ownership          take the engine from another user\n"
+"       --sync-start               synchronized start\n"
+"       --data-clear               clear counters each period (needs --sync-start)\n"
+"  -e,  --example-json-path FILE   write the default data-IDs JSON and exit\n"
+"  -j,  --json FILE                read flags from JSON ({\"sample-period\": 100000, ...})\n"
+"  -h,  --help                     this text\n"
+"example:\n"
+"  upmu-diag -e /tmp/ids.json\n"
+"  upmu-diag -p 4e1c0001.0 -di /tmp/ids.json -sm 1 -sp 100000 -ns 10 -rt 2 -o /tmp/out.csv\n");
+}
+
+static int list(const struct diag_opts *o)
+{
+	struct upmu_diag *d;
+	unsigned int i;
+	uint64_t id;
+	bool ok, sync;
+	int ret, inst;
+
+	ret = upmu_diag_create(o->dev, false, &d);
+	if (ret == -EBUSY)	/* list only reads the capabilities */
+		ret = upmu_diag_create(o->dev, true, &d);
+	if (ret) {
+		fprintf(stderr, "upmu-diag: %s: %s\n", o->dev[0] ? o->dev : "no fwctl device",
+			upmu_diag_strerror(ret));
+		return 1;
+	}
+	ret = upmu_diag_apply_config(d);
+	if (ret) {
+		fprintf(stderr, "upmu-diag: %s\n", upmu_diag_strerror(ret));
+		upmu_diag_destroy(d);
+		return 1;
+	}
+	printf("%-40s %-18s %-9s %-4s %s\n", "NAME", "DATA ID", "CLASS", "SYNC", "DESCRIPTION");
+	/* every row, every instance (counter_id) the device has */
+	for (i = 0; i < upmu_diag_nr_ids; i++) {
+		const struct upmu_diag_id_row *r = &upmu_diag_ids[i];
+
+		for (inst = 0; inst < 0x400; inst++) {
+			char name[96];
+
+			id = upmu_diag_cid_to_id(NIC_CID(i, inst));
+			if (!id || upmu_diag_check_data_id(d, id, &ok, &sync) || !ok)
+				continue;
+			upmu_diag_id_name(id, name, sizeof(name));
+			printf("%-40s 0x%016" PRIx64 " %-9s %-4s %s\n", name, id,
+			       r->statistic ? "Statistic" : "Counter", sync ? "yes" : "no",
+			       r->desc);
+		}
+	}
+	upmu_diag_destroy(d);
+	return 0;
+}
+
+static int fail_lib(const char *what, int ret)
+{
+	fprintf(stderr, "upmu-diag: %s: %s\n", what, upmu_diag_strerror(ret));
+	return 1;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { ns / 1000000000, ns % 1000000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Reads what is new and writes it; samples written, or a negative code. */
+static long drain(struct upmu_diag *d, const struct diag_ids *ids, void *buf,
+		  uint32_t room, enum upmu_diag_format fmt, FILE *csv)
+{
+	struct upmu_diag_read r;
+	long total = 0;
+	uint64_t vals[ids->n ? ids->n : 1];
+	size_t size = upmu_diag_sample_size(fmt, ids->n);
+	unsigned int i;
+	int ret;
+
+	do {
+		memset(&r, 0, sizeof(r));
+		r.count = room;
+		ret = upmu_diag_query_counters(d, buf, &r);
+		if (ret)
+			return ret;
+		if (r.lost)
+			fprintf(stderr, "upmu-diag: %" PRIu64 " samples lost (overwritten before read) before sample_id %" PRIu64 "\n",
+				r.lost, r.first_sample_id);
+		for (i = 0; i < r.count; i++) {
+			struct upmu_diag_sample s;
+
+			if (upmu_diag_decode(buf, (size_t)r.count * size, fmt, ids->n, i,
+					     &s, vals, NULL))
+				return -EPROTO;
+			diag_csv_row(csv, &s, vals, ids->n);
+		}
+		total += r.count;
+	} while (r.count == room && !stop);
+	return total;
+}
+
+static int run(const struct diag_opts *o)
+{
+	struct upmu_diag *d = NULL;
+	struct diag_ids ids;
+	char err[512];
+	FILE *csv = NULL;
+	void *buf = NULL;
+	uint64_t period, t_end, interval;
+	uint32_t room;
+	size_t size;
+	long n, total = 0;
+	int ret, fi, fr, rc = 1;
+
+	if (o->data_ids[0])
+		ret = diag_ids_from_json(o->data_ids, &ids, err, sizeof(err));
+	else
+		ret = diag_ids_default(&ids);
+	if (ret) {
+		fprintf(stderr, "upmu-diag: %s\n", ret == -EINVAL ? err : strerror(-ret));
+		return 2;
+	}
+	ret = upmu_diag_create(o->dev, o->force, &d);
+	if (ret) {
+		fprintf(stderr, "upmu-diag: %s: %s%s\n", o->dev[0] ? o->dev : "no fwctl device",
+			upmu_diag_strerror(ret), ret == -EBUSY ? " (-f takes it over)" : "");
+		goto out;
+	}
+	if ((ret = upmu_diag_set_sample_mode(d, o->mode)) ||
+	    (o->period_ns && (ret = upmu_diag_set_sample_period(d, o->period_ns))) ||
+	    (o->log_samples >= 0 && (ret = upmu_diag_set_log_num_samples(d, o->log_samples))) ||
+	    (o->max_per_read && (ret = upmu_diag_set_max_samples_per_read(d, o->max_per_read))) ||
+	    (ret = upmu_diag_set_sync_start(d, o->sync)) ||
+	    (ret = upmu_diag_set_data_clear(d, o->clear)) ||
+	    (ret = upmu_diag_set_output_format(d, o->format)) ||
+	    (ret = upmu_diag_apply_config(d))) {
+		rc = fail_lib("configuration", ret);
+		goto out;
+	}
+	ret = upmu_diag_apply_counters(d, ids.id, ids.n, &fi, &fr);
+	if (ret) {
+		if (fi >= 0)
+			fprintf(stderr, "upmu-diag: data ID %d (%s, 0x%016" PRIx64 "): %s (%s)\n",
+				fi, ids.name[fi], ids.id[fi], upmu_diag_strerror(ret),
+				fr >= 0 && fr <= NIC_DIAG_ERR_FORMAT ? reasons[fr] : "unknown reason");
+		else
+			fail_lib("applying the data IDs", ret);
+		goto out;
+	}
+	csv = fopen(o->output, "w");
+	if (!csv) {
+		fprintf(stderr, "upmu-diag: %s: %s\n", o->output, strerror(errno));
+		goto out;
+	}
+	ret = upmu_diag_start(d);
+	if (ret) {
+		rc = fail_lib("start", ret);
+		goto out;
+	}
+	upmu_diag_get_sample_period(d, &period);
+	upmu_diag_get_max_samples_per_read(d, &room);
+	upmu_diag_get_sample_size(d, &size);
+	fprintf(stderr, "upmu-diag: %u data IDs, actual sample period %" PRIu64 " ns, %zu bytes per sample\n",
+		ids.n, period, size);
+	if (o->mode == UPMU_DIAG_ON_DEMAND)
+		room = 1;
+	buf = calloc(room, size);
+	if (!buf)
+		goto out;
+	diag_csv_header(csv, &ids);
+	/* read at half the buffer's time, at most every 500 ms */
+	if (o->mode == UPMU_DIAG_ON_DEMAND) {
+		interval = period;
+	} else {
+		unsigned int log;
+
+		upmu_diag_get_log_num_samples(d, &log);
+		interval = (period << log) / 2;
+	}
+	if (interval > 500000000)
+		interval = 500000000;
+	if (interval < 1000000 && o->mode != UPMU_DIAG_ON_DEMAND)
+		interval = 1000000;
+	t_end = now_ns() + (uint64_t)(o->run_time * 1e9);
+	for (;;) {
+		uint64_t t = now_ns();
+
+		if (!stop && t < t_end)
+			sleep_ns(t_end - t < interval ? t_end - t : interval);
+		n = drain(d, &ids, buf, room, o->format, csv);
+		if (n < 0) {
+			rc = fail_lib("query", n);
+			goto out;
+		}
+		total += n;
+		if (stop || now_ns() >= t_end)
+			break;
+	}
+	ret = upmu_diag_stop(d);
+	if (ret) {
+		rc = fail_lib("stop", ret);
+		goto out;
+	}
+	fprintf(stderr, "upmu-diag: %ld samples written to %s, %" PRIu64 " lost\n",
+		total, o->output, upmu_diag_lost_total(d));
+	rc = 0;
+out:
+	if (csv && fclose(csv) && !rc) {
+		fprintf(stderr, "upmu-diag: %s: %s\n", o->output, strerror(errno));
+		rc = 1;
+	}
+	free(buf);
+	upmu_diag_destroy(d);
+	diag_ids_free(&ids);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct diag_opts o;
+	struct diag_ids ids;
+	char err[512];
+	int ret;
+
+	diag_opts_init(&o);
+	if (diag_parse_args(argc, argv, &o, err, sizeof(err))) {
+		fprintf(stderr, "upmu-diag: %s\n", err);
+		return 2;
+	}
+	if (o.help) {
+		usage(stdout);
+		return 0;
+	}
+	if (o.example[0]) {
+		if (diag_ids_default(&ids))
+			return 1;
+		ret = diag_ids_to_json(o.example, &ids);
+		diag_ids_free(&ids);
+		if (ret) {
+			fprintf(stderr, "upmu-diag: %s: %s\n", o.example, strerror(-ret));
+			return 1;
+		}
+		return 0;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (o.list)
+		return list(&o);
+	return run(&o);
+}
