@@ -94,7 +94,9 @@ $(TOOLS) build/selftests/upmu-metrics build/selftests/upmu-pcimap build/selftest
 build/selftests/diag_unit_test: selftests/upmu/diag_unit_test.c $(DIAGLIB) \
 				tools/upmu-diag/diag_io.c tools/upmu-diag/diag_io.h | $(FWCTL_UAPI)
 	@mkdir -p $(@D)
-	$(CC) $(USERCFLAGS) -Itools/lib $(DIAGINC) -o $@ $(filter %.c,$^) -ljson-c -lm
+	$(CC) $(USERCFLAGS) -Itools/lib $(DIAGINC) \
+		-I"$$(scripts/ksrc.sh 2>/dev/null)/tools/testing/selftests" \
+		-o $@ $(filter %.c,$^) -ljson-c -lm
 
 build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/upmu_lib.h \
 		   selftests/upmu/upmu_test.h $(PMULIB)

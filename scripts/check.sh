@@ -75,6 +75,7 @@ step "modules build (debug $(basename "$kdir" | cut -d- -f1), W=1 -Werror)" \
 [ -z "$stock" ] || step "modules build (stock $skver, W=1)" env W=1 scripts/build-modules.sh "$stock"
 step "selftests build (-Wall -Wextra -Werror, ASan/UBSan)" make -s -j"$UPMU_JOBS" selftests
 step "tools build (-Wall -Wextra -Werror)" make -s -j"$UPMU_JOBS" tools
+step "diag library and upmu-diag unit tests (host, ASan/UBSan)" build/selftests/diag_unit_test
 # (these rebuild modules: before the VMs load them)
 [ -z "$stock" ] || step "make install (staging dir) and dkms build for $skver" \
 	scripts/install-check.sh "$stock"

@@ -202,6 +202,8 @@ static json_object *parse(const char *text, char *err, size_t len)
 		fail(err, len, "out of memory");
 		return NULL;
 	}
+	/* RFC 8259, not json-c's lenient defaults (trailing commas, ...) */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	obj = json_tokener_parse_ex(tok, text, n);
 	if (json_tokener_get_error(tok) == json_tokener_continue) {
 		fail(err, len, "malformed JSON: it ends before the value does");
