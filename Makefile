@@ -39,7 +39,8 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/c2c_test build/selftests/families_test \
 	     build/selftests/fixture_test build/selftests/sim_test \
 	     build/selftests/fuzz_test build/selftests/stress_test \
-	     build/selftests/upmu-metrics build/selftests/upmu-pcimap
+	     build/selftests/upmu-metrics build/selftests/upmu-pcimap \
+	     build/selftests/nic_fw_test
 
 .PHONY: all modules tools selftests check soak demo bench deps kernel lint clean install dkms-src
 

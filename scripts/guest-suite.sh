@@ -29,6 +29,7 @@ metrics_test
 pcimap_test
 demo_test
 modules_test
+nic_fw_test
 "
 
 list=0

@@ -46,8 +46,11 @@
 /* Register blocks a device may have (new_device blocks=) */
 enum sim_block {
 	SIM_BLK_UCF, SIM_BLK_CMEM, SIM_BLK_PCIE, SIM_BLK_TGT, SIM_BLK_C2C,
-	SIM_BLK_CLINK, SIM_BLK_DLINK, SIM_NR_BLKS
+	SIM_BLK_CLINK, SIM_BLK_DLINK, SIM_BLK_NIC, SIM_NR_BLKS
 };
+
+/* What a device has unless new_device says blocks=: the SoC, no NIC. */
+#define SIM_DEF_BLKS	GENMASK(SIM_BLK_DLINK, SIM_BLK_UCF)
 
 enum sim_op { SIM_OP_RD, SIM_OP_WR, SIM_OP_ATOMIC, SIM_OP_DATALESS, SIM_NR_OPS };
 enum sim_src { SIM_SRC_LOC_CPU, SIM_SRC_LOC_NONCPU, SIM_SRC_REM, SIM_NR_SRCS };
@@ -286,6 +289,31 @@ struct sim_reach {
 
 #define SIM_MAX_REACH	12	/* UCF, PCIE (3), PCIE-TGT, CMEM, links (4) */
 
+struct sim_nic;
+
+/**
+ * struct sim_nic_opts - the shape of a device's NIC (new_device options)
+ * @pfs: physical functions (pfs=)
+ * @ports: physical ports, 8 priorities each (ports=)
+ * @links: PCIe links (links=)
+ * @hosts: hosts (hosts=)
+ * @funcs: functions (funcs=)
+ * @khz: device clock (nic_khz=)
+ * @log_max_samples: sample buffer capacity, log2 counter-samples
+ *		     (nic_log_samples=)
+ * @log_min_period: shortest sample period, log2 clocks (nic_log_period=)
+ */
+struct sim_nic_opts {
+	u32 pfs;
+	u32 ports;
+	u32 links;
+	u32 hosts;
+	u32 funcs;
+	u32 khz;
+	u32 log_max_samples;
+	u32 log_min_period;
+};
+
 /**
  * struct sim_dev - one simulated SoC
  * @dev: device on the upmu_sim bus
@@ -313,6 +341,8 @@ struct sim_reach {
  * @c2c: NVLink-C2C PMU per socket
  * @clink: NV-CLink PMU per socket
  * @dlink: NV-DLink PMU per socket
+ * @nic_opts: the shape of its NIC
+ * @nic: its NIC (blocks=nic), or NULL
  * @ddir: debugfs directory
  * @regs_dir: its regs/ directory
  */
@@ -341,6 +371,8 @@ struct sim_dev {
 	struct sim_link c2c[SIM_MAX_SOCKETS];
 	struct sim_link clink[SIM_MAX_SOCKETS];
 	struct sim_link dlink[SIM_MAX_SOCKETS];
+	struct sim_nic_opts nic_opts;
+	struct sim_nic *nic;
 	struct dentry *ddir;
 	struct dentry *regs_dir;
 };
@@ -464,5 +496,10 @@ unsigned int sim_c2c_units(struct sim_dev *sd, const struct sim_txn *t,
 bool sim_txn_gpu(const struct sim_txn *t);
 unsigned int sim_c2c_reach(struct sim_dev *sd, const struct sim_txn *t,
 			   struct sim_reach *r);
+
+/* sim_nic.c */
+int sim_nic_add(struct sim_dev *sd);
+void sim_nic_del(struct sim_dev *sd);
+void sim_nic_catch_up(struct sim_dev *sd, u64 now);
 
 #endif

@@ -4,12 +4,23 @@
  * netdevsim-style:
  *
  *   echo "ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime]
- *	   [rcs=N] [c2c=gpu1|gpu2|soc] [blocks=LIST]" > /sys/bus/upmu_sim/new_device
+ *	   [rcs=N] [c2c=gpu1|gpu2|soc] [blocks=LIST] [NIC options]" > /sys/bus/upmu_sim/new_device
  *   echo ID > /sys/bus/upmu_sim/del_device
  *
  * Each socket gets the PMU register blocks of a Tegra410 socket as
  * platform devices; whichever driver binds to them cannot tell them
- * from silicon.
+ * from silicon.  blocks= lists them (ucf,cmem,pcie,tgt,c2c,clink,dlink
+ * by default); "nic" adds a ConnectX/BlueField-like NIC (sim_nic.c),
+ * e.g. "ID 1 blocks=nic pfs=2 ports=2", shaped by:
+ *
+ *   pfs=N	physical functions, 1-4 (2): one "upmu-nic-pf" device each
+ *   ports=N	physical ports, 1-4 (2), 8 priorities each
+ *   links=N	PCIe links, 1-4 (2), 8 tclasses each
+ *   hosts=N	hosts, 1-4 (1)
+ *   funcs=N	functions with CQE counters, 1-256 (8)
+ *   nic_khz=F	device clock in kHz, 1000-4000000 (1000000)
+ *   nic_log_samples=N	sample buffer capacity, log2 counter-samples, 1-16 (12)
+ *   nic_log_period=N	shortest sample period, log2 clocks, 0-35 (10)
  */
 
 #include <linux/completion.h>
@@ -22,7 +33,7 @@
 #include <linux/ktime.h>
 #include <linux/timekeeping.h>
 
-#include "sim.h"
+#include "sim_nic.h"
 #include "upmu_compat.h"
 
 static DEFINE_IDA(sim_ids);
@@ -110,6 +121,7 @@ static void sim_remove(struct device *dev)
 	struct sim_dev *sd = to_sim_dev(dev);
 	unsigned int s;
 
+	sim_nic_del(sd);
 	sim_c2c_del(sd);
 	for (s = 0; s < sd->nr_sockets; s++) {
 		sim_cmem_del(&sd->cmem[s]);
@@ -143,6 +155,8 @@ static int sim_probe(struct device *dev)
 	ret = sim_pcie_add(sd);
 	if (!ret)
 		ret = sim_c2c_add(sd);
+	if (!ret && sim_has(sd, SIM_BLK_NIC))
+		ret = sim_nic_add(sd);
 	if (ret)
 		goto err_units;
 	return 0;
@@ -179,7 +193,7 @@ static char *sim_next_word(char **p)
 static const char * const sim_block_names[SIM_NR_BLKS] = {
 	[SIM_BLK_UCF] = "ucf", [SIM_BLK_CMEM] = "cmem", [SIM_BLK_PCIE] = "pcie",
 	[SIM_BLK_TGT] = "tgt", [SIM_BLK_C2C] = "c2c", [SIM_BLK_CLINK] = "clink",
-	[SIM_BLK_DLINK] = "dlink",
+	[SIM_BLK_DLINK] = "dlink", [SIM_BLK_NIC] = "nic",
 };
 
 /* blocks=ucf,pcie,...: the register blocks to build, at least one. */
@@ -194,6 +208,43 @@ static int sim_parse_blocks(struct sim_dev *sd, char *val)
 		if (b < 0)
 			return -EINVAL;
 		sd->blocks |= BIT(b);
+	}
+	return 0;
+}
+
+/* A NIC option: 1 if @tok is one (parsed into @ret), else 0. */
+static int sim_parse_nic_opt(struct sim_dev *sd, const char *tok,
+			     const char *val, int *ret)
+{
+	struct sim_nic_opts *o = &sd->nic_opts;
+	static const struct {
+		const char *name;
+		size_t off;
+		u32 min, max;
+	} opts[] = {
+		{ "pfs", offsetof(struct sim_nic_opts, pfs), 1, NIC_MAX_PFS },
+		{ "ports", offsetof(struct sim_nic_opts, ports), 1, NIC_MAX_PORTS },
+		{ "links", offsetof(struct sim_nic_opts, links), 1, NIC_MAX_LINKS },
+		{ "hosts", offsetof(struct sim_nic_opts, hosts), 1, NIC_MAX_HOSTS },
+		{ "funcs", offsetof(struct sim_nic_opts, funcs), 1, NIC_MAX_FUNCS },
+		{ "nic_khz", offsetof(struct sim_nic_opts, khz), 1000, 4000000 },
+		{ "nic_log_samples", offsetof(struct sim_nic_opts, log_max_samples),
+		  1, NIC_MAX_LOG_SAMPLES },
+		{ "nic_log_period", offsetof(struct sim_nic_opts, log_min_period),
+		  0, NIC_MAX_LOG_PERIOD },
+	};
+	unsigned int i;
+	u32 v;
+
+	for (i = 0; i < ARRAY_SIZE(opts); i++) {
+		if (strcmp(tok, opts[i].name))
+			continue;
+		*ret = kstrtou32(val, 0, &v);
+		if (!*ret && (v < opts[i].min || v > opts[i].max))
+			*ret = -EINVAL;
+		if (!*ret)
+			*(u32 *)((u8 *)o + opts[i].off) = v;
+		return 1;
 	}
 	return 0;
 }
@@ -220,7 +271,7 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 		else if (!strcmp(tok, "clock"))
 			ret = !strcmp(val, "manual") ? (sd->manual = true, 0) :
 			      !strcmp(val, "realtime") ? 0 : -EINVAL;
-		else
+		else if (!sim_parse_nic_opt(sd, tok, val, &ret))
 			ret = -EINVAL;
 		if (ret)
 			return -EINVAL;
@@ -253,7 +304,7 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 	if (!w_id || !w_nr || kstrtou32(w_id, 10, &id) ||
 	    kstrtou32(w_nr, 10, &nr_sockets) || id > INT_MAX || !nr_sockets ||
 	    nr_sockets > SIM_MAX_SOCKETS) {
-		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N] [c2c=gpu1|gpu2|soc] [blocks=LIST]\", 0 <= ID <= %d, 1 <= NR_SOCKETS <= %d\n",
+		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N] [c2c=gpu1|gpu2|soc] [blocks=LIST] [pfs=N] [ports=N] [links=N] [hosts=N] [funcs=N] [nic_khz=F] [nic_log_samples=N] [nic_log_period=N]\", 0 <= ID <= %d, 1 <= NR_SOCKETS <= %d\n",
 		       INT_MAX, SIM_MAX_SOCKETS);
 		kfree(opts);
 		return -EINVAL;
@@ -270,7 +321,12 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 	sd->clock_mhz = 1000;
 	sd->nr_rcs = SIM_PCIE_NR_RC;
 	sd->nr_gpus = 2;
-	sd->blocks = GENMASK(SIM_NR_BLKS - 1, 0);
+	sd->blocks = SIM_DEF_BLKS;
+	sd->nic_opts = (struct sim_nic_opts){
+		.pfs = 2, .ports = 2, .links = 2, .hosts = 1, .funcs = 8,
+		.khz = NIC_DEF_KHZ, .log_max_samples = NIC_DEF_LOG_MAX_SAMPLES,
+		.log_min_period = NIC_DEF_LOG_MIN_PERIOD,
+	};
 	raw_spin_lock_init(&sd->lock);
 	init_irq_work(&sd->ended_work, sim_ended_report);
 	INIT_LIST_HEAD(&sd->flows);

@@ -12,7 +12,10 @@
  *   now_ns   r  current sim time
  *   cycles   r  fabric cycles since sim time 0
  *   regs/<block>  rw  the register block through the driver's accessors:
- *		 pread/pwrite of 4 bytes (pread of 8) at offset = register
+ *		 pread/pwrite of 4 bytes (pread of 8) at offset = register;
+ *		 blocks with a copy accessor (the NIC's mailboxes) also take
+ *		 longer multiples of 4 bytes, moved in one copy
+ *   nic/     the NIC's knobs (blocks=nic): see sim_nic_ids.c, sim_nic_diag.c
  */
 
 #include <linux/debugfs.h>
@@ -476,6 +479,35 @@ DEFINE_SHOW_ATTRIBUTE(pci_devices);
  * register offset, through the same accessors as the driver's.  4-byte
  * reads and writes, 8-byte reads; the value in native byte order.
  */
+/* A block copy of @len bytes at @off, to or from the user's buffer. */
+static ssize_t regs_copy(struct sim_regs *r, char __user *ubuf, size_t len,
+			 loff_t *ppos, bool to_dev)
+{
+	loff_t off = *ppos;
+	ssize_t ret = len;
+	void *buf;
+
+	if (len % 4 || off % 4 || off < 0 || off >= r->size ||
+	    len > r->size - off)
+		return -EINVAL;
+	buf = kvmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (to_dev && copy_from_user(buf, ubuf, len)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	r->ops->copy(r, off, buf, len, to_dev);
+	if (!to_dev && copy_to_user(ubuf, buf, len)) {
+		ret = -EFAULT;
+		goto out;
+	}
+	*ppos = off + len;
+out:
+	kvfree(buf);
+	return ret;
+}
+
 static ssize_t regs_read(struct file *file, char __user *ubuf, size_t len,
 			 loff_t *ppos)
 {
@@ -489,6 +521,8 @@ static ssize_t regs_read(struct file *file, char __user *ubuf, size_t len,
 		return -EINVAL;
 	if (off >= r->size)
 		return 0;
+	if (len > 8 && r->ops->copy)
+		return regs_copy(r, ubuf, len, ppos, false);
 	if ((len != 4 && len != 8) || (off & 3) || off + len > r->size)
 		return -EINVAL;
 	x.off = off;
@@ -513,6 +547,8 @@ static ssize_t regs_write(struct file *file, const char __user *ubuf,
 	loff_t off = *ppos;
 	u32 v32;
 
+	if (len > 4 && r->ops->copy)
+		return regs_copy(r, (char __user *)ubuf, len, ppos, true);
 	if (len != 4 || (off & 3) || off < 0 || off + len > r->size)
 		return -EINVAL;
 	if (copy_from_user(&v32, ubuf, len))

@@ -320,6 +320,7 @@ void sim_catch_up(struct sim_dev *sd, u64 now)
 		if (sim_has(sd, SIM_BLK_DLINK))
 			sim_unit_catch_up(sd, &sd->dlink[s].unit, now);
 	}
+	sim_nic_catch_up(sd, now);
 }
 
 /**

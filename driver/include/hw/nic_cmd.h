@@ -162,4 +162,150 @@ static inline void nic_set64(void *box, unsigned int off, __u64 v)
 #define NIC_CAP_SIZE			0x1000
 #define NIC_CAP_OUT_LEN			(NIC_HDR_OUT_LEN + NIC_CAP_SIZE)
 
+/*
+ * QUERY_HCA_CAP general capability (mlx5_ifc.h cmd_hca_cap_bits), the
+ * fields this device fills in; offsets within the capability.
+ * num_of_diagnostic_counters is reserved_at_280 upstream.
+ */
+#define NIC_HCA_CAP_DEBUG		0x183, 1
+#define NIC_HCA_CAP_NUM_DIAG_CNTRS	0x280, 16
+#define NIC_HCA_CAP_LOG_MAX_UCTX	0x463, 5
+#define NIC_HCA_CAP_DEV_FREQ_KHZ	0x4e0, 32
+#define NIC_HCA_CAP_UCTX_CAP		0x6a0, 32
+
+/*
+ * Debug capability (cap type NIC_CAP_DEBUG), offsets within it: the PRM
+ * debug_cap, then diagnostic_counter[i] from byte 0x40, one dword each,
+ * num_of_diagnostic_counters of them.
+ */
+#define NIC_DEBUG_CAP_LOG_MAX_SAMPLES	0x18, 8
+#define NIC_DEBUG_CAP_SINGLE		0x20, 1
+#define NIC_DEBUG_CAP_REPETITIVE	0x21, 1
+#define NIC_DEBUG_CAP_LOG_MIN_PERIOD	0x38, 8
+#define NIC_DEBUG_CAP_CNTR_SYNC(i)	(0x200 + 32 * (i)), 1
+#define NIC_DEBUG_CAP_CNTR_ID(i)	(0x200 + 32 * (i) + 16), 16
+#define NIC_DEBUG_CAP_MAX_CNTRS		((NIC_CAP_SIZE - 0x40) / 4)
+
+/*
+ * diagnostic_params_context: at byte 0x08 of SET_DIAGNOSTIC_PARAMS' input
+ * and of QUERY_DIAGNOSTIC_PARAMS' output (offsets below are within the
+ * command box), then counter_id[i] from byte 0x20.
+ */
+#define NIC_DIAG_NUM_CNTRS		0x40, 16
+#define NIC_DIAG_LOG_NUM_SAMPLES	0x58, 8
+#define NIC_DIAG_SINGLE			0x60, 1
+#define NIC_DIAG_REPETITIVE		0x61, 1
+#define NIC_DIAG_SYNC			0x62, 1
+#define NIC_DIAG_CLEAR			0x63, 1
+#define NIC_DIAG_ON_DEMAND		0x64, 1
+#define NIC_DIAG_ENABLE			0x65, 1
+#define NIC_DIAG_LOG_PERIOD		0x78, 8
+#define NIC_DIAG_CNTR_ID(i)		(0x100 + 32 * (i) + 16), 16
+#define NIC_DIAG_PARAMS_LEN(n)		(0x20 + 4 * (n))
+
+/*
+ * QUERY_DIAGNOSTIC_COUNTERS: input 16 bytes; output the 16-byte header,
+ * then NIC_DIAG_REC_LEN-byte records (diagnostic_cntr_struct).  Record
+ * fields are at bit offsets within the record.
+ */
+#define NIC_DIAG_Q_IN_LEN		0x10
+#define NIC_DIAG_Q_NUM_SAMPLES		0x40, 16
+#define NIC_DIAG_Q_SAMPLE_INDEX		0x50, 16
+#define NIC_DIAG_REC_LEN		16
+#define NIC_DIAG_REC(i)			(NIC_HDR_OUT_LEN + NIC_DIAG_REC_LEN * (i))
+#define NIC_DIAG_REC_CNTR_ID		0x00, 16
+#define NIC_DIAG_REC_SAMPLE_ID		0x10, 16
+#define NIC_DIAG_REC_TIMESTAMP		0x20, 32
+#define NIC_DIAG_REC_VALUE		0x40	/* 64 bits: nic_get64() */
+
+/*
+ * Syndrome of a failed SET_DIAGNOSTIC_PARAMS (or NIC_OP_EXT_APPLY_IDS):
+ * the reason, and the index of the counter that failed (0xffff: none in
+ * particular).
+ */
+#define NIC_SYND_REASON(s)		((s) >> 16)
+#define NIC_SYND_INDEX(s)		((s) & 0xffff)
+#define NIC_SYND(reason, index)		((__u32)(reason) << 16 | ((index) & 0xffff))
+#define NIC_SYND_NO_INDEX		0xffff
+
+#define NIC_DIAG_ERR_NONE		0
+#define NIC_DIAG_ERR_UNKNOWN_ID		1	/* not a counter of this device */
+#define NIC_DIAG_ERR_NO_SYNC		2	/* cannot take a synchronized start */
+#define NIC_DIAG_ERR_DUPLICATE		3	/* already in the list */
+#define NIC_DIAG_ERR_CAPACITY		4	/* samples x counters exceed capacity */
+#define NIC_DIAG_ERR_MODE		5	/* mode bits that do not go together */
+#define NIC_DIAG_ERR_PERIOD		6	/* period out of range */
+#define NIC_DIAG_ERR_COUNT		7	/* no counters, or too many */
+#define NIC_DIAG_ERR_OWNER		8	/* another user owns the engine */
+#define NIC_DIAG_ERR_STATE		9	/* not allowed in this state */
+#define NIC_DIAG_ERR_FORMAT		10	/* unknown output format */
+
+/* ---- data IDs ------------------------------------------------------------ */
+
+/*
+ * A data ID is 64 bits (DOCA Telemetry Diag): the upper 32 name what is
+ * counted, the lower 32 the instance.  Fields of the lower half:
+ *   XX   port, host or PCIe link              [7:0]
+ *   Y    priority (port and priority rows)    [11:8]
+ *   YY   PCIe depth, 0 on this device         [15:8]
+ *   ZZ   PCIe node, 0 on this device          [23:16]
+ *   ZZZZ (0x1160000a only) [31:24] tclass, [23:16] node
+ *   XXXX function                             [15:0]
+ * Every other bit is zero.  The 16-bit counter_id of the mlx5 layout is
+ * (row + 1) << 10 | instance, with rows in the order of
+ * Documentation/upmu-nic.rst and the instance port * 8 + priority,
+ * link * 8 + tclass, or the port/host/link/function number.
+ */
+#define NIC_DID(hi, lo)			((__u64)(hi) << 32 | (__u32)(lo))
+#define NIC_DID_XX(id)			((__u32)(id) & 0xff)
+#define NIC_DID_Y(id)			(((__u32)(id) >> 8) & 0xf)
+#define NIC_DID_TCLASS(id)		(((__u32)(id) >> 24) & 0xff)
+#define NIC_DID_FUNC(id)		((__u32)(id) & 0xffff)
+#define NIC_DID_PORT_PRIO(port, prio)	((__u32)(prio) << 8 | (port))
+#define NIC_DID_LINK_TC(link, tc)	((__u32)(tc) << 24 | (link))
+#define NIC_CID(row, inst)		((__u16)(((row) + 1) << 10 | (inst)))
+#define NIC_CID_ROW(cid)		(((cid) >> 10) - 1)
+#define NIC_CID_INST(cid)		((cid) & 0x3ff)
+
+#define NIC_DID_RX_BYTES		0x10200001	/* XX */
+#define NIC_DID_RX_BYTES_PRIO		0x10200002	/* YXX */
+#define NIC_DID_RX_PACKETS		0x10200003	/* XX */
+#define NIC_DID_RX_PACKETS_PRIO		0x10200004	/* YXX */
+#define NIC_DID_RX_BUFFER_DROPS		0x10200005	/* XX */
+#define NIC_DID_RX_PAUSE		0x10200006	/* YXX */
+#define NIC_DID_RX_HOST_DISCARDS	0x10400001	/* XX host */
+#define NIC_DID_RX_TO_SCATTER		0x10800001	/* XX host */
+#define NIC_DID_RX_NO_WQE		0x10800002	/* XX host */
+#define NIC_DID_RX_NO_WQE_HAIRPIN	0x10800003	/* XX host */
+#define NIC_DID_RX_ECN_ROCE		0x10800004	/* XX host */
+#define NIC_DID_CNP_HANDLED		0x10800005	/* XX */
+#define NIC_DID_CNP_SENT		0x11000001	/* XX */
+#define NIC_DID_QP_DESCHED		0x11000002
+#define NIC_DID_TX_BYTES		0x11400001	/* XX */
+#define NIC_DID_TX_BYTES_PRIO		0x11400002	/* YXX */
+#define NIC_DID_TX_PACKETS		0x11400003	/* XX */
+#define NIC_DID_TX_PACKETS_PRIO		0x11400004	/* YXX */
+#define NIC_DID_TX_PAUSE		0x11400005	/* YXX */
+#define NIC_DID_PCIE_IN_BYTES		0x11600001	/* ZZYYXX */
+#define NIC_DID_PCIE_OUT_BYTES		0x11600002
+#define NIC_DID_PCIE_IN_DATA		0x11600003
+#define NIC_DID_PCIE_OUT_DATA		0x11600004
+#define NIC_DID_STALL_PW_DATA		0x11600005
+#define NIC_DID_STALL_PW_HDR		0x11600006
+#define NIC_DID_STALL_NP_DATA		0x11600007
+#define NIC_DID_STALL_NP_HDR		0x11600008
+#define NIC_DID_STALL_NP_CPL		0x11600009
+#define NIC_DID_STALL_NP_ORDER		0x1160000a	/* ZZZZYYXX */
+#define NIC_DID_PCIE_RD_LAT		0x1160000b
+#define NIC_DID_PCIE_RD_COUNT		0x1160000c
+#define NIC_DID_PCIE_RD_LAT_MAX		0x1160000d	/* Statistic */
+#define NIC_DID_PCIE_RD_LAT_MIN		0x1160000e	/* Statistic */
+#define NIC_DID_RX_CQE			0x10c00001
+#define NIC_DID_RX_CQE_FUNC		0x10c00002	/* XXXX */
+#define NIC_DID_TX_CQE			0x10c00004
+#define NIC_DID_TX_CQE_FUNC		0x10c00005	/* XXXX */
+#define NIC_DID_ICMC_ACCESSES		0x11800001
+#define NIC_DID_ICMC_HITS		0x11800002
+#define NIC_DID_ICMC_MISSES		0x11800003
+
 #endif /* _UPMU_HW_NIC_CMD_H */

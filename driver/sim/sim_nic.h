@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * upmu_sim: the simulated ConnectX/BlueField-like NIC (hw/nic_cmd.h).
+ * Private to sim_nic*.c; the rest of the simulator sees struct sim_nic
+ * only through sim.h's sim_nic_*() calls.
+ */
+#ifndef __UPMU_SIM_NIC_H__
+#define __UPMU_SIM_NIC_H__
+
+#include <linux/bitmap.h>
+
+#include "hw/nic_cmd.h"
+#include "sim.h"
+
+#define NIC_MAX_PFS		4
+#define NIC_MAX_PORTS		4
+#define NIC_NR_PRIOS		8
+#define NIC_MAX_LINKS		4
+#define NIC_NR_TCLASS		8
+#define NIC_MAX_HOSTS		4
+#define NIC_MAX_FUNCS		256
+#define NIC_MAX_UCTX		64	/* per PF; uids 1..NIC_MAX_UCTX */
+#define NIC_LOG_MAX_UCTX	6
+#define NIC_MAX_FLOWS		32
+
+#define NIC_FW_REV		((28 << 16) | 43)
+#define NIC_SERIAL_BASE		0x4e1c0000
+
+/* Device defaults (new_device options) */
+#define NIC_DEF_KHZ		1000000	/* 1 GHz: a clock is a ns */
+#define NIC_DEF_LOG_MAX_SAMPLES	12	/* capacity: 4096 counter-samples */
+#define NIC_DEF_LOG_MIN_PERIOD	10	/* 1024 clocks */
+#define NIC_MAX_LOG_PERIOD	35	/* PRM: up to 2^35 clocks */
+#define NIC_MAX_LOG_SAMPLES	16
+/* collecting one counter takes this many device clocks of a period */
+#define NIC_CLK_PER_CNTR	64
+/* header bytes of a PCIe TLP, counted in bytes but not in data bytes */
+#define NIC_PCIE_TLP_HDR	16
+
+/* How a data ID's low 32 bits name its instance (hw/nic_cmd.h). */
+enum nic_param {
+	NIC_P_NONE, NIC_P_PORT, NIC_P_PORT_PRIO, NIC_P_HOST, NIC_P_LINK,
+	NIC_P_LINK_TC, NIC_P_FUNC, NIC_NR_PARAMS
+};
+
+/**
+ * struct nic_row - one row of the data-ID table
+ * @hi: the data ID's upper 32 bits
+ * @param: what its lower 32 bits select
+ * @stat: a Statistic (reset at each sample), else a Counter
+ * @sync: it can take a synchronized start
+ * @name: short name (debugfs, the DOCA-style list)
+ */
+struct nic_row {
+	u32 hi;
+	u8 param;
+	bool stat;
+	bool sync;
+	const char *name;
+};
+
+#define NIC_NR_ROWS	40
+extern const struct nic_row nic_rows[NIC_NR_ROWS];
+
+enum nic_state { NIC_ST_IDLE, NIC_ST_CONFIGURED, NIC_ST_READY, NIC_ST_RUNNING };
+
+struct sim_nic;
+
+/**
+ * struct sim_nic_pf - a physical function: its register window and mailbox
+ * @nic: its device
+ * @pf: its number
+ * @regs: window, accessors, debugfs regs/nic.pfN
+ * @pdev: the platform device "upmu-nic-pf"
+ * @in_len: NIC_REG_CMD_IN_LEN
+ * @out_len: NIC_REG_CMD_OUT_LEN
+ * @status: NIC_REG_CMD_STATUS
+ * @uids: user contexts allocated (bit uid - 1)
+ * @uctx_cap: the cap each was created with
+ * @inbox: NIC_INBOX_SIZE bytes
+ * @outbox: NIC_OUTBOX_SIZE bytes
+ */
+struct sim_nic_pf {
+	struct sim_nic *nic;
+	u32 pf;
+	struct sim_regs regs;
+	struct platform_device *pdev;
+	u32 in_len;
+	u32 out_len;
+	u32 status;
+	DECLARE_BITMAP(uids, NIC_MAX_UCTX);
+	u32 uctx_cap[NIC_MAX_UCTX];
+	u8 *inbox;
+	u8 *outbox;
+};
+
+/**
+ * struct nic_cntr - one counter instance (a data ID of this device)
+ * @id: the 64-bit data ID
+ * @cid: its 16-bit counter_id in the mlx5 layout
+ * @row: its row in nic_rows[]
+ * @inst: instance within the row
+ */
+struct nic_cntr {
+	u64 id;
+	u16 cid;
+	u8 row;
+	u16 inst;
+};
+
+/**
+ * struct nic_flow - continuous NIC traffic: @rate events per second
+ * @id: user-chosen id
+ * @ev: the event (see sim_nic_ids.c)
+ * @rate: events per second
+ * @start_ns: sim time it started
+ * @done: events delivered so far
+ */
+struct nic_flow {
+	u32 id;
+	struct nic_ev {
+		u8 kind;
+		u8 a;		/* port, host, link or direction */
+		u8 b;		/* priority, tclass or stall kind */
+		u16 func;
+		u32 size;	/* bytes, latency (ns) or stall (ns) */
+	} ev;
+	u64 rate;
+	u64 start_ns;
+	u64 done;
+};
+
+/**
+ * struct nic_diag - the sampling engine
+ * @state: NIC_ST_*
+ * @mode: NIC_MODE_* (hw/nic_cmd.h)
+ * @sync: synchronized start
+ * @clear: counters cleared at the start of each period
+ * @format: output format of NIC_OP_EXT_QUERY_SAMPLES
+ * @log_samples: the buffer holds 2^@log_samples samples
+ * @log_period_req: requested period, log2 clocks
+ * @log_period: actual period, log2 clocks
+ * @nr: counters applied
+ * @idx: their indexes in &sim_nic.cntrs, in applied order
+ * @base: value of each at the start of the current period
+ * @buf: the cyclic buffer, 2^@log_samples x @nr values
+ * @ts: sample time (ns) of each buffer slot
+ * @sid: sample_id of each buffer slot
+ * @start_ns: sim time of the start (sample k is due at start + (k+1) P)
+ * @taken: samples taken since the start
+ * @read: samples the extension's reader consumed (its cursor)
+ * @stalled: collection stalled (debugfs): no samples are due
+ * @stall_ns: sim time the stall began
+ * @max_ids: the extension's max_num_data_ids
+ * @owner_pf: PF of the owner, or -1
+ * @owner_uid: uid of the owner
+ */
+struct nic_diag {
+	u8 state;
+	u8 mode;
+	bool sync;
+	bool clear;
+	u8 format;
+	u8 log_samples;
+	u8 log_period_req;
+	u8 log_period;
+	unsigned int nr;
+	u16 *idx;
+	u64 *base;
+	u64 *buf;
+	u64 *ts;
+	u32 *sid;
+	u64 start_ns;
+	u64 taken;
+	u64 read;
+	bool stalled;
+	u64 stall_ns;
+	u32 max_ids;
+	int owner_pf;
+	u16 owner_uid;
+};
+
+/**
+ * struct sim_nic - one simulated NIC
+ * @sd: the simulated device it belongs to
+ * @unit: keeps the NIC up to date with sim time
+ * @nr_pfs: physical functions
+ * @nr_ports: physical ports (NIC_NR_PRIOS priorities each)
+ * @nr_links: PCIe links
+ * @nr_hosts: hosts
+ * @nr_funcs: functions (CQE counters per function)
+ * @khz: device clock
+ * @log_max_samples: capacity of the sample buffer, log2 counter-samples
+ * @log_min_period: shortest period, log2 clocks
+ * @pf: the PFs
+ * @nr_cntrs: counters (data IDs) of this device
+ * @cntrs: the counters, in counter_id order
+ * @row_first: index in @cntrs of each row's first instance
+ * @row_n: instances of each row
+ * @val: their values (Statistics: the current max or min)
+ * @flows: continuous traffic
+ * @nr_flows: entries of @flows
+ * @diag: the sampling engine
+ */
+struct sim_nic {
+	struct sim_dev *sd;
+	struct sim_unit unit;
+	u32 nr_pfs;
+	u32 nr_ports;
+	u32 nr_links;
+	u32 nr_hosts;
+	u32 nr_funcs;
+	u32 khz;
+	u32 log_max_samples;
+	u32 log_min_period;
+	struct sim_nic_pf pf[NIC_MAX_PFS];
+	unsigned int nr_cntrs;
+	struct nic_cntr *cntrs;
+	u16 row_first[NIC_NR_ROWS];
+	u16 row_n[NIC_NR_ROWS];
+	u64 *val;
+	struct nic_flow flows[NIC_MAX_FLOWS];
+	unsigned int nr_flows;
+	struct nic_diag diag;
+};
+
+/* sim_nic_ids.c */
+int nic_cntrs_init(struct sim_nic *nic);
+void nic_cntrs_free(struct sim_nic *nic);
+int nic_cntr_by_id(const struct sim_nic *nic, u64 id);
+int nic_cntr_by_cid(const struct sim_nic *nic, u32 cid);
+u64 nic_cntr_value(const struct sim_nic *nic, unsigned int i);
+void nic_flows_run(struct sim_nic *nic, u64 t);
+void nic_stats_reset(struct sim_nic *nic);
+void nic_ids_debugfs(struct sim_nic *nic, struct dentry *dir);
+
+/* sim_nic_diag.c */
+void nic_diag_catch_up(struct sim_nic *nic, u64 now);
+int nic_diag_alloc(struct sim_nic *nic);
+void nic_diag_free(struct sim_nic *nic);
+void nic_diag_release(struct sim_nic *nic, u32 pf, u16 uid);
+void nic_diag_debugfs(struct sim_nic *nic, struct dentry *dir);
+
+/**
+ * struct nic_cmd - a command being executed
+ * @pf: the PF it came through
+ * @in: the inbox
+ * @in_len: its length
+ * @out: the outbox
+ * @out_len: room the driver gave for the output
+ * @len: bytes of output produced (at least the header)
+ * @synd: syndrome to report with a failing status
+ * @uid: the uid of the input header (0, or a uid of @pf)
+ *
+ * A handler returns the firmware status (NIC_STAT_*); the output header
+ * is filled in after it.
+ */
+struct nic_cmd {
+	struct sim_nic_pf *pf;
+	const u8 *in;
+	u32 in_len;
+	u8 *out;
+	u32 out_len;
+	u32 len;
+	u32 synd;
+	u16 uid;
+};
+
+/* NIC_STAT_BAD_INP_LEN/BAD_OUTP_LEN unless the boxes hold @in and @out. */
+static inline int nic_cmd_lens(const struct nic_cmd *c, u32 in, u32 out)
+{
+	if (c->in_len < in)
+		return NIC_STAT_BAD_INP_LEN;
+	if (c->out_len < out)
+		return NIC_STAT_BAD_OUTP_LEN;
+	return NIC_STAT_OK;
+}
+
+/* sim_nic_diag.c: the diagnostic commands, or -1 for another opcode */
+int nic_cmd_diag(struct nic_cmd *c, u16 opcode);
+
+#endif
