@@ -232,7 +232,7 @@ static int nic_query_caps(struct upmu_nic_pf *pf)
 	ret = upmu_nic_cmd(pf, in, sizeof(in), out, NIC_CAP_OUT_LEN);
 	if (!ret)
 		pf->uctx_cap = nic_get(out + NIC_HDR_OUT_LEN,
-				       UPMU_NIC_CAP_GEN_UCTX_CAP_BIT, 32);
+				       NIC_HCA_CAP_UCTX_CAP);
 	kfree(out);
 	return ret;
 }
