@@ -17,13 +17,6 @@
 struct device;
 struct upmu_nic_fwctl;
 
-/*
- * The general HCA capability's (QUERY_HCA_CAP op_mod NIC_CAP_GENERAL)
- * 32-bit uctx_cap: its bit offset from the start of the capability
- * (mlx5_ifc.h's cmd_hca_cap).
- */
-#define UPMU_NIC_CAP_GEN_UCTX_CAP_BIT	0x6a0
-
 /**
  * struct upmu_nic_pf - one physical function of a NIC
  * @dev: its platform device

@@ -222,7 +222,7 @@ int upmu_nic_fwctl_add(struct upmu_nic_pf *pf)
 		return ret;
 	}
 	pf->fwctl = nf;
-	dev_info(pf->dev, "fwctl device %s\n", dev_name(&nf->fwctl.dev));
+	dev_dbg(pf->dev, "fwctl device %s\n", dev_name(&nf->fwctl.dev));
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include "hw/nic_cmd.h"
 #include "nic.h"
@@ -231,7 +232,7 @@ static int nic_query_caps(struct upmu_nic_pf *pf)
 	ret = upmu_nic_cmd(pf, in, sizeof(in), out, NIC_CAP_OUT_LEN);
 	if (!ret)
 		pf->uctx_cap = nic_get(out + NIC_HDR_OUT_LEN,
-				       UPMU_NIC_CAP_GEN_UCTX_CAP_BIT, 32);
+				       NIC_HCA_CAP_UCTX_CAP);
 	kfree(out);
 	return ret;
 }
@@ -320,6 +321,35 @@ static int nic_remove(struct platform_device *pdev)
 }
 #endif
 
+/*
+ * Which PF of which NIC a platform device is: how a tool finds the fwctl
+ * device of a PF (/sys/class/fwctl/fwctlN/device is the PF's device).
+ */
+static ssize_t pf_show(struct device *dev, struct device_attribute *attr,
+		       char *buf)
+{
+	struct upmu_nic_pf *pf = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%u\n", pf->pf);
+}
+static DEVICE_ATTR_RO(pf);
+
+static ssize_t serial_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct upmu_nic_pf *pf = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%08x\n", pf->serial);
+}
+static DEVICE_ATTR_RO(serial);
+
+static struct attribute *nic_attrs[] = {
+	&dev_attr_pf.attr,
+	&dev_attr_serial.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(nic);
+
 static const struct platform_device_id nic_ids[] = {
 	{ "upmu-nic-pf" },
 	{ }
@@ -329,6 +359,7 @@ MODULE_DEVICE_TABLE(platform, nic_ids);
 static struct platform_driver nic_driver = {
 	.driver = {
 		.name = "upmu-nic",
+		.dev_groups = nic_groups,
 		.suppress_bind_attrs = true,
 	},
 	.id_table = nic_ids,
