@@ -115,6 +115,12 @@ static int fw_rpc(void *priv, unsigned int scope, const void *in, size_t in_len,
 
 		if (scope < 2)
 			return -EBADMSG;
+		/* as upmu_sim: without enable it stops; with it, checks and starts */
+		if (!nic_get(in, NIC_DIAG_ENABLE)) {
+			fw->enable = false;
+			fw->n = 0;
+			break;
+		}
 		if (n > FW_NR) {
 			st = NIC_STAT_BAD_PARAM;
 			synd = fw_synd(NIC_DIAG_ERR_COUNT, NIC_SYND_NO_INDEX);
@@ -157,9 +163,8 @@ static int fw_rpc(void *priv, unsigned int scope, const void *in, size_t in_len,
 		fw->clear = nic_get(in, NIC_DIAG_CLEAR);
 		/* longer with more than 2 counters: read back by the library */
 		fw->log_period = nic_get(in, NIC_DIAG_LOG_PERIOD) + (n > 2);
-		if (nic_get(in, NIC_DIAG_ENABLE) && !fw->enable)
-			fw->taken = 0;
-		fw->enable = nic_get(in, NIC_DIAG_ENABLE) && n;
+		fw->taken = 0;
+		fw->enable = true;
 		break;
 	}
 	case NIC_OP_QUERY_DIAGNOSTIC_COUNTERS: {
@@ -182,8 +187,13 @@ static int fw_rpc(void *priv, unsigned int scope, const void *in, size_t in_len,
 				k = fw->taken;
 			} else {
 				/* the newest sample k < avail with k % b == slot */
-				if (slot >= avail)
-					continue;	/* never written: zeros */
+				if (slot >= avail) {
+					/* never written: counter_ids only */
+					for (j = 0; j < fw->n; j++)
+						nic_set(o + NIC_DIAG_REC(i * fw->n + j),
+							NIC_DIAG_REC_CNTR_ID, fw->cid[j]);
+					continue;
+				}
 				k = (avail - 1) - ((avail - 1 - slot) % b);
 			}
 			for (j = 0; j < fw->n; j++) {

@@ -875,7 +875,14 @@ int upmu_diag_apply_counters(struct upmu_diag *d, const uint64_t *ids,
 	}
 	free(d->cids);
 	d->cids = cids;
-	ret = set_params(d, n, false);
+	/*
+	 * The PRM has no "configured, not running": SET_DIAGNOSTIC_PARAMS
+	 * with enable checks the list and starts, without it stops.  So the
+	 * list is checked by starting, the actual period read, and the
+	 * engine stopped again until upmu_diag_start().
+	 */
+	d->last_status = NIC_STAT_OK;
+	ret = set_params(d, n, true);
 	if (ret) {
 		if (d->last_status != NIC_STAT_OK) {
 			unsigned int ix = NIC_SYND_INDEX(d->last_synd);
@@ -898,6 +905,9 @@ int upmu_diag_apply_counters(struct upmu_diag *d, const uint64_t *ids,
 		d->log_period = log_period;
 		d->period_read_back = true;
 	}
+	ret = set_params(d, n, false);
+	if (ret)
+		return ret;
 	d->state = UPMU_DIAG_READY;
 	return 0;
 }
@@ -996,7 +1006,7 @@ static int read_samples(struct upmu_diag *d, unsigned int index, unsigned int nr
 		const uint8_t *r0 = out + NIC_DIAG_REC(s * d->n);
 		uint64_t *v = vals + (size_t)kept * d->n;
 		uint32_t *t = tss + (size_t)kept * d->n;
-		bool ok = true;
+		bool ok = true, empty = true;
 
 		for (j = 0; j < d->n && ok; j++) {
 			const uint8_t *r = r0 + j * NIC_DIAG_REC_LEN;
@@ -1006,8 +1016,14 @@ static int read_samples(struct upmu_diag *d, unsigned int index, unsigned int nr
 			     nic_get(r0, NIC_DIAG_REC_SAMPLE_ID);
 			v[j] = nic_get64(r, NIC_DIAG_REC_VALUE);
 			t[j] = nic_get(r, NIC_DIAG_REC_TIMESTAMP);
+			empty &= !t[j] && !nic_get(r, NIC_DIAG_REC_SAMPLE_ID);
 		}
-		if (!ok)
+		/*
+		 * A slot never written has its counter_ids but sample_id and
+		 * timestamp 0: a sample taken has a timestamp, a period or
+		 * more after the start.
+		 */
+		if (!ok || empty)
 			continue;
 		raw[kept].sid = nic_get(r0, NIC_DIAG_REC_SAMPLE_ID);
 		raw[kept].ts_lo = t;
@@ -1018,23 +1034,30 @@ static int read_samples(struct upmu_diag *d, unsigned int index, unsigned int nr
 	return kept;
 }
 
-/* Writes sample @i of @buf from @raw with sample_id @sid; its last ts. */
+/*
+ * Writes sample @i of @buf from @raw with sample_id @sid, its timestamps
+ * (device clocks, low 32 bits) extended nearest @ref and given in ns.
+ * Returns its last timestamp, in clocks.
+ */
 static uint64_t put_sample(struct upmu_diag *d, void *buf, size_t len,
 			   unsigned int i, const struct upmu_diag_raw *raw,
 			   uint64_t sid, uint64_t ref)
 {
-	uint64_t ts[d->n ? d->n : 1];
+	uint64_t ts[d->n ? d->n : 1], last = 0;
 	struct upmu_diag_sample s = { .sample_id = (uint32_t)sid,
 				      .ts_first = UINT64_MAX };
 	unsigned int j;
 
 	for (j = 0; j < d->n; j++) {
-		ts[j] = upmu_diag_extend_ts(ref, raw->ts_lo[j]);
+		uint64_t clk = upmu_diag_extend_ts(ref, raw->ts_lo[j]);
+
+		last = clk > last ? clk : last;
+		ts[j] = clk_to_ns(d, clk);
 		s.ts_first = ts[j] < s.ts_first ? ts[j] : s.ts_first;
 		s.ts_last = ts[j] > s.ts_last ? ts[j] : s.ts_last;
 	}
 	upmu_diag_encode(buf, len, d->format, d->n, i, &s, raw->values, d->ids, ts);
-	return s.ts_last;
+	return last;
 }
 
 static int query_on_demand(struct upmu_diag *d, void *buf, struct upmu_diag_read *r)
@@ -1058,7 +1081,7 @@ static int query_on_demand(struct upmu_diag *d, void *buf, struct upmu_diag_read
 		d->cur.last_ts = put_sample(d, buf, r->count *
 					    upmu_diag_sample_size(d->format, d->n),
 					    0, &raw, d->od_sid++, d->cur.last_ts);
-		r->latest_ts = d->cur.last_ts;
+		r->latest_ts = clk_to_ns(d, d->cur.last_ts);
 	}
 	ret = 0;
 out:
@@ -1073,7 +1096,7 @@ int upmu_diag_query_counters(struct upmu_diag *d, void *buf,
 	unsigned int nr = 1u << d->log_samples, chunk, got = 0, i, k, want;
 	struct upmu_diag_raw *raw = NULL;
 	unsigned int *order = NULL;
-	uint64_t *vals = NULL, *sid = NULL, lost, ref, period_ns;
+	uint64_t *vals = NULL, *sid = NULL, lost, ref, period;
 	uint32_t *tss = NULL;
 	int ret, nr_new, first;
 
@@ -1113,7 +1136,7 @@ int upmu_diag_query_counters(struct upmu_diag *d, void *buf,
 		goto out;
 	}
 	/* with a timestamp cursor: the buffer's samples newer than it */
-	period_ns = clk_to_ns(d, 1ull << d->log_period);
+	period = 1ull << d->log_period;	/* clocks */
 	first = 0;
 	if (r->last_seen_ts) {
 		/* every sample in the buffer, oldest first */
@@ -1130,14 +1153,14 @@ int upmu_diag_query_counters(struct upmu_diag *d, void *buf,
 		}
 		lost = 0;
 		for (first = 0; first < nr_new; first++) {
-			t = upmu_diag_extend_ts(t + (sid[first] - s) * period_ns,
+			t = upmu_diag_extend_ts(t + (sid[first] - s) * period,
 						raw[order[first]].ts_lo[0]);
 			s = sid[first];
-			if (t > r->last_seen_ts)
+			if (clk_to_ns(d, t) > r->last_seen_ts)
 				break;
 		}
 		/* lost: known when the cursor's sample is the one last seen */
-		if (r->last_seen_ts == d->cur.last_ts && first < nr_new &&
+		if (r->last_seen_ts == clk_to_ns(d, d->cur.last_ts) && first < nr_new &&
 		    sid[first] > d->cur.next_sid)
 			lost = sid[first] - d->cur.next_sid;
 	}
@@ -1159,13 +1182,13 @@ int upmu_diag_query_counters(struct upmu_diag *d, void *buf,
 
 		ref = put_sample(d, buf, (size_t)want * upmu_diag_sample_size(d->format, d->n),
 				 k, &raw[order[first + k]], sid[first + k],
-				 ref + (sid[first + k] - prev) * period_ns);
+				 ref + (sid[first + k] - prev) * period);
 	}
 	r->count = want;
 	r->lost = lost;
 	if (want) {
 		r->first_sample_id = sid[first];
-		r->latest_ts = ref;
+		r->latest_ts = clk_to_ns(d, ref);
 		if (sid[first + want - 1] >= d->cur.next_sid) {
 			d->cur.next_sid = sid[first + want - 1] + 1;
 			d->cur.last_ts = ref;
