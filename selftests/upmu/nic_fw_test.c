@@ -107,6 +107,43 @@ static void hdr(void *in, uint16_t op, uint16_t uid, uint16_t op_mod)
 	nic_set(in, NIC_HDR_OP_MOD, op_mod);
 }
 
+static int nic_advance(uint64_t ns)
+{
+	return sim_ctl(SIM_ID, "advance", "%llu", (unsigned long long)ns);
+}
+
+static int nic_inject(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return sim_ctl(SIM_ID, "nic/inject", "%s", buf);
+}
+
+/* The value of data ID @id in nic/counters, or -1. */
+static long long cval(uint64_t id)
+{
+	char path[128], line[256];
+	unsigned long long did, v;
+	long long ret = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/nic/counters", SIM_ID);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %*x %*s %llu", &did, &v) == 2 && did == id)
+			ret = v;
+	fclose(f);
+	return ret;
+}
+
+#define DID(hi, lo)	NIC_DID(NIC_DID_##hi, lo)
+
 static struct box box_in, box_out;
 
 FIXTURE(nic) {
@@ -340,6 +377,156 @@ TEST_F(nic, new_device_options)
 	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/regs/nic.pf0", SIM_ID);
 	EXPECT_NE(0, access(path, F_OK));
 	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/* Every event kind adds exactly what it says to exactly its counters. */
+TEST_F(nic, events)
+{
+	unsigned int tc;
+
+	ASSERT_EQ(0, nic_inject("ev=rx port=1 prio=3 size=1500 count=10"));
+	ASSERT_EQ(0, nic_inject("ev=rx port=1 prio=5 size=64"));
+	EXPECT_EQ(15064, cval(DID(RX_BYTES, 1)));
+	EXPECT_EQ(11, cval(DID(RX_PACKETS, 1)));
+	EXPECT_EQ(15000, cval(DID(RX_BYTES_PRIO, NIC_DID_PORT_PRIO(1, 3))));
+	EXPECT_EQ(10, cval(DID(RX_PACKETS_PRIO, NIC_DID_PORT_PRIO(1, 3))));
+	EXPECT_EQ(64, cval(DID(RX_BYTES_PRIO, NIC_DID_PORT_PRIO(1, 5))));
+	EXPECT_EQ(0, cval(DID(RX_BYTES, 0)));
+	EXPECT_EQ(0, cval(DID(TX_BYTES, 1)));
+	ASSERT_EQ(0, nic_inject("ev=tx port=0 prio=7 size=9000 count=3"));
+	EXPECT_EQ(27000, cval(DID(TX_BYTES, 0)));
+	EXPECT_EQ(3, cval(DID(TX_PACKETS, 0)));
+	EXPECT_EQ(27000, cval(DID(TX_BYTES_PRIO, NIC_DID_PORT_PRIO(0, 7))));
+	EXPECT_EQ(3, cval(DID(TX_PACKETS_PRIO, NIC_DID_PORT_PRIO(0, 7))));
+
+	ASSERT_EQ(0, nic_inject("ev=rx_drop port=1 count=4"));
+	ASSERT_EQ(0, nic_inject("ev=pause_rx port=0 prio=2 count=5"));
+	ASSERT_EQ(0, nic_inject("ev=pause_tx port=1 prio=6 count=6"));
+	ASSERT_EQ(0, nic_inject("ev=discard host=1 count=7"));
+	ASSERT_EQ(0, nic_inject("ev=scatter host=0 count=8"));
+	ASSERT_EQ(0, nic_inject("ev=no_wqe host=1 count=9"));
+	ASSERT_EQ(0, nic_inject("ev=no_wqe_hairpin host=1 count=10"));
+	ASSERT_EQ(0, nic_inject("ev=ecn host=0 count=11"));
+	ASSERT_EQ(0, nic_inject("ev=cnp_handled port=1 count=12"));
+	ASSERT_EQ(0, nic_inject("ev=cnp_sent port=0 count=13"));
+	ASSERT_EQ(0, nic_inject("ev=qp_desched count=14"));
+	EXPECT_EQ(4, cval(DID(RX_BUFFER_DROPS, 1)));
+	EXPECT_EQ(5, cval(DID(RX_PAUSE, NIC_DID_PORT_PRIO(0, 2))));
+	EXPECT_EQ(6, cval(DID(TX_PAUSE, NIC_DID_PORT_PRIO(1, 6))));
+	EXPECT_EQ(7, cval(DID(RX_HOST_DISCARDS, 1)));
+	EXPECT_EQ(0, cval(DID(RX_HOST_DISCARDS, 0)));
+	EXPECT_EQ(8, cval(DID(RX_TO_SCATTER, 0)));
+	EXPECT_EQ(9, cval(DID(RX_NO_WQE, 1)));
+	EXPECT_EQ(10, cval(DID(RX_NO_WQE_HAIRPIN, 1)));
+	EXPECT_EQ(11, cval(DID(RX_ECN_ROCE, 0)));
+	EXPECT_EQ(12, cval(DID(CNP_HANDLED, 1)));
+	EXPECT_EQ(13, cval(DID(CNP_SENT, 0)));
+	EXPECT_EQ(14, cval(DID(QP_DESCHED, 0)));
+
+	/* PCIe: bytes with TLP headers (16 each), data bytes without */
+	ASSERT_EQ(0, nic_inject("ev=pcie_in link=1 size=256 count=100"));
+	ASSERT_EQ(0, nic_inject("ev=pcie_out link=0 size=64 count=2"));
+	EXPECT_EQ(27200, cval(DID(PCIE_IN_BYTES, 1)));
+	EXPECT_EQ(25600, cval(DID(PCIE_IN_DATA, 1)));
+	EXPECT_EQ(160, cval(DID(PCIE_OUT_BYTES, 0)));
+	EXPECT_EQ(128, cval(DID(PCIE_OUT_DATA, 0)));
+	EXPECT_EQ(0, cval(DID(PCIE_IN_BYTES, 0)));
+	ASSERT_EQ(0, nic_inject("ev=stall link=0 kind=pw_data ns=100 count=2"));
+	ASSERT_EQ(0, nic_inject("ev=stall link=0 kind=pw_hdr ns=101"));
+	ASSERT_EQ(0, nic_inject("ev=stall link=1 kind=np_data ns=102"));
+	ASSERT_EQ(0, nic_inject("ev=stall link=1 kind=np_hdr ns=103"));
+	ASSERT_EQ(0, nic_inject("ev=stall link=1 kind=np_cpl ns=104"));
+	ASSERT_EQ(0, nic_inject("ev=stall link=1 kind=np_order tc=5 ns=105"));
+	EXPECT_EQ(200, cval(DID(STALL_PW_DATA, 0)));
+	EXPECT_EQ(101, cval(DID(STALL_PW_HDR, 0)));
+	EXPECT_EQ(102, cval(DID(STALL_NP_DATA, 1)));
+	EXPECT_EQ(103, cval(DID(STALL_NP_HDR, 1)));
+	EXPECT_EQ(104, cval(DID(STALL_NP_CPL, 1)));
+	EXPECT_EQ(105, cval(DID(STALL_NP_ORDER, NIC_DID_LINK_TC(1, 5))));
+	for (tc = 0; tc < 8; tc++)
+		if (tc != 5)
+			EXPECT_EQ(0, cval(DID(STALL_NP_ORDER, NIC_DID_LINK_TC(1, tc))));
+	/* reads: total and count are Counters, max and min Statistics */
+	EXPECT_EQ(0, cval(DID(PCIE_RD_LAT_MIN, 0)));
+	ASSERT_EQ(0, nic_inject("ev=pcie_read link=0 lat=500 count=3"));
+	ASSERT_EQ(0, nic_inject("ev=pcie_read link=0 lat=900"));
+	ASSERT_EQ(0, nic_inject("ev=pcie_read link=0 lat=200"));
+	EXPECT_EQ(2600, cval(DID(PCIE_RD_LAT, 0)));
+	EXPECT_EQ(5, cval(DID(PCIE_RD_COUNT, 0)));
+	EXPECT_EQ(900, cval(DID(PCIE_RD_LAT_MAX, 0)));
+	EXPECT_EQ(200, cval(DID(PCIE_RD_LAT_MIN, 0)));
+	EXPECT_EQ(0, cval(DID(PCIE_RD_LAT_MAX, 1)));
+
+	/* CQEs: global and per function */
+	ASSERT_EQ(0, nic_inject("ev=rx_cqe func=3 count=20"));
+	ASSERT_EQ(0, nic_inject("ev=rx_cqe func=0 count=1"));
+	ASSERT_EQ(0, nic_inject("ev=tx_cqe func=2 count=30"));
+	EXPECT_EQ(21, cval(DID(RX_CQE, 0)));
+	EXPECT_EQ(20, cval(DID(RX_CQE_FUNC, 3)));
+	EXPECT_EQ(1, cval(DID(RX_CQE_FUNC, 0)));
+	EXPECT_EQ(30, cval(DID(TX_CQE, 0)));
+	EXPECT_EQ(30, cval(DID(TX_CQE_FUNC, 2)));
+	/* ICMC hit/miss streams */
+	ASSERT_EQ(0, nic_inject("ev=icmc_hit count=70"));
+	ASSERT_EQ(0, nic_inject("ev=icmc_miss count=30"));
+	EXPECT_EQ(100, cval(DID(ICMC_ACCESSES, 0)));
+	EXPECT_EQ(70, cval(DID(ICMC_HITS, 0)));
+	EXPECT_EQ(30, cval(DID(ICMC_MISSES, 0)));
+
+	/* what the device does not have, or does not parse */
+	EXPECT_EQ(-EINVAL, nic_inject("ev=rx port=2 size=64"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=rx port=0 prio=8 size=64"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=rx port=0 size=0"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=discard host=2"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=rx_cqe func=4"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=stall link=2 kind=pw_data ns=1"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=stall link=0 kind=nope ns=1"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=warp"));
+	EXPECT_EQ(-EINVAL, nic_inject("port=0"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=rx size=64 count=4294967297"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=rx size=64 rate=5"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=rx size=64 bogus"));
+}
+
+/* Flows deliver floor(elapsed x rate / 1 s) events, by sim time. */
+TEST_F(nic, flows)
+{
+	char path[128], buf[512];
+	int fd;
+	ssize_t n;
+
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/flows",
+			     "add id=1 rate=1000000 ev=rx port=0 prio=1 size=100"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/flows",
+			     "add id=2 rate=3 ev=pcie_read link=1 lat=700"));
+	EXPECT_EQ(-EEXIST, sim_ctl(SIM_ID, "nic/flows", "add id=1 rate=1 ev=qp_desched"));
+	EXPECT_EQ(-EINVAL, sim_ctl(SIM_ID, "nic/flows", "add id=3 ev=qp_desched"));
+	EXPECT_EQ(-ENOENT, sim_ctl(SIM_ID, "nic/flows", "del id=9"));
+	EXPECT_EQ(0, cval(DID(RX_PACKETS, 0)));
+	ASSERT_EQ(0, nic_advance(2500));	/* 2.5 us: 2 packets */
+	EXPECT_EQ(2, cval(DID(RX_PACKETS, 0)));
+	EXPECT_EQ(200, cval(DID(RX_BYTES_PRIO, NIC_DID_PORT_PRIO(0, 1))));
+	ASSERT_EQ(0, nic_advance(1000000000));	/* 1 s more */
+	EXPECT_EQ(1000002, cval(DID(RX_PACKETS, 0)));
+	EXPECT_EQ(3, cval(DID(PCIE_RD_COUNT, 1)));
+	EXPECT_EQ(2100, cval(DID(PCIE_RD_LAT, 1)));
+	EXPECT_EQ(700, cval(DID(PCIE_RD_LAT_MAX, 1)));
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/nic/flows", SIM_ID);
+	fd = open(path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	ASSERT_LT(0, n);
+	buf[n] = 0;
+	EXPECT_NE(NULL, strstr(buf, "id=1 ev=rx a=0 b=1 func=0 size=100 rate=1000000 events=1000002\n"));
+	/* a deleted flow sends no more */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/flows", "del id=1"));
+	ASSERT_EQ(0, nic_advance(1000000));
+	EXPECT_EQ(1000002, cval(DID(RX_PACKETS, 0)));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/flows", "clear"));
+	ASSERT_EQ(0, nic_advance(1000000000));
+	EXPECT_EQ(3, cval(DID(PCIE_RD_COUNT, 1)));
 }
 
 TEST_HARNESS_MAIN
