@@ -268,7 +268,29 @@ u64 nic_cntr_value(const struct sim_nic *nic, unsigned int i)
 }
 
 /**
- * nic_stats_reset() - start every Statistic afresh (at each sample)
+ * nic_cntr_is_stat() - is counter @i a Statistic?
+ * @nic: the NIC
+ * @i: index in &sim_nic.cntrs
+ *
+ * Return: true for a Statistic (an extreme since the last sample).
+ */
+bool nic_cntr_is_stat(const struct sim_nic *nic, unsigned int i)
+{
+	return nic_rows[nic->cntrs[i].row].stat;
+}
+
+/**
+ * nic_stat_reset() - start Statistic @i afresh (a sample read it)
+ * @nic: the NIC
+ * @i: index in &sim_nic.cntrs of a Statistic
+ */
+void nic_stat_reset(struct sim_nic *nic, unsigned int i)
+{
+	nic->val[i] = nic->cntrs[i].row == R_RD_MIN ? U64_MAX : 0;
+}
+
+/**
+ * nic_stats_reset() - start every Statistic afresh
  * @nic: the NIC
  */
 void nic_stats_reset(struct sim_nic *nic)
