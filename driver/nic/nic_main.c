@@ -107,13 +107,14 @@ static int nic_delivery_errno(u32 delivery)
 int upmu_nic_cmd_exec(struct upmu_nic_pf *pf, const void *in, size_t in_len,
 		      void *out, size_t out_len)
 {
-	u16 opcode = nic_get(in, NIC_HDR_OPCODE);
 	u32 status, len;
+	u16 opcode;
 	int ret;
 
 	if (in_len < NIC_HDR_IN_LEN || in_len > pf->inbox_size ||
 	    out_len < NIC_HDR_OUT_LEN)
 		return -EMSGSIZE;
+	opcode = nic_get(in, NIC_HDR_OPCODE);
 	out_len = min_t(size_t, out_len, pf->outbox_size);
 
 	mutex_lock(&pf->cmd_lock);

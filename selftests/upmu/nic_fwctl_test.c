@@ -392,6 +392,35 @@ TEST_F(nic, nodes_follow_device)
 	EXPECT_EQ(0, fwctl_find(SIM_ID, 2, name[0], sizeof(name[0])));
 }
 
+/*
+ * The nodes are root's, mode 0600 (devtmpfs; udev may say otherwise):
+ * another user cannot open them.
+ */
+TEST_F(nic, node_permissions)
+{
+	char name[64], path[PATH_MAX];
+	struct stat st;
+	int status;
+	pid_t pid;
+
+	NEED_FWCTL();
+	ASSERT_EQ(0, fwctl_find(SIM_ID, 0, name, sizeof(name)));
+	snprintf(path, sizeof(path), "/dev/fwctl/%s", name);
+	ASSERT_EQ(0, stat(path, &st));
+	EXPECT_TRUE(S_ISCHR(st.st_mode));
+	EXPECT_EQ(0600, (int)(st.st_mode & 07777));
+	EXPECT_EQ(0U, st.st_uid);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (setgid(65534) || setuid(65534))
+			_exit(10);
+		_exit(open(path, O_RDWR) < 0 && errno == EACCES ? 0 : 11);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("10: setuid failed, 11: not EACCES");
+}
+
 /* FWCTL_INFO: type MLX5, a non-zero uid of its own per file, TOOLS_RESOURCES. */
 TEST_F(nic, info)
 {
@@ -623,6 +652,10 @@ TEST_F(nic, msgsize)
 	len = 3 << 20;
 	EXPECT_EQ(-EMSGSIZE, rpc(fd, FWCTL_RPC_CONFIGURATION, in, NIC_HDR_IN_LEN,
 				 out, &len));
+	/* an input of odd length: its last bytes reach the inbox */
+	len = sizeof(*out);
+	EXPECT_EQ(0, rpc(fd, FWCTL_RPC_CONFIGURATION, in, NIC_HDR_IN_LEN + 3, out, &len));
+	EXPECT_EQ(NIC_STAT_OK, get(out, NIC_HDR_STATUS));
 	/* the largest input the inbox takes is delivered */
 	len = sizeof(*out);
 	EXPECT_EQ(0, rpc(fd, FWCTL_RPC_CONFIGURATION, in, NIC_INBOX_SIZE, out, &len));
@@ -744,6 +777,84 @@ TEST_F(nic, uctx_freed_at_close)
 	EXPECT_LE(0, fd);
 	close(fd);
 	free(fds);
+	free(out);
+}
+
+/*
+ * Random RPCs: opcodes allowed and not, every scope, lengths around the
+ * headers and the mailbox, random contents.  Each is refused with an
+ * errno of the table in upmu-nic-fwctl.rst or delivered with at least an
+ * output header; afterwards the file works as before.
+ */
+TEST_F(nic, random_rpcs)
+{
+	static const unsigned int ops[] = {
+		NIC_OP_QUERY_HCA_CAP, NIC_OP_QUERY_ADAPTER,
+		NIC_OP_QUERY_DIAGNOSTIC_PARAMS, NIC_OP_SET_DIAGNOSTIC_PARAMS,
+		NIC_OP_QUERY_DIAGNOSTIC_COUNTERS, NIC_OP_CREATE_UCTX,
+		NIC_OP_DESTROY_UCTX,
+	};
+	unsigned long n = upmu_loops("UPMU_LOOPS_NIC_FUZZ", 1000, 50000), i;
+	uint8_t *in = calloc(2, NIC_OUTBOX_SIZE), *out = calloc(2, NIC_OUTBOX_SIZE);
+	unsigned int seed = time(NULL), delivered = 0, refused = 0;
+	struct fwctl_info_mlx5 d, d2;
+	uint32_t type, len, in_len, scope;
+	int fd, ret;
+
+	NEED_FWCTL();
+	ASSERT_TRUE(in && out);
+	TH_LOG("seed %u, %lu RPCs", seed, n);
+	srand(seed);
+	fd = FW_OPEN(0);
+	len = sizeof(d);
+	ASSERT_EQ(0, fw_info(fd, &type, &d, &len));
+	for (i = 0; i < n; i++) {
+		switch (rand() % 3) {
+		case 0:
+			in_len = rand() % 40;
+			break;
+		case 1:
+			in_len = NIC_INBOX_SIZE - 8 + rand() % 16;
+			break;
+		default:
+			in_len = rand() % (NIC_INBOX_SIZE + 64);
+		}
+		switch (rand() % 3) {
+		case 0:
+			len = rand() % 40;
+			break;
+		case 1:
+			len = NIC_OUTBOX_SIZE - 8 + rand() % 16;
+			break;
+		default:
+			len = rand() % (2 * NIC_OUTBOX_SIZE);
+		}
+		for (ret = 0; ret < (int)in_len && ret < 256; ret++)
+			in[ret] = rand();
+		if (in_len >= 4)
+			nic_set(in, NIC_HDR_OPCODE, rand() % 4 ?
+				ops[rand() % (sizeof(ops) / sizeof(ops[0]))] : (unsigned int)rand());
+		scope = rand() % 5;
+		ret = rpc(fd, scope, in, in_len, out, &len);
+		if (!ret) {
+			delivered++;
+			ASSERT_LE(NIC_HDR_OUT_LEN, (int)len) TH_LOG("RPC %lu", i);
+			continue;
+		}
+		refused++;
+		ASSERT_TRUE(ret == -EMSGSIZE || ret == -EBADMSG || ret == -EOPNOTSUPP)
+			TH_LOG("RPC %lu: opcode 0x%x scope %u in %u out %u: %s", i,
+			       in_len >= 4 ? nic_get(in, NIC_HDR_OPCODE) : 0, scope,
+			       in_len, len, strerror(-ret));
+	}
+	TH_LOG("%u delivered, %u refused", delivered, refused);
+	EXPECT_NE(0U, delivered);
+	len = sizeof(d2);
+	ASSERT_EQ(0, fw_info(fd, &type, &d2, &len));
+	EXPECT_EQ(d.uid, d2.uid);
+	EXPECT_EQ(NIC_STAT_OK, general_cap(fd, out));
+	close(fd);
+	free(in);
 	free(out);
 }
 
