@@ -169,6 +169,7 @@ static long drain(struct upmu_diag *d, const struct diag_ids *ids, void *buf,
 		}
 		total += r.count;
 	} while (r.count == room && !stop);
+	fflush(csv);	/* whole rows, as they come: tail -f works */
 	return total;
 }
 
