@@ -81,34 +81,35 @@ finish_bg() {	# finish_bg ERRFILE: stop it, 0 if it exited 0
 	echo "# upmu-diag exited $rc:"; sed 's/^/#   /' "$1"
 	return 1
 }
-# Wait (up to 60 s) until $1 has $2 lines.
+# Wait (up to 60 s by the clock: a loop's turns are slow under TCG)
+# until $1 has $2 lines.
 wait_lines() {
-	local i
-	for i in $(seq 600); do
+	local end=$((SECONDS + 60))
+	while [ $SECONDS -lt $end ]; do
 		[ "$(wc -l < "$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
-		sleep 0.1
+		sleep 0.2
 	done
 	echo "# $1 has fewer than $2 lines:"; sed 's/^/#   /' "$1"
 	return 1
 }
 
-# Wait (up to 20 s) until the background upmu-diag has started sampling.
+# Wait (up to 60 s) until the background upmu-diag has started sampling.
 wait_started() {
-	local i
-	for i in $(seq 200); do
+	local end=$((SECONDS + 60))
+	while [ $SECONDS -lt $end ]; do
 		grep -q "actual sample period" "$1" 2>/dev/null && return 0
 		kill -0 "$bg" 2>/dev/null || break
-		sleep 0.1
+		sleep 0.2
 	done
 	echo "# upmu-diag did not start:"; sed 's/^/#   /' "$1"
 	return 1
 }
-# Wait (up to 20 s) until $1 has a line matching $2.
+# Wait (up to 60 s) until $1 has a line matching $2.
 wait_line() {
-	local i
-	for i in $(seq 200); do
+	local end=$((SECONDS + 60))
+	while [ $SECONDS -lt $end ]; do
 		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
+		sleep 0.2
 	done
 	echo "# no line '$2' in $1:"; sed 's/^/#   /' "$1"
 	return 1
@@ -267,7 +268,8 @@ EOF
 	{ "$DIAG" -j "$TMP/flags.json" 2> "$TMP/j.err" & bg=$!; } &&
 	wait_started "$TMP/j.err" &&
 	inject "ev=rx port=0 prio=1 size=1500 count=2" &&
-	advance 1024 && wait_lines "$TMP/j.csv" 2 && finish_bg "$TMP/j.err" &&
+	# no sync: sample 0 is complete once its 8th counter is read (+7 x 64)
+	advance 2048 && wait_lines "$TMP/j.csv" 2 && finish_bg "$TMP/j.err" &&
 	[ "$(head -n 1 "$TMP/j.csv")" = "sample_id,first_timestamp_ns,last_timestamp_ns,port_rx_bytes.p0,port_tx_bytes.p0,port_rx_packets.p0,port_tx_packets.p0,rx_cqe,tx_cqe,icmc_hits,icmc_misses" ] &&
 	[ "$(sed -n 2p "$TMP/j.csv" | cut -d, -f1,4-)" = "0,3000,0,2,0,0,0,0,0" ]
 }
