@@ -131,29 +131,30 @@ struct nic_flow {
 };
 
 /**
- * struct nic_diag - the sampling engine
+ * struct nic_diag - the sampling engine (one per device)
  * @state: NIC_ST_*
- * @mode: NIC_MODE_* (hw/nic_cmd.h)
- * @sync: synchronized start
- * @clear: counters cleared at the start of each period
+ * @mode: NIC_MODE_*
+ * @sync: synchronized start: every counter of a sample read in one clock
+ * @clear: Counters cleared at the start of each period (only with @sync)
  * @format: output format of NIC_OP_EXT_QUERY_SAMPLES
  * @log_samples: the buffer holds 2^@log_samples samples
  * @log_period_req: requested period, log2 clocks
- * @log_period: actual period, log2 clocks
+ * @log_period: actual period, log2 clocks (longer for many counters)
+ * @max_ids: most data IDs the extension's configuration allows
  * @nr: counters applied
- * @idx: their indexes in &sim_nic.cntrs, in applied order
- * @base: value of each at the start of the current period
- * @buf: the cyclic buffer, 2^@log_samples x @nr values
- * @ts: sample time (ns) of each buffer slot
- * @sid: sample_id of each buffer slot
- * @start_ns: sim time of the start (sample k is due at start + (k+1) P)
- * @taken: samples taken since the start
- * @read: samples the extension's reader consumed (its cursor)
- * @stalled: collection stalled (debugfs): no samples are due
- * @stall_ns: sim time the stall began
- * @max_ids: the extension's max_num_data_ids
- * @owner_pf: PF of the owner, or -1
- * @owner_uid: uid of the owner
+ * @cap: capacity in counter-samples (2^log_max_samples)
+ * @idx: the applied counters' indexes in &sim_nic.cntrs, in order
+ * @base: each applied Counter's value at the start of its measurement
+ * @buf: the cyclic buffer: slot s holds @nr values from @buf[s * @nr]
+ * @ts: sim time (ns) each slot's sample was taken
+ * @scratch: @cap u64 of room for a command's counter list
+ * @epoch_ns: sample @epoch_k + j is taken at @epoch_ns + (j + 1) periods
+ * @epoch_k: see @epoch_ns
+ * @taken: samples taken since the start (the next sample_id)
+ * @read: the next sample the extension's reader takes
+ * @stalled: collection stalled (debugfs): no samples fall due
+ * @owner_pf: PF of the owner (extension), or -1
+ * @owner_uid: its uid
  */
 struct nic_diag {
 	u8 state;
@@ -164,18 +165,19 @@ struct nic_diag {
 	u8 log_samples;
 	u8 log_period_req;
 	u8 log_period;
+	u32 max_ids;
 	unsigned int nr;
+	unsigned int cap;
 	u16 *idx;
 	u64 *base;
 	u64 *buf;
 	u64 *ts;
-	u32 *sid;
-	u64 start_ns;
+	void *scratch;
+	u64 epoch_ns;
+	u64 epoch_k;
 	u64 taken;
 	u64 read;
 	bool stalled;
-	u64 stall_ns;
-	u32 max_ids;
 	int owner_pf;
 	u16 owner_uid;
 };
@@ -232,6 +234,8 @@ int nic_cntr_by_cid(const struct sim_nic *nic, u32 cid);
 u64 nic_cntr_value(const struct sim_nic *nic, unsigned int i);
 void nic_flows_run(struct sim_nic *nic, u64 t);
 void nic_stats_reset(struct sim_nic *nic);
+void nic_stat_reset(struct sim_nic *nic, unsigned int i);
+bool nic_cntr_is_stat(const struct sim_nic *nic, unsigned int i);
 void nic_ids_debugfs(struct sim_nic *nic, struct dentry *dir);
 
 /* sim_nic_diag.c */

@@ -1,34 +1,624 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The sampling engine of the simulated NIC and its commands.
+ * The sampling engine of the simulated NIC, one per device, and the
+ * mlx5 PRM commands that drive it: SET_DIAGNOSTIC_PARAMS,
+ * QUERY_DIAGNOSTIC_PARAMS and QUERY_DIAGNOSTIC_COUNTERS.
+ *
+ * Running, the engine takes a sample of its applied counters every
+ * period of 2^log_sample_period device clocks into a cyclic buffer of
+ * 2^log_num_of_samples samples: single mode stops when the buffer is
+ * full, repetitive mode overwrites the oldest sample; on-demand mode
+ * collects nothing and takes one sample per query.  Samples are taken
+ * lazily, when the NIC is brought up to sim time (an access, an
+ * injection): each at its own time, with the flows delivered up to that
+ * time, so values are exact on the manual clock.  A catch-up over more
+ * samples than the buffer holds takes only those that stay.
+ *
+ * Collecting a counter takes NIC_CLK_PER_CNTR clocks, so the period is
+ * at least nr x that, rounded up to a power of two.  With sync, every
+ * counter of a sample is read in the same clock (the sample's time);
+ * without it, counter i is read NIC_CLK_PER_CNTR x i clocks later, and
+ * a sample is complete, and visible, once its last counter is read.
+ *
+ * debugfs nic/: "stall" (rw, 1: no samples fall due; 0: collection goes
+ * on from now) and "overrun" (w, N: take N samples now, back to back, as
+ * a burst that overruns a slow reader).
  */
+
+#include <linux/debugfs.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
 
 #include "sim_nic.h"
 
-int nic_cmd_diag(struct nic_cmd *c, u16 opcode)
+#define NIC_NS_PER_MS	1000000U
+
+/* Sim ns of @clk device clocks (floor). */
+static u64 nic_clk_ns(const struct sim_nic *nic, u64 clk)
 {
-	return -1;
+	return mul_u64_u32_div(clk, NIC_NS_PER_MS, nic->khz);
 }
 
+/* Device clocks at sim time @ns: what time stamps count. */
+static u64 nic_ns_clk(const struct sim_nic *nic, u64 ns)
+{
+	return mul_u64_u32_div(ns, nic->khz, NIC_NS_PER_MS);
+}
+
+static unsigned int nic_nsamples(const struct nic_diag *d)
+{
+	return 1U << d->log_samples;
+}
+
+/* Sim time sample @k is taken (its first counter read). */
+static u64 nic_sample_ns(const struct sim_nic *nic, u64 k)
+{
+	const struct nic_diag *d = &nic->diag;
+
+	return d->epoch_ns +
+	       nic_clk_ns(nic, (k - d->epoch_k + 1) << d->log_period);
+}
+
+/* Sim ns from a sample's time to the read of its counter @i. */
+static u64 nic_entry_lag(const struct sim_nic *nic, unsigned int i)
+{
+	return nic->diag.sync ? 0 : nic_clk_ns(nic, (u64)NIC_CLK_PER_CNTR * i);
+}
+
+/*
+ * Takes sample @k at sim time @t: reads each applied counter at its
+ * time into slot @k's place in the buffer (or nowhere, if !@store: a
+ * sample that would be overwritten before anyone could see it still
+ * clears and restarts what a sample does).
+ */
+static void nic_take(struct sim_nic *nic, u64 k, u64 t, bool store)
+{
+	struct nic_diag *d = &nic->diag;
+	u64 *slot = d->buf + (k & (nic_nsamples(d) - 1)) * d->nr;
+	unsigned int i;
+
+	for (i = 0; i < d->nr; i++) {
+		unsigned int c = d->idx[i];
+		u64 v;
+
+		nic_flows_run(nic, t + nic_entry_lag(nic, i));
+		if (nic_cntr_is_stat(nic, c)) {
+			v = nic_cntr_value(nic, c);
+			nic_stat_reset(nic, c);
+		} else {
+			v = nic->val[c] - d->base[i];
+			if (d->clear)
+				d->base[i] = nic->val[c];
+		}
+		if (store)
+			slot[i] = v;
+	}
+	if (store)
+		d->ts[k & (nic_nsamples(d) - 1)] = t;
+}
+
+/* Is sample @k complete by sim time @now? */
+static bool nic_sample_done(const struct sim_nic *nic, u64 k, u64 now)
+{
+	return nic_sample_ns(nic, k) + nic_entry_lag(nic, nic->diag.nr - 1) <= now;
+}
+
+/* How many samples from @taken on are complete by @now (at most @max). */
+static u64 nic_samples_due(const struct sim_nic *nic, u64 now, u64 max)
+{
+	const struct nic_diag *d = &nic->diag;
+	u64 periods, lo = 0, hi;
+
+	/* no more than the periods since the epoch, plus one for rounding */
+	periods = (nic_ns_clk(nic, now - d->epoch_ns) >> d->log_period) + 1;
+	hi = periods > d->taken - d->epoch_k ? periods - (d->taken - d->epoch_k) : 0;
+	hi = min(hi, max);
+
+	/* the first that is not complete, by bisection: times only grow */
+	while (lo < hi) {
+		u64 mid = lo + (hi - lo) / 2;
+
+		if (nic_sample_done(nic, nic->diag.taken + mid, now))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/**
+ * nic_diag_catch_up() - take the samples that fell due up to @now
+ * @nic: the NIC
+ * @now: sim time
+ *
+ * Called with sd->lock held, as the NIC's &sim_unit.tick.
+ */
 void nic_diag_catch_up(struct sim_nic *nic, u64 now)
 {
+	struct nic_diag *d = &nic->diag;
+	u64 n = nic_nsamples(d), due, k;
+
+	if (d->state != NIC_ST_RUNNING || d->mode == NIC_MODE_ON_DEMAND ||
+	    d->stalled)
+		goto out;
+	if (d->mode == NIC_MODE_SINGLE)
+		due = nic_samples_due(nic, now, d->taken < n ? n - d->taken : 0);
+	else
+		due = nic_samples_due(nic, now, U64_MAX);
+	k = d->taken;
+	if (due > n) {
+		/* only the last n stay: the one before them sets them up */
+		k += due - n - 1;
+		nic_take(nic, k, nic_sample_ns(nic, k), false);
+		k++;
+		due = n;
+	}
+	for (; due; due--, k++)
+		nic_take(nic, k, nic_sample_ns(nic, k), true);
+	d->taken = k;
+out:
 	nic_flows_run(nic, now);
 }
 
+/* Starts collection now: counters measure from here. */
+static void nic_diag_start(struct sim_nic *nic, u64 now)
+{
+	struct nic_diag *d = &nic->diag;
+	unsigned int i;
+
+	d->state = NIC_ST_RUNNING;
+	d->epoch_ns = now;
+	d->epoch_k = 0;
+	d->taken = 0;
+	d->read = 0;
+	memset(d->buf, 0, d->cap * sizeof(*d->buf));
+	memset(d->ts, 0, d->cap * sizeof(*d->ts));
+	for (i = 0; i < d->nr; i++) {
+		d->base[i] = nic->val[d->idx[i]];
+		if (nic_cntr_is_stat(nic, d->idx[i]))
+			nic_stat_reset(nic, d->idx[i]);
+	}
+}
+
+/* Back to Idle, with nothing configured. */
+static void nic_diag_stop(struct sim_nic *nic)
+{
+	struct nic_diag *d = &nic->diag;
+
+	d->state = NIC_ST_IDLE;
+	d->nr = 0;
+	d->taken = 0;
+	d->read = 0;
+	d->stalled = false;
+}
+
+/**
+ * struct nic_cfg - a configuration of the engine, before it is applied
+ * @mode: NIC_MODE_*
+ * @sync: synchronized start
+ * @clear: clear per period
+ * @log_samples: buffer size, log2 samples
+ * @log_period: requested period, log2 clocks
+ */
+struct nic_cfg {
+	u8 mode;
+	bool sync;
+	bool clear;
+	u8 log_samples;
+	u8 log_period;
+};
+
+/*
+ * The period for @nr counters: the request, at least the minimum, and
+ * long enough to collect them all.  More than NIC_MAX_LOG_PERIOD: none.
+ */
+static int nic_actual_log_period(const struct sim_nic *nic, u8 req,
+				 unsigned int nr)
+{
+	unsigned int need = order_base_2(max(nr, 1U) * NIC_CLK_PER_CNTR);
+	unsigned int lp = max3((unsigned int)req, nic->log_min_period, need);
+
+	return lp > NIC_MAX_LOG_PERIOD ? -1 : lp;
+}
+
+/*
+ * Checks a configuration with the counters of @cntr (indexes into
+ * &sim_nic.cntrs, or -ENOENT for an ID the device does not have).
+ * Returns NIC_DIAG_ERR_* with the failing index in @fail.
+ */
+static int nic_cfg_check(const struct sim_nic *nic, const struct nic_cfg *cfg,
+			 const int *cntr, unsigned int nr, unsigned int *fail)
+{
+	unsigned int i, j;
+
+	*fail = NIC_SYND_NO_INDEX;
+	if (cfg->clear && !cfg->sync)
+		return NIC_DIAG_ERR_MODE;
+	if (cfg->mode == NIC_MODE_ON_DEMAND && (cfg->sync || cfg->clear))
+		return NIC_DIAG_ERR_MODE;
+	if (!nr || nr > nic->diag.cap)
+		return NIC_DIAG_ERR_COUNT;
+	if (cfg->mode != NIC_MODE_ON_DEMAND &&
+	    (cfg->log_samples > NIC_MAX_LOG_SAMPLES ||
+	     ((u64)nr << cfg->log_samples) > nic->diag.cap))
+		return NIC_DIAG_ERR_CAPACITY;
+	if (cfg->log_period > NIC_MAX_LOG_PERIOD ||
+	    nic_actual_log_period(nic, cfg->log_period, nr) < 0)
+		return NIC_DIAG_ERR_PERIOD;
+	for (i = 0; i < nr; i++) {
+		*fail = i;
+		if (cntr[i] < 0)
+			return NIC_DIAG_ERR_UNKNOWN_ID;
+		for (j = 0; j < i; j++)
+			if (cntr[j] == cntr[i])
+				return NIC_DIAG_ERR_DUPLICATE;
+		if (cfg->sync && !nic_rows[nic->cntrs[cntr[i]].row].sync)
+			return NIC_DIAG_ERR_NO_SYNC;
+	}
+	*fail = NIC_SYND_NO_INDEX;
+	return NIC_DIAG_ERR_NONE;
+}
+
+/* Takes a checked configuration: the engine is Ready, not yet running. */
+static void nic_cfg_apply(struct sim_nic *nic, const struct nic_cfg *cfg,
+			  const int *cntr, unsigned int nr)
+{
+	struct nic_diag *d = &nic->diag;
+	unsigned int i;
+
+	d->mode = cfg->mode;
+	d->sync = cfg->sync;
+	d->clear = cfg->clear;
+	d->log_samples = cfg->mode == NIC_MODE_ON_DEMAND ? 0 : cfg->log_samples;
+	d->log_period_req = cfg->log_period;
+	d->log_period = nic_actual_log_period(nic, cfg->log_period, nr);
+	d->nr = nr;
+	for (i = 0; i < nr; i++)
+		d->idx[i] = cntr[i];
+	d->state = NIC_ST_READY;
+}
+
+/* May the command's user drive the engine?  (no owner, or the owner) */
+static bool nic_may_drive(const struct nic_cmd *c)
+{
+	const struct nic_diag *d = &c->pf->nic->diag;
+
+	return d->owner_pf < 0 ||
+	       (d->owner_pf == c->pf->pf && d->owner_uid == c->uid);
+}
+
+/* Fails a command with @st and NIC_SYND(@reason, @index). */
+static int nic_fail(struct nic_cmd *c, int st, unsigned int reason,
+		    unsigned int index)
+{
+	c->synd = NIC_SYND(reason, index);
+	return st;
+}
+
+/* ---- mlx5 PRM commands ---------------------------------------------------- */
+
+static int nic_set_diag_params(struct nic_cmd *c)
+{
+	struct sim_nic *nic = c->pf->nic;
+	const u8 *in = c->in;
+	u32 nr = nic_get(in, NIC_DIAG_NUM_CNTRS);
+	bool single = nic_get(in, NIC_DIAG_SINGLE);
+	bool rep = nic_get(in, NIC_DIAG_REPETITIVE);
+	bool od = nic_get(in, NIC_DIAG_ON_DEMAND);
+	struct nic_cfg cfg = {
+		.sync = nic_get(in, NIC_DIAG_SYNC),
+		.clear = nic_get(in, NIC_DIAG_CLEAR),
+		.log_samples = nic_get(in, NIC_DIAG_LOG_NUM_SAMPLES),
+		.log_period = nic_get(in, NIC_DIAG_LOG_PERIOD),
+	};
+	unsigned int i, fail;
+	int st, err, *cntr;
+
+	st = nic_cmd_lens(c, NIC_DIAG_PARAMS_LEN(0), NIC_HDR_OUT_LEN);
+	if (!st && c->in_len < NIC_DIAG_PARAMS_LEN(nr))
+		st = NIC_STAT_BAD_INP_LEN;
+	if (st)
+		return st;
+	if (!nic_may_drive(c))
+		return nic_fail(c, NIC_STAT_RES_BUSY, NIC_DIAG_ERR_OWNER,
+				NIC_SYND_NO_INDEX);
+	if (!nic_get(in, NIC_DIAG_ENABLE)) {
+		nic_diag_stop(nic);
+		return NIC_STAT_OK;
+	}
+	/*
+	 * Repetitive excludes single and on-demand; single with on-demand
+	 * (as FreeBSD sets them) is on-demand.
+	 */
+	if (rep && (single || od))
+		return nic_fail(c, NIC_STAT_BAD_PARAM, NIC_DIAG_ERR_MODE,
+				NIC_SYND_NO_INDEX);
+	if (od)
+		cfg.mode = NIC_MODE_ON_DEMAND;
+	else if (rep)
+		cfg.mode = NIC_MODE_REPETITIVE;
+	else if (single)
+		cfg.mode = NIC_MODE_SINGLE;
+	else
+		return nic_fail(c, NIC_STAT_BAD_PARAM, NIC_DIAG_ERR_MODE,
+				NIC_SYND_NO_INDEX);
+	if (nr > nic->diag.cap)
+		return nic_fail(c, NIC_STAT_BAD_PARAM, NIC_DIAG_ERR_COUNT,
+				NIC_SYND_NO_INDEX);
+
+	/* the counter list, resolved, in the engine's scratch: no allocation */
+	cntr = (int *)nic->diag.scratch;
+	for (i = 0; i < nr; i++)
+		cntr[i] = nic_cntr_by_cid(nic, nic_get(in, NIC_DIAG_CNTR_ID(i)));
+	err = nic_cfg_check(nic, &cfg, cntr, nr, &fail);
+	if (err)
+		return nic_fail(c, NIC_STAT_BAD_PARAM, err, fail);
+	nic_cfg_apply(nic, &cfg, cntr, nr);
+	nic_diag_start(nic, sim_now(nic->sd));
+	return NIC_STAT_OK;
+}
+
+static int nic_query_diag_params(struct nic_cmd *c)
+{
+	const struct nic_diag *d = &c->pf->nic->diag;
+	const struct sim_nic *nic = c->pf->nic;
+	u8 *out = c->out;
+	unsigned int i, fit;
+	int st;
+
+	st = nic_cmd_lens(c, NIC_HDR_IN_LEN, NIC_DIAG_PARAMS_LEN(0));
+	if (st)
+		return st;
+	nic_set(out, NIC_DIAG_NUM_CNTRS, d->nr);
+	nic_set(out, NIC_DIAG_LOG_NUM_SAMPLES, d->log_samples);
+	nic_set(out, NIC_DIAG_SINGLE, d->nr && d->mode == NIC_MODE_SINGLE);
+	nic_set(out, NIC_DIAG_REPETITIVE, d->nr && d->mode == NIC_MODE_REPETITIVE);
+	nic_set(out, NIC_DIAG_ON_DEMAND, d->nr && d->mode == NIC_MODE_ON_DEMAND);
+	nic_set(out, NIC_DIAG_SYNC, d->nr && d->sync);
+	nic_set(out, NIC_DIAG_CLEAR, d->nr && d->clear);
+	nic_set(out, NIC_DIAG_ENABLE, d->state == NIC_ST_RUNNING);
+	nic_set(out, NIC_DIAG_LOG_PERIOD, d->nr ? d->log_period : 0);
+	/* as many counter_ids as the output takes; num_of_counters says all */
+	fit = min((c->out_len - NIC_DIAG_PARAMS_LEN(0)) / 4, d->nr);
+	for (i = 0; i < fit; i++)
+		nic_set(out, NIC_DIAG_CNTR_ID(i), nic->cntrs[d->idx[i]].cid);
+	c->len = NIC_DIAG_PARAMS_LEN(fit);
+	return NIC_STAT_OK;
+}
+
+/* One 16-byte record: counter @i of the sample in slot @s (number @k). */
+static void nic_put_rec(struct nic_cmd *c, unsigned int line, unsigned int i,
+			u64 k, unsigned int s, bool valid)
+{
+	const struct sim_nic *nic = c->pf->nic;
+	const struct nic_diag *d = &nic->diag;
+	u8 *rec = c->out + NIC_DIAG_REC(line);
+
+	nic_set(rec, NIC_DIAG_REC_CNTR_ID, nic->cntrs[d->idx[i]].cid);
+	if (!valid)
+		return;
+	nic_set(rec, NIC_DIAG_REC_SAMPLE_ID, (u16)k);
+	nic_set(rec, NIC_DIAG_REC_TIMESTAMP,
+		(u32)nic_ns_clk(nic, d->ts[s] + nic_entry_lag(nic, i)));
+	nic_set64(rec, NIC_DIAG_REC_VALUE, d->buf[s * d->nr + i]);
+}
+
+/* Is there a sample in slot @s, and which one? */
+static bool nic_slot_sample(const struct nic_diag *d, unsigned int s, u64 *k)
+{
+	u64 n = nic_nsamples(d), first = d->taken > n ? d->taken - n : 0;
+	u64 cand;
+
+	if (!d->taken)
+		return false;
+	/* the newest sample k < taken with k % n == s */
+	cand = d->taken - 1 - ((d->taken - 1 - s) & (n - 1));
+	if (d->taken - 1 < s || cand < first)
+		return false;
+	*k = cand;
+	return true;
+}
+
+static int nic_query_diag_counters(struct nic_cmd *c)
+{
+	struct sim_nic *nic = c->pf->nic;
+	struct nic_diag *d = &nic->diag;
+	u32 lines = nic_get(c->in, NIC_DIAG_Q_NUM_SAMPLES);
+	u32 index = nic_get(c->in, NIC_DIAG_Q_SAMPLE_INDEX);
+	unsigned int m, i, s, line = 0;
+	u64 k;
+	int st;
+
+	st = nic_cmd_lens(c, NIC_DIAG_Q_IN_LEN, NIC_HDR_OUT_LEN);
+	if (st)
+		return st;
+	if (d->state != NIC_ST_RUNNING)
+		return nic_fail(c, NIC_STAT_BAD_SYS_STATE, NIC_DIAG_ERR_STATE,
+				NIC_SYND_NO_INDEX);
+	if (d->mode == NIC_MODE_ON_DEMAND) {
+		/* one fresh sample, whatever the index */
+		if (lines < d->nr)
+			return nic_fail(c, NIC_STAT_BAD_PARAM, NIC_DIAG_ERR_COUNT,
+					NIC_SYND_NO_INDEX);
+		if (c->out_len < NIC_DIAG_REC(d->nr))
+			return NIC_STAT_BAD_OUTP_LEN;
+		k = d->taken++;
+		nic_take(nic, k, sim_now(nic->sd), true);
+		for (i = 0; i < d->nr; i++)
+			nic_put_rec(c, i, i, k, 0, true);
+		c->len = NIC_DIAG_REC(d->nr);
+		return NIC_STAT_OK;
+	}
+	/* lines are whole samples, from a slot of the buffer, rolling over */
+	if (!lines || lines % d->nr || lines / d->nr > nic_nsamples(d))
+		return nic_fail(c, NIC_STAT_BAD_PARAM, NIC_DIAG_ERR_COUNT,
+				NIC_SYND_NO_INDEX);
+	if (index >= nic_nsamples(d))
+		return nic_fail(c, NIC_STAT_BAD_PARAM, NIC_DIAG_ERR_CAPACITY,
+				NIC_SYND_NO_INDEX);
+	if (c->out_len < NIC_DIAG_REC(lines))
+		return NIC_STAT_BAD_OUTP_LEN;
+	for (m = 0; m < lines / d->nr; m++) {
+		bool valid;
+
+		s = (index + m) & (nic_nsamples(d) - 1);
+		valid = nic_slot_sample(d, s, &k);
+		for (i = 0; i < d->nr; i++)
+			nic_put_rec(c, line++, i, k, s, valid);
+	}
+	c->len = NIC_DIAG_REC(lines);
+	return NIC_STAT_OK;
+}
+
+/**
+ * nic_cmd_diag() - run a diagnostic command
+ * @c: the command
+ * @opcode: its opcode
+ *
+ * Return: the firmware status, or -1 if @opcode is not one of these.
+ */
+int nic_cmd_diag(struct nic_cmd *c, u16 opcode)
+{
+	switch (opcode) {
+	case NIC_OP_SET_DIAGNOSTIC_PARAMS:
+		return nic_set_diag_params(c);
+	case NIC_OP_QUERY_DIAGNOSTIC_PARAMS:
+		return nic_query_diag_params(c);
+	case NIC_OP_QUERY_DIAGNOSTIC_COUNTERS:
+		return nic_query_diag_counters(c);
+	}
+	return -1;
+}
+
+/**
+ * nic_diag_release() - a uid is destroyed: what it owned is free
+ * @nic: the NIC
+ * @pf: the uid's PF
+ * @uid: the uid
+ *
+ * The owner's engine stops.  Called with sd->lock held.
+ */
+void nic_diag_release(struct sim_nic *nic, u32 pf, u16 uid)
+{
+	struct nic_diag *d = &nic->diag;
+
+	if (d->owner_pf != (int)pf || d->owner_uid != uid)
+		return;
+	d->owner_pf = -1;
+	d->owner_uid = 0;
+	nic_diag_stop(nic);
+}
+
+/**
+ * nic_diag_alloc() - allocate the engine's buffers for the NIC's capacity
+ * @nic: the NIC, with its counters
+ *
+ * Return: 0 or -ENOMEM.
+ */
 int nic_diag_alloc(struct sim_nic *nic)
 {
-	nic->diag.owner_pf = -1;
+	struct nic_diag *d = &nic->diag;
+	unsigned int cap = 1U << nic->log_max_samples;
+	unsigned int ids = min(cap, nic->nr_cntrs);
+
+	d->cap = cap;
+	d->owner_pf = -1;
+	d->idx = kvcalloc(ids, sizeof(*d->idx), GFP_KERNEL);
+	d->base = kvcalloc(ids, sizeof(*d->base), GFP_KERNEL);
+	d->scratch = kvcalloc(cap, sizeof(u64), GFP_KERNEL);
+	d->buf = kvcalloc(cap, sizeof(*d->buf), GFP_KERNEL);
+	d->ts = kvcalloc(cap, sizeof(*d->ts), GFP_KERNEL);
+	if (!d->idx || !d->base || !d->scratch || !d->buf || !d->ts) {
+		nic_diag_free(nic);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 void nic_diag_free(struct sim_nic *nic)
 {
+	struct nic_diag *d = &nic->diag;
+
+	kvfree(d->idx);
+	kvfree(d->base);
+	kvfree(d->scratch);
+	kvfree(d->buf);
+	kvfree(d->ts);
+	d->idx = NULL;
+	d->base = NULL;
+	d->scratch = NULL;
+	d->buf = NULL;
+	d->ts = NULL;
 }
 
-void nic_diag_release(struct sim_nic *nic, u32 pf, u16 uid)
+static int nic_stall_get(void *data, u64 *val)
 {
+	struct sim_nic *nic = data;
+
+	*val = READ_ONCE(nic->diag.stalled);
+	return 0;
 }
 
+static int nic_stall_set(void *data, u64 val)
+{
+	struct sim_nic *nic = data;
+	struct nic_diag *d = &nic->diag;
+	struct sim_dev *sd = nic->sd;
+	unsigned long flags;
+	u64 now;
+
+	if (val > 1)
+		return -EINVAL;
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	now = sim_now(sd);
+	sim_unit_catch_up(sd, &nic->unit, now);
+	if (d->stalled && !val) {
+		/* collection goes on from now: the next sample a period on */
+		d->epoch_ns = now;
+		d->epoch_k = d->taken;
+	}
+	d->stalled = val;
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(nic_stall_fops, nic_stall_get, nic_stall_set, "%llu\n");
+
+static int nic_overrun_set(void *data, u64 val)
+{
+	struct sim_nic *nic = data;
+	struct nic_diag *d = &nic->diag;
+	struct sim_dev *sd = nic->sd;
+	unsigned long flags;
+	int ret = 0;
+	u64 now;
+
+	if (val > U16_MAX)
+		return -EINVAL;
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	now = sim_now(sd);
+	sim_unit_catch_up(sd, &nic->unit, now);
+	if (d->state != NIC_ST_RUNNING || d->mode != NIC_MODE_REPETITIVE) {
+		ret = -EBUSY;
+	} else {
+		for (; val; val--)
+			nic_take(nic, d->taken++, now, true);
+		/* the schedule goes on after the burst */
+		d->epoch_ns = now;
+		d->epoch_k = d->taken;
+	}
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return ret;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(nic_overrun_fops, NULL, nic_overrun_set, "%llu\n");
+
+/**
+ * nic_diag_debugfs() - the engine's test knobs
+ * @nic: the NIC
+ * @dir: its debugfs directory
+ */
 void nic_diag_debugfs(struct sim_nic *nic, struct dentry *dir)
 {
+	debugfs_create_file_unsafe("stall", 0600, dir, nic, &nic_stall_fops);
+	debugfs_create_file_unsafe("overrun", 0200, dir, nic, &nic_overrun_fops);
 }

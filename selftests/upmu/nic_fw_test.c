@@ -107,6 +107,126 @@ static void hdr(void *in, uint16_t op, uint16_t uid, uint16_t op_mod)
 	nic_set(in, NIC_HDR_OP_MOD, op_mod);
 }
 
+static int nic_advance(uint64_t ns)
+{
+	return sim_ctl(SIM_ID, "advance", "%llu", (unsigned long long)ns);
+}
+
+static int nic_inject(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return sim_ctl(SIM_ID, "nic/inject", "%s", buf);
+}
+
+/* The value of data ID @id in nic/counters, or -1. */
+static long long cval(uint64_t id)
+{
+	char path[128], line[256];
+	unsigned long long did, v;
+	long long ret = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/nic/counters", SIM_ID);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %*x %*s %llu", &did, &v) == 2 && did == id)
+			ret = v;
+	fclose(f);
+	return ret;
+}
+
+#define DID(hi, lo)	NIC_DID(NIC_DID_##hi, lo)
+
+/* The counter_id of data ID @id (from nic/counters), or 0. */
+static uint32_t cid_of(uint64_t id)
+{
+	char path[128], line[256];
+	unsigned long long did;
+	unsigned int cid, ret = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/nic/counters", SIM_ID);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %x", &did, &cid) == 2 && did == id)
+			ret = cid;
+	fclose(f);
+	return ret;
+}
+
+static uint64_t sim_now_ns(void)
+{
+	uint64_t v = 0;
+
+	sim_get(SIM_ID, "now_ns", &v);
+	return v;
+}
+
+#define M_SINGLE	1
+#define M_REP		2
+#define M_OD		4
+#define M_SYNC		8
+#define M_CLEAR		16
+#define M_OFF		32
+
+/* SET_DIAGNOSTIC_PARAMS input for @n counter_ids; returns its length. */
+static uint32_t set_params_in(uint8_t *in, uint16_t uid, unsigned int m,
+			      unsigned int log_samples, unsigned int log_period,
+			      const uint32_t *cid, unsigned int n)
+{
+	unsigned int i;
+
+	memset(in, 0, NIC_DIAG_PARAMS_LEN(n));
+	hdr(in, NIC_OP_SET_DIAGNOSTIC_PARAMS, uid, 0);
+	nic_set(in, NIC_DIAG_NUM_CNTRS, n);
+	nic_set(in, NIC_DIAG_LOG_NUM_SAMPLES, log_samples);
+	nic_set(in, NIC_DIAG_SINGLE, !!(m & M_SINGLE));
+	nic_set(in, NIC_DIAG_REPETITIVE, !!(m & M_REP));
+	nic_set(in, NIC_DIAG_ON_DEMAND, !!(m & M_OD));
+	nic_set(in, NIC_DIAG_SYNC, !!(m & M_SYNC));
+	nic_set(in, NIC_DIAG_CLEAR, !!(m & M_CLEAR));
+	nic_set(in, NIC_DIAG_ENABLE, !(m & M_OFF));
+	nic_set(in, NIC_DIAG_LOG_PERIOD, log_period);
+	for (i = 0; i < n; i++)
+		nic_set(in, NIC_DIAG_CNTR_ID(i), cid[i]);
+	return NIC_DIAG_PARAMS_LEN(n);
+}
+
+#define SET(pf, uid, m, ls, lp, cid, n) ({				\
+	uint32_t _l = set_params_in(self->in->b, uid, m, ls, lp, cid, n); \
+	CMD(pf, self->in->b, _l, self->out->b, 16); })
+
+/* QUERY_DIAGNOSTIC_COUNTERS of @lines records from @index. */
+#define QUERY(pf, lines, index) ({					\
+	uint8_t *_in = self->in->b;					\
+	hdr(_in, NIC_OP_QUERY_DIAGNOSTIC_COUNTERS, 0, 0);		\
+	memset(_in + 8, 0, 8);						\
+	nic_set(_in, NIC_DIAG_Q_NUM_SAMPLES, lines);			\
+	nic_set(_in, NIC_DIAG_Q_SAMPLE_INDEX, index);			\
+	CMD(pf, _in, 16, self->out->b, NIC_DIAG_REC(lines)); })
+
+#define REC(line)		(self->out->b + NIC_DIAG_REC(line))
+#define REC_CID(line)		nic_get(REC(line), NIC_DIAG_REC_CNTR_ID)
+#define REC_SID(line)		nic_get(REC(line), NIC_DIAG_REC_SAMPLE_ID)
+#define REC_TS(line)		nic_get(REC(line), NIC_DIAG_REC_TIMESTAMP)
+#define REC_VAL(line)		nic_get64(REC(line), NIC_DIAG_REC_VALUE)
+
+/* QUERY_DIAGNOSTIC_PARAMS through PF 0 with @len bytes of output. */
+#define QPARAMS(len) ({							\
+	hdr(self->in->b, NIC_OP_QUERY_DIAGNOSTIC_PARAMS, 0, 0);		\
+	CMD(0, self->in->b, 16, self->out->b, len); })
+
+#define PERIOD	1024	/* 2^10 clocks of 1 GHz: the minimum, in ns */
+
 static struct box box_in, box_out;
 
 FIXTURE(nic) {
@@ -340,6 +460,476 @@ TEST_F(nic, new_device_options)
 	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/regs/nic.pf0", SIM_ID);
 	EXPECT_NE(0, access(path, F_OK));
 	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/* Every event kind adds exactly what it says to exactly its counters. */
+TEST_F(nic, events)
+{
+	unsigned int tc;
+
+	ASSERT_EQ(0, nic_inject("ev=rx port=1 prio=3 size=1500 count=10"));
+	ASSERT_EQ(0, nic_inject("ev=rx port=1 prio=5 size=64"));
+	EXPECT_EQ(15064, cval(DID(RX_BYTES, 1)));
+	EXPECT_EQ(11, cval(DID(RX_PACKETS, 1)));
+	EXPECT_EQ(15000, cval(DID(RX_BYTES_PRIO, NIC_DID_PORT_PRIO(1, 3))));
+	EXPECT_EQ(10, cval(DID(RX_PACKETS_PRIO, NIC_DID_PORT_PRIO(1, 3))));
+	EXPECT_EQ(64, cval(DID(RX_BYTES_PRIO, NIC_DID_PORT_PRIO(1, 5))));
+	EXPECT_EQ(0, cval(DID(RX_BYTES, 0)));
+	EXPECT_EQ(0, cval(DID(TX_BYTES, 1)));
+	ASSERT_EQ(0, nic_inject("ev=tx port=0 prio=7 size=9000 count=3"));
+	EXPECT_EQ(27000, cval(DID(TX_BYTES, 0)));
+	EXPECT_EQ(3, cval(DID(TX_PACKETS, 0)));
+	EXPECT_EQ(27000, cval(DID(TX_BYTES_PRIO, NIC_DID_PORT_PRIO(0, 7))));
+	EXPECT_EQ(3, cval(DID(TX_PACKETS_PRIO, NIC_DID_PORT_PRIO(0, 7))));
+
+	ASSERT_EQ(0, nic_inject("ev=rx_drop port=1 count=4"));
+	ASSERT_EQ(0, nic_inject("ev=pause_rx port=0 prio=2 count=5"));
+	ASSERT_EQ(0, nic_inject("ev=pause_tx port=1 prio=6 count=6"));
+	ASSERT_EQ(0, nic_inject("ev=discard host=1 count=7"));
+	ASSERT_EQ(0, nic_inject("ev=scatter host=0 count=8"));
+	ASSERT_EQ(0, nic_inject("ev=no_wqe host=1 count=9"));
+	ASSERT_EQ(0, nic_inject("ev=no_wqe_hairpin host=1 count=10"));
+	ASSERT_EQ(0, nic_inject("ev=ecn host=0 count=11"));
+	ASSERT_EQ(0, nic_inject("ev=cnp_handled port=1 count=12"));
+	ASSERT_EQ(0, nic_inject("ev=cnp_sent port=0 count=13"));
+	ASSERT_EQ(0, nic_inject("ev=qp_desched count=14"));
+	EXPECT_EQ(4, cval(DID(RX_BUFFER_DROPS, 1)));
+	EXPECT_EQ(5, cval(DID(RX_PAUSE, NIC_DID_PORT_PRIO(0, 2))));
+	EXPECT_EQ(6, cval(DID(TX_PAUSE, NIC_DID_PORT_PRIO(1, 6))));
+	EXPECT_EQ(7, cval(DID(RX_HOST_DISCARDS, 1)));
+	EXPECT_EQ(0, cval(DID(RX_HOST_DISCARDS, 0)));
+	EXPECT_EQ(8, cval(DID(RX_TO_SCATTER, 0)));
+	EXPECT_EQ(9, cval(DID(RX_NO_WQE, 1)));
+	EXPECT_EQ(10, cval(DID(RX_NO_WQE_HAIRPIN, 1)));
+	EXPECT_EQ(11, cval(DID(RX_ECN_ROCE, 0)));
+	EXPECT_EQ(12, cval(DID(CNP_HANDLED, 1)));
+	EXPECT_EQ(13, cval(DID(CNP_SENT, 0)));
+	EXPECT_EQ(14, cval(DID(QP_DESCHED, 0)));
+
+	/* PCIe: bytes with TLP headers (16 each), data bytes without */
+	ASSERT_EQ(0, nic_inject("ev=pcie_in link=1 size=256 count=100"));
+	ASSERT_EQ(0, nic_inject("ev=pcie_out link=0 size=64 count=2"));
+	EXPECT_EQ(27200, cval(DID(PCIE_IN_BYTES, 1)));
+	EXPECT_EQ(25600, cval(DID(PCIE_IN_DATA, 1)));
+	EXPECT_EQ(160, cval(DID(PCIE_OUT_BYTES, 0)));
+	EXPECT_EQ(128, cval(DID(PCIE_OUT_DATA, 0)));
+	EXPECT_EQ(0, cval(DID(PCIE_IN_BYTES, 0)));
+	ASSERT_EQ(0, nic_inject("ev=stall link=0 kind=pw_data ns=100 count=2"));
+	ASSERT_EQ(0, nic_inject("ev=stall link=0 kind=pw_hdr ns=101"));
+	ASSERT_EQ(0, nic_inject("ev=stall link=1 kind=np_data ns=102"));
+	ASSERT_EQ(0, nic_inject("ev=stall link=1 kind=np_hdr ns=103"));
+	ASSERT_EQ(0, nic_inject("ev=stall link=1 kind=np_cpl ns=104"));
+	ASSERT_EQ(0, nic_inject("ev=stall link=1 kind=np_order tc=5 ns=105"));
+	EXPECT_EQ(200, cval(DID(STALL_PW_DATA, 0)));
+	EXPECT_EQ(101, cval(DID(STALL_PW_HDR, 0)));
+	EXPECT_EQ(102, cval(DID(STALL_NP_DATA, 1)));
+	EXPECT_EQ(103, cval(DID(STALL_NP_HDR, 1)));
+	EXPECT_EQ(104, cval(DID(STALL_NP_CPL, 1)));
+	EXPECT_EQ(105, cval(DID(STALL_NP_ORDER, NIC_DID_LINK_TC(1, 5))));
+	for (tc = 0; tc < 8; tc++)
+		if (tc != 5)
+			EXPECT_EQ(0, cval(DID(STALL_NP_ORDER, NIC_DID_LINK_TC(1, tc))));
+	/* reads: total and count are Counters, max and min Statistics */
+	EXPECT_EQ(0, cval(DID(PCIE_RD_LAT_MIN, 0)));
+	ASSERT_EQ(0, nic_inject("ev=pcie_read link=0 lat=500 count=3"));
+	ASSERT_EQ(0, nic_inject("ev=pcie_read link=0 lat=900"));
+	ASSERT_EQ(0, nic_inject("ev=pcie_read link=0 lat=200"));
+	EXPECT_EQ(2600, cval(DID(PCIE_RD_LAT, 0)));
+	EXPECT_EQ(5, cval(DID(PCIE_RD_COUNT, 0)));
+	EXPECT_EQ(900, cval(DID(PCIE_RD_LAT_MAX, 0)));
+	EXPECT_EQ(200, cval(DID(PCIE_RD_LAT_MIN, 0)));
+	EXPECT_EQ(0, cval(DID(PCIE_RD_LAT_MAX, 1)));
+
+	/* CQEs: global and per function */
+	ASSERT_EQ(0, nic_inject("ev=rx_cqe func=3 count=20"));
+	ASSERT_EQ(0, nic_inject("ev=rx_cqe func=0 count=1"));
+	ASSERT_EQ(0, nic_inject("ev=tx_cqe func=2 count=30"));
+	EXPECT_EQ(21, cval(DID(RX_CQE, 0)));
+	EXPECT_EQ(20, cval(DID(RX_CQE_FUNC, 3)));
+	EXPECT_EQ(1, cval(DID(RX_CQE_FUNC, 0)));
+	EXPECT_EQ(30, cval(DID(TX_CQE, 0)));
+	EXPECT_EQ(30, cval(DID(TX_CQE_FUNC, 2)));
+	/* ICMC hit/miss streams */
+	ASSERT_EQ(0, nic_inject("ev=icmc_hit count=70"));
+	ASSERT_EQ(0, nic_inject("ev=icmc_miss count=30"));
+	EXPECT_EQ(100, cval(DID(ICMC_ACCESSES, 0)));
+	EXPECT_EQ(70, cval(DID(ICMC_HITS, 0)));
+	EXPECT_EQ(30, cval(DID(ICMC_MISSES, 0)));
+
+	/* what the device does not have, or does not parse */
+	EXPECT_EQ(-EINVAL, nic_inject("ev=rx port=2 size=64"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=rx port=0 prio=8 size=64"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=rx port=0 size=0"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=discard host=2"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=rx_cqe func=4"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=stall link=2 kind=pw_data ns=1"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=stall link=0 kind=nope ns=1"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=warp"));
+	EXPECT_EQ(-EINVAL, nic_inject("port=0"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=rx size=64 count=4294967297"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=rx size=64 rate=5"));
+	EXPECT_EQ(-EINVAL, nic_inject("ev=rx size=64 bogus"));
+}
+
+/* Flows deliver floor(elapsed x rate / 1 s) events, by sim time. */
+TEST_F(nic, flows)
+{
+	char path[128], buf[512];
+	int fd;
+	ssize_t n;
+
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/flows",
+			     "add id=1 rate=1000000 ev=rx port=0 prio=1 size=100"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/flows",
+			     "add id=2 rate=3 ev=pcie_read link=1 lat=700"));
+	EXPECT_EQ(-EEXIST, sim_ctl(SIM_ID, "nic/flows", "add id=1 rate=1 ev=qp_desched"));
+	EXPECT_EQ(-EINVAL, sim_ctl(SIM_ID, "nic/flows", "add id=3 ev=qp_desched"));
+	EXPECT_EQ(-ENOENT, sim_ctl(SIM_ID, "nic/flows", "del id=9"));
+	EXPECT_EQ(0, cval(DID(RX_PACKETS, 0)));
+	ASSERT_EQ(0, nic_advance(2500));	/* 2.5 us: 2 packets */
+	EXPECT_EQ(2, cval(DID(RX_PACKETS, 0)));
+	EXPECT_EQ(200, cval(DID(RX_BYTES_PRIO, NIC_DID_PORT_PRIO(0, 1))));
+	ASSERT_EQ(0, nic_advance(1000000000));	/* 1 s more */
+	EXPECT_EQ(1000002, cval(DID(RX_PACKETS, 0)));
+	EXPECT_EQ(3, cval(DID(PCIE_RD_COUNT, 1)));
+	EXPECT_EQ(2100, cval(DID(PCIE_RD_LAT, 1)));
+	EXPECT_EQ(700, cval(DID(PCIE_RD_LAT_MAX, 1)));
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/nic/flows", SIM_ID);
+	fd = open(path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	ASSERT_LT(0, n);
+	buf[n] = 0;
+	EXPECT_NE(NULL, strstr(buf, "id=1 ev=rx a=0 b=1 func=0 size=100 rate=1000000 events=1000002\n"));
+	/* a deleted flow sends no more */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/flows", "del id=1"));
+	ASSERT_EQ(0, nic_advance(1000000));
+	EXPECT_EQ(1000002, cval(DID(RX_PACKETS, 0)));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/flows", "clear"));
+	ASSERT_EQ(0, nic_advance(1000000000));
+	EXPECT_EQ(3, cval(DID(PCIE_RD_COUNT, 1)));
+}
+
+/* The period: at least the minimum, long enough for the counters. */
+TEST_F(nic, period)
+{
+	uint8_t *out = self->out->b;
+	/* 148 distinct counters: the 6 port-priority rows, 18 rows with an
+	 * instance per port or link, the 16 link-tclass stall timers */
+	static const unsigned int rows16[] = { 1, 3, 5, 15, 17, 18 };
+	static const unsigned int rows2[] = { 0, 2, 4, 11, 12, 14, 16, 19, 20,
+					      21, 22, 23, 24, 25, 26, 27, 29, 30 };
+	uint32_t cid[148];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < 6 * 16; i++)
+		cid[n++] = NIC_CID(rows16[i / 16], i % 16);
+	for (i = 0; i < 18 * 2; i++)
+		cid[n++] = NIC_CID(rows2[i / 2], i % 2);
+	for (i = 0; i < 16; i++)
+		cid[n++] = NIC_CID(28, i);
+	ASSERT_EQ(148U, n);
+
+	/* a short request is rounded up to the minimum, 2^10 */
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_SINGLE, 2, 5, cid, 1));
+	ASSERT_EQ(NIC_STAT_OK, QPARAMS(NIC_DIAG_PARAMS_LEN(20)));
+	EXPECT_EQ((uint32_t)NIC_DIAG_PARAMS_LEN(1), last_len);
+	EXPECT_EQ(1U, nic_get(out, NIC_DIAG_NUM_CNTRS));
+	EXPECT_EQ(10U, nic_get(out, NIC_DIAG_LOG_PERIOD));
+	/* byte-exact context: num 1, log samples 2; single|enable; 10 */
+	EXPECT_EQ(0x00, out[8]);
+	EXPECT_EQ(0x01, out[9]);
+	EXPECT_EQ(0x02, out[11]);
+	EXPECT_EQ(0x84, out[12]);
+	EXPECT_EQ(10, out[15]);
+	EXPECT_EQ(cid[0], nic_get(out, NIC_DIAG_CNTR_ID(0)));
+	/* a longer one is kept */
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_REP | M_SYNC, 2, 20, cid, 2));
+	ASSERT_EQ(NIC_STAT_OK, QPARAMS(NIC_DIAG_PARAMS_LEN(20)));
+	EXPECT_EQ(20U, nic_get(out, NIC_DIAG_LOG_PERIOD));
+	EXPECT_EQ(0x64, out[12]);	/* repetitive|sync|enable */
+	/* 20 counters x 64 clocks: 2^11; 148: 2^14 */
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_SINGLE, 0, 10, cid, 20));
+	ASSERT_EQ(NIC_STAT_OK, QPARAMS(NIC_DIAG_PARAMS_LEN(20)));
+	EXPECT_EQ(11U, nic_get(out, NIC_DIAG_LOG_PERIOD));
+	EXPECT_EQ(cid[19], nic_get(out, NIC_DIAG_CNTR_ID(19)));
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_SINGLE, 4, 0, cid, 148));
+	ASSERT_EQ(NIC_STAT_OK, QPARAMS(NIC_DIAG_PARAMS_LEN(20)));
+	EXPECT_EQ(14U, nic_get(out, NIC_DIAG_LOG_PERIOD));
+	EXPECT_EQ(148U, nic_get(out, NIC_DIAG_NUM_CNTRS));
+	EXPECT_EQ((uint32_t)NIC_DIAG_PARAMS_LEN(20), last_len);	/* what fits */
+	/* beyond 2^35 */
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, SET(0, 0, M_SINGLE, 0, 36, cid, 1));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_PERIOD, NIC_SYND_NO_INDEX),
+		  nic_get(out, NIC_HDR_SYNDROME));
+	/* disabled: nothing configured */
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_OFF | M_CLEAR, 0, 0, cid, 0));
+	ASSERT_EQ(NIC_STAT_OK, QPARAMS(NIC_DIAG_PARAMS_LEN(0)));
+	EXPECT_EQ(0U, nic_get(out, NIC_DIAG_NUM_CNTRS));
+	EXPECT_EQ(0U, nic_get(out, NIC_DIAG_ENABLE));
+}
+
+/* Single mode: samples every period until the buffer is full. */
+TEST_F(nic, single)
+{
+	uint32_t cid[2] = { cid_of(DID(RX_PACKETS, 0)), cid_of(DID(RX_BYTES, 0)) };
+	uint64_t t0;
+	unsigned int k;
+
+	ASSERT_NE(0U, cid[0]);
+	EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, QUERY(0, 2, 0));
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=100 count=7"));	/* before */
+	t0 = sim_now_ns();
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_SINGLE, 2, 10, cid, 2));
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=100 count=5"));
+	ASSERT_EQ(0, nic_advance(PERIOD + 64));	/* sample 0 complete */
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=10 count=3"));
+	ASSERT_EQ(0, nic_advance(PERIOD));
+	/* two samples so far; the rest of the buffer is empty */
+	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 8, 0));
+	EXPECT_EQ((uint32_t)NIC_DIAG_REC(8), last_len);
+	EXPECT_EQ(cid[0], REC_CID(0));
+	EXPECT_EQ(cid[1], REC_CID(1));
+	EXPECT_EQ(0U, REC_SID(0));
+	EXPECT_EQ(5U, REC_VAL(0));
+	EXPECT_EQ(500U, REC_VAL(1));
+	EXPECT_EQ((uint32_t)(t0 + PERIOD), REC_TS(0));
+	EXPECT_EQ((uint32_t)(t0 + PERIOD + 64), REC_TS(1));	/* no sync */
+	EXPECT_EQ(1U, REC_SID(2));
+	EXPECT_EQ(8U, REC_VAL(2));
+	EXPECT_EQ(530U, REC_VAL(3));
+	EXPECT_EQ((uint32_t)(t0 + 2 * PERIOD), REC_TS(2));
+	EXPECT_EQ(cid[0], REC_CID(4));
+	EXPECT_EQ(0U, REC_VAL(4));
+	EXPECT_EQ(0U, REC_TS(4));
+	/* byte-exact record 1: counter_id, sample_id 0, ts, value 500 */
+	EXPECT_EQ(cid[1] >> 8, REC(1)[0]);
+	EXPECT_EQ(cid[1] & 0xff, REC(1)[1]);
+	EXPECT_EQ(0, REC(1)[3]);
+	EXPECT_EQ(0x01, REC(1)[14]);
+	EXPECT_EQ(0xf4, REC(1)[15]);
+
+	/* full after 4 samples: it stops */
+	ASSERT_EQ(0, nic_advance(100 * PERIOD));
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=10 count=1"));
+	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 8, 0));
+	for (k = 0; k < 4; k++) {
+		EXPECT_EQ(k, REC_SID(2 * k));
+		EXPECT_EQ(k ? 8U : 5U, REC_VAL(2 * k));
+		EXPECT_EQ((uint32_t)(t0 + (k + 1) * PERIOD), REC_TS(2 * k));
+	}
+	/* from an index, rolling over */
+	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 4, 3));
+	EXPECT_EQ(3U, REC_SID(0));
+	EXPECT_EQ(0U, REC_SID(2));
+	EXPECT_EQ(500U, REC_VAL(3));
+
+	/* restart: measured from now, sample_ids from 0 */
+	t0 = sim_now_ns();
+	ASSERT_EQ(NIC_STAT_OK, SET(1, 0, M_SINGLE, 2, 10, cid, 2));
+	ASSERT_EQ(0, nic_advance(PERIOD + 64));
+	ASSERT_EQ(NIC_STAT_OK, QUERY(1, 2, 0));
+	EXPECT_EQ(0U, REC_SID(0));
+	EXPECT_EQ(0U, REC_VAL(0));
+	EXPECT_EQ((uint32_t)(t0 + PERIOD), REC_TS(0));
+
+	/* bad queries: a status, no output */
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, QUERY(0, 3, 0));	/* not whole samples */
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, QUERY(0, 0, 0));
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, QUERY(0, 10, 0));	/* 5 > 4 samples */
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, QUERY(0, 2, 4));	/* index out of range */
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, QUERY(0, 2, 0xffff));
+	EXPECT_EQ((uint32_t)NIC_HDR_OUT_LEN, last_len);
+	hdr(self->in->b, NIC_OP_QUERY_DIAGNOSTIC_COUNTERS, 0, 0);
+	nic_set(self->in->b, NIC_DIAG_Q_NUM_SAMPLES, 4);
+	nic_set(self->in->b, NIC_DIAG_Q_SAMPLE_INDEX, 0);
+	EXPECT_EQ(NIC_STAT_BAD_OUTP_LEN,
+		  CMD(0, self->in->b, 16, self->out->b, NIC_DIAG_REC(4) - 16));
+}
+
+/* Repetitive with sync and clear: per-period counts, oldest overwritten. */
+TEST_F(nic, repetitive)
+{
+	uint32_t cid[2] = { cid_of(DID(ICMC_HITS, 0)), cid_of(DID(ICMC_ACCESSES, 0)) };
+	uint64_t t0 = sim_now_ns();
+	unsigned int m, line;
+
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_REP | M_SYNC | M_CLEAR, 2, 10, cid, 2));
+	ASSERT_EQ(0, nic_inject("ev=icmc_hit count=10"));
+	ASSERT_EQ(0, nic_advance(PERIOD));
+	ASSERT_EQ(0, nic_inject("ev=icmc_hit count=5"));
+	ASSERT_EQ(0, nic_inject("ev=icmc_miss count=1"));
+	ASSERT_EQ(0, nic_advance(PERIOD));
+	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 4, 0));
+	EXPECT_EQ(10U, REC_VAL(0));
+	EXPECT_EQ(10U, REC_VAL(1));
+	EXPECT_EQ(REC_TS(0), REC_TS(1));	/* sync: one clock */
+	EXPECT_EQ(5U, REC_VAL(2));	/* clear: this period's */
+	EXPECT_EQ(6U, REC_VAL(3));
+	/* 5 more periods: samples 2-6, the buffer keeps 3-6 */
+	ASSERT_EQ(0, nic_advance(5 * PERIOD));
+	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 8, 0));
+	for (m = 0; m < 4; m++) {
+		unsigned int k = (unsigned int[]){ 4, 5, 6, 3 }[m];
+
+		line = 2 * m;
+		EXPECT_EQ(k, REC_SID(line));
+		EXPECT_EQ(0U, REC_VAL(line));
+		EXPECT_EQ((uint32_t)(t0 + (k + 1) * PERIOD), REC_TS(line));
+	}
+
+	/* sync without clear: counts from the start */
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_REP | M_SYNC, 2, 10, cid, 2));
+	ASSERT_EQ(0, nic_inject("ev=icmc_hit count=4"));
+	ASSERT_EQ(0, nic_advance(PERIOD));
+	ASSERT_EQ(0, nic_inject("ev=icmc_hit count=4"));
+	ASSERT_EQ(0, nic_advance(PERIOD));
+	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 4, 0));
+	EXPECT_EQ(4U, REC_VAL(0));
+	EXPECT_EQ(8U, REC_VAL(2));
+}
+
+/* A catch-up over many periods takes the ones that stay, exactly. */
+TEST_F(nic, catch_up)
+{
+	uint32_t cid[1] = { cid_of(DID(RX_PACKETS, 1)) };
+	uint64_t total, k0, t0;
+	unsigned int m;
+
+	t0 = sim_now_ns();
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/flows", "add id=1 rate=1000000 ev=rx port=1 size=64"));
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_REP | M_SYNC | M_CLEAR, 3, 10, cid, 1));
+	total = 1000000000ULL;
+	ASSERT_EQ(0, nic_advance(total));
+	/* samples 0 .. floor(1e9 / 1024) - 1 taken; the last 8 stay */
+	k0 = total / PERIOD - 8;
+	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 8, 0));
+	for (m = 0; m < 8; m++) {
+		uint64_t k = k0 + m, slot = k % 8;
+		/* packets by the end of period k, minus by the end of k - 1 */
+		uint64_t exp = (k + 1) * PERIOD / 1000 - k * PERIOD / 1000;
+
+		EXPECT_EQ((uint32_t)(k & 0xffff), REC_SID(slot));
+		EXPECT_EQ(exp, REC_VAL(slot)) TH_LOG("sample %llu", (unsigned long long)k);
+		EXPECT_EQ((uint32_t)(t0 + (k + 1) * PERIOD), REC_TS(slot));
+	}
+}
+
+/* On-demand: each query takes one sample; Statistics reset at each. */
+TEST_F(nic, on_demand)
+{
+	uint32_t cid[3] = { cid_of(DID(PCIE_RD_LAT_MAX, 0)),
+			    cid_of(DID(PCIE_RD_LAT_MIN, 0)),
+			    cid_of(DID(PCIE_RD_COUNT, 0)) };
+	uint64_t t;
+
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, SET(0, 0, M_OD | M_SYNC, 0, 0, cid, 3));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_MODE, NIC_SYND_NO_INDEX),
+		  nic_get(self->out->b, NIC_HDR_SYNDROME));
+	/* single + on_demand, as FreeBSD sets them: on-demand */
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_OD | M_SINGLE, 0, 0, cid, 3));
+	ASSERT_EQ(0, nic_inject("ev=pcie_read link=0 lat=500"));
+	ASSERT_EQ(0, nic_inject("ev=pcie_read link=0 lat=900"));
+	ASSERT_EQ(0, nic_advance(12345));
+	t = sim_now_ns();
+	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 3, 0));
+	EXPECT_EQ((uint32_t)NIC_DIAG_REC(3), last_len);
+	EXPECT_EQ(0U, REC_SID(0));
+	EXPECT_EQ(900U, REC_VAL(0));
+	EXPECT_EQ(500U, REC_VAL(1));
+	EXPECT_EQ(2U, REC_VAL(2));
+	EXPECT_EQ((uint32_t)t, REC_TS(0));
+	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 3, 7));
+	EXPECT_EQ(1U, REC_SID(0));
+	EXPECT_EQ(0U, REC_VAL(0));
+	EXPECT_EQ(0U, REC_VAL(1));
+	EXPECT_EQ(2U, REC_VAL(2));
+	ASSERT_EQ(0, nic_inject("ev=pcie_read link=0 lat=300"));
+	ASSERT_EQ(NIC_STAT_OK, QUERY(1, 6, 0));
+	EXPECT_EQ(2U, REC_SID(0));
+	EXPECT_EQ(300U, REC_VAL(0));
+	EXPECT_EQ(300U, REC_VAL(1));
+	EXPECT_EQ(3U, REC_VAL(2));
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, QUERY(0, 2, 0));	/* fewer than a sample */
+}
+
+/* A list that cannot be applied names its failing index; nothing changes. */
+TEST_F(nic, apply_fails)
+{
+	uint8_t *out = self->out->b, *in = self->in->b;
+	uint32_t good[1] = { cid_of(DID(RX_BYTES, 0)) };
+	uint32_t cid[4] = { cid_of(DID(RX_BYTES, 0)), cid_of(DID(ICMC_HITS, 0)),
+			    cid_of(DID(PCIE_RD_LAT_MAX, 1)), cid_of(DID(TX_CQE, 0)) };
+	uint32_t l;
+
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_REP, 3, 12, good, 1));
+	/* index 2 cannot sync */
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, SET(0, 0, M_REP | M_SYNC, 2, 10, cid, 4));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_NO_SYNC, 2), nic_get(out, NIC_HDR_SYNDROME));
+	EXPECT_EQ(0x00020002U, nic_get(out, NIC_HDR_SYNDROME));
+	/* without sync it goes */
+	/* unknown counter_id at 1, duplicate at 3 */
+	cid[1] = 0x7fff;
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, SET(0, 0, M_REP, 2, 10, cid, 4));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_UNKNOWN_ID, 1), nic_get(out, NIC_HDR_SYNDROME));
+	cid[1] = cid_of(DID(ICMC_HITS, 0));
+	cid[3] = cid[1];
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, SET(0, 0, M_REP, 2, 10, cid, 4));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_DUPLICATE, 3), nic_get(out, NIC_HDR_SYNDROME));
+	/* clear needs sync; one mode; capacity 4096 counter-samples */
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, SET(0, 0, M_REP | M_CLEAR, 2, 10, cid, 3));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_MODE, NIC_SYND_NO_INDEX),
+		  nic_get(out, NIC_HDR_SYNDROME));
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, SET(0, 0, M_REP | M_SINGLE, 2, 10, cid, 3));
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, SET(0, 0, 0, 2, 10, cid, 3));
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, SET(0, 0, M_REP, 11, 10, cid, 3));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_CAPACITY, NIC_SYND_NO_INDEX),
+		  nic_get(out, NIC_HDR_SYNDROME));
+	EXPECT_EQ(NIC_STAT_OK, SET(0, 0, M_REP, 10, 10, cid, 3));
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, SET(0, 0, M_REP, 2, 10, cid, 0));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_COUNT, NIC_SYND_NO_INDEX),
+		  nic_get(out, NIC_HDR_SYNDROME));
+	/* the input must hold the list it announces */
+	l = set_params_in(in, 0, M_REP, 2, 10, cid, 3);
+	EXPECT_EQ(NIC_STAT_BAD_INP_LEN, CMD(0, in, l - 4, out, 16));
+	/* the last good configuration stands */
+	hdr(in, NIC_OP_QUERY_DIAGNOSTIC_PARAMS, 0, 0);
+	ASSERT_EQ(NIC_STAT_OK, CMD(0, in, 16, out, NIC_DIAG_PARAMS_LEN(4)));
+	EXPECT_EQ(3U, nic_get(out, NIC_DIAG_NUM_CNTRS));
+	EXPECT_EQ(10U, nic_get(out, NIC_DIAG_LOG_NUM_SAMPLES));
+	EXPECT_EQ(1U, nic_get(out, NIC_DIAG_ENABLE));
+}
+
+/* The test knobs: a stalled engine takes nothing; overruns on demand. */
+TEST_F(nic, stall_overrun)
+{
+	uint32_t cid[1] = { cid_of(DID(QP_DESCHED, 0)) };
+
+	EXPECT_EQ(-EBUSY, sim_ctl(SIM_ID, "nic/overrun", "1"));
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_REP, 2, 10, cid, 1));
+	ASSERT_EQ(0, nic_advance(PERIOD));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/stall", "1"));
+	ASSERT_EQ(0, nic_advance(10 * PERIOD));
+	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 4, 0));
+	EXPECT_EQ(0U, REC_SID(0));
+	EXPECT_EQ(0U, REC_TS(1));	/* only one sample */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/stall", "0"));
+	ASSERT_EQ(0, nic_advance(PERIOD - 1));
+	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 4, 0));
+	EXPECT_EQ(0U, REC_TS(1));
+	ASSERT_EQ(0, nic_advance(1));
+	ASSERT_EQ(0, nic_inject("ev=qp_desched count=2"));
+	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 4, 0));
+	EXPECT_EQ(1U, REC_SID(1));
+	EXPECT_NE(0U, REC_TS(1));
+	/* a burst of 6: samples 2-7, the buffer keeps 4-7 */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/overrun", "6"));
+	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 4, 0));
+	EXPECT_EQ(4U, REC_SID(0));
+	EXPECT_EQ(7U, REC_SID(3));
+	EXPECT_EQ(2U, REC_VAL(3));
 }
 
 TEST_HARNESS_MAIN

@@ -240,6 +240,11 @@ static inline void nic_set64(void *box, unsigned int off, __u64 v)
 #define NIC_DIAG_ERR_STATE		9	/* not allowed in this state */
 #define NIC_DIAG_ERR_FORMAT		10	/* unknown output format */
 
+/* Sampling modes (DOCA's doca_telemetry_diag_sample_mode numbering). */
+#define NIC_MODE_SINGLE			0
+#define NIC_MODE_REPETITIVE		1
+#define NIC_MODE_ON_DEMAND		2
+
 /* ---- data IDs ------------------------------------------------------------ */
 
 /*
