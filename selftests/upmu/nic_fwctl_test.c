@@ -780,6 +780,95 @@ TEST_F(nic, uctx_freed_at_close)
 	free(out);
 }
 
+/* The counter_id of data ID @id, from the simulator's nic/counters, or 0. */
+static uint32_t cid_of(uint64_t id)
+{
+	unsigned long long did;
+	char path[128], line[256];
+	unsigned int cid, ret = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/nic/counters", SIM_ID);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %x", &did, &cid) == 2 && did == id)
+			ret = cid;
+	fclose(f);
+	return ret;
+}
+
+/*
+ * The diagnostic counters end to end through fwctl, as a DOCA-like tool
+ * uses them: SET_DIAGNOSTIC_PARAMS (on-demand, two counters) at
+ * DEBUG_WRITE, traffic, QUERY_DIAGNOSTIC_COUNTERS and
+ * QUERY_DIAGNOSTIC_PARAMS at DEBUG_READ_ONLY: the exact counts, from a
+ * file of either PF (the engine is the NIC's).
+ */
+TEST_F(nic, diag_counters)
+{
+	uint32_t cid[2] = {
+		cid_of(NIC_DID(NIC_DID_RX_BYTES, 1)),
+		cid_of(NIC_DID(NIC_DID_RX_PACKETS, 1)),
+	};
+	uint8_t in[NIC_DIAG_PARAMS_LEN(2)], out[NIC_DIAG_REC(2)];
+	uint32_t len;
+	int fd[2], i;
+
+	NEED_FWCTL();
+	ASSERT_NE(0U, cid[0]);
+	ASSERT_NE(0U, cid[1]);
+	fd[0] = FW_OPEN(0);
+	fd[1] = FW_OPEN(1);
+
+	memset(in, 0, sizeof(in));
+	nic_set(in, NIC_HDR_OPCODE, NIC_OP_SET_DIAGNOSTIC_PARAMS);
+	nic_set(in, NIC_DIAG_NUM_CNTRS, 2);
+	nic_set(in, NIC_DIAG_ON_DEMAND, 1);
+	nic_set(in, NIC_DIAG_ENABLE, 1);
+	nic_set(in, NIC_DIAG_LOG_PERIOD, NIC_LOG_PERIOD);
+	for (i = 0; i < 2; i++)
+		nic_set(in, NIC_DIAG_CNTR_ID(i), cid[i]);
+	len = NIC_HDR_OUT_LEN;
+	ASSERT_EQ(0, rpc(fd[0], FWCTL_RPC_DEBUG_WRITE, in, sizeof(in), out, &len));
+	ASSERT_EQ(NIC_STAT_OK, get(out, NIC_HDR_STATUS))
+		TH_LOG("syndrome 0x%x", nic_get(out, NIC_HDR_SYNDROME));
+
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/inject", "ev=rx port=1 prio=3 size=1500 count=10"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/inject", "ev=rx port=0 prio=3 size=64 count=5"));
+
+	for (i = 0; i < 2; i++) {
+		memset(in, 0, NIC_DIAG_Q_IN_LEN);
+		nic_set(in, NIC_HDR_OPCODE, NIC_OP_QUERY_DIAGNOSTIC_COUNTERS);
+		nic_set(in, NIC_DIAG_Q_NUM_SAMPLES, 2);
+		memset(out, 0xa5, sizeof(out));
+		len = sizeof(out);
+		ASSERT_EQ(0, rpc(fd[i], FWCTL_RPC_DEBUG_READ_ONLY, in,
+				 NIC_DIAG_Q_IN_LEN, out, &len));
+		ASSERT_EQ(NIC_STAT_OK, get(out, NIC_HDR_STATUS))
+			TH_LOG("PF %d: syndrome 0x%x", i, nic_get(out, NIC_HDR_SYNDROME));
+		EXPECT_EQ(NIC_DIAG_REC(2), (int)len);
+		EXPECT_EQ(cid[0], nic_get(out + NIC_DIAG_REC(0), NIC_DIAG_REC_CNTR_ID));
+		EXPECT_EQ(15000ULL, nic_get64(out + NIC_DIAG_REC(0), NIC_DIAG_REC_VALUE));
+		EXPECT_EQ(cid[1], nic_get(out + NIC_DIAG_REC(1), NIC_DIAG_REC_CNTR_ID));
+		EXPECT_EQ(10ULL, nic_get64(out + NIC_DIAG_REC(1), NIC_DIAG_REC_VALUE));
+	}
+
+	hdr_in(in, NIC_OP_QUERY_DIAGNOSTIC_PARAMS);
+	len = sizeof(out);
+	ASSERT_EQ(0, rpc(fd[1], FWCTL_RPC_DEBUG_READ_ONLY, in, NIC_HDR_IN_LEN,
+			 out, &len));
+	ASSERT_EQ(NIC_STAT_OK, get(out, NIC_HDR_STATUS));
+	EXPECT_EQ(NIC_DIAG_PARAMS_LEN(2), (int)len);
+	EXPECT_EQ(2, get(out, NIC_DIAG_NUM_CNTRS));
+	EXPECT_EQ(1, get(out, NIC_DIAG_ON_DEMAND));
+	EXPECT_EQ(1, get(out, NIC_DIAG_ENABLE));
+	EXPECT_EQ(cid[1], nic_get(out, NIC_DIAG_CNTR_ID(1)));
+	close(fd[0]);
+	close(fd[1]);
+}
+
 /*
  * Random RPCs: opcodes allowed and not, every scope, lengths around the
  * headers and the mailbox, random contents.  Each is refused with an
