@@ -885,14 +885,16 @@ TEST_F(nic, random_rpcs)
 	};
 	unsigned long n = upmu_loops("UPMU_LOOPS_NIC_FUZZ", 1000, 50000), i;
 	uint8_t *in = calloc(2, NIC_OUTBOX_SIZE), *out = calloc(2, NIC_OUTBOX_SIZE);
-	unsigned int seed = time(NULL), delivered = 0, refused = 0;
+	const char *env = getenv("UPMU_NIC_FUZZ_SEED");
+	unsigned int seed = env ? strtoul(env, NULL, 0) : (unsigned long)time(NULL);
+	unsigned int delivered = 0, refused = 0;
 	struct fwctl_info_mlx5 d, d2;
 	uint32_t type, len, in_len, scope;
 	int fd, ret;
 
 	NEED_FWCTL();
 	ASSERT_TRUE(in && out);
-	TH_LOG("seed %u, %lu RPCs", seed, n);
+	TH_LOG("seed %u (UPMU_NIC_FUZZ_SEED), %lu RPCs", seed, n);
 	srand(seed);
 	fd = FW_OPEN(0);
 	len = sizeof(d);
