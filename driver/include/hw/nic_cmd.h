@@ -245,6 +245,136 @@ static inline void nic_set64(void *box, unsigned int off, __u64 v)
 #define NIC_MODE_REPETITIVE		1
 #define NIC_MODE_ON_DEMAND		2
 
+/* ---- upmu extension: DOCA Telemetry Diag features ------------------------ */
+
+/*
+ * Commands of this device's own (Documentation/upmu-nic.rst), for what
+ * the 16-bit mlx5 layout cannot carry: 64-bit data IDs, output formats,
+ * ownership and the DOCA state machine.  Opcodes 0x3e00-0x3e0f, which no
+ * MLX5_CMD_OP_* uses.  Same headers, status and syndrome as the PRM
+ * commands; an engine command from anyone but the owner is RES_BUSY
+ * (NIC_DIAG_ERR_OWNER), a command not allowed in the engine's state is
+ * BAD_SYS_STATE (NIC_DIAG_ERR_STATE) and changes nothing.
+ */
+#define NIC_OP_EXT_QUERY_DATA_IDS	0x3e00
+#define NIC_OP_EXT_OWNERSHIP		0x3e01	/* op_mod NIC_OWN_* */
+#define NIC_OP_EXT_SET_CONFIG		0x3e02	/* Idle -> Configured */
+#define NIC_OP_EXT_APPLY_IDS		0x3e03	/* Configured -> Ready */
+#define NIC_OP_EXT_START		0x3e04	/* Ready -> Running */
+#define NIC_OP_EXT_STOP			0x3e05	/* any but Idle -> Idle */
+#define NIC_OP_EXT_RESTART		0x3e06	/* Running (single) */
+#define NIC_OP_EXT_QUERY_STATE		0x3e07
+#define NIC_OP_EXT_QUERY_SAMPLES	0x3e08
+
+/* Engine states (NIC_EXT_STATE_STATE). */
+#define NIC_STATE_IDLE			0
+#define NIC_STATE_CONFIGURED		1
+#define NIC_STATE_READY			2
+#define NIC_STATE_RUNNING		3
+
+/*
+ * EXT_QUERY_DATA_IDS: in 16 bytes (first entry, most entries); out: the
+ * total, the entries returned, then NIC_EXT_ID_LEN-byte entries from
+ * byte 0x10 with fields at bit offsets within the entry.
+ */
+#define NIC_EXT_IDS_IN_LEN		0x10
+#define NIC_EXT_IDS_START		0x40, 32
+#define NIC_EXT_IDS_MAX			0x60, 32
+#define NIC_EXT_IDS_TOTAL		0x40, 32
+#define NIC_EXT_IDS_RETURNED		0x60, 32
+#define NIC_EXT_ID_LEN			16
+#define NIC_EXT_ID(i)			(NIC_HDR_OUT_LEN + NIC_EXT_ID_LEN * (i))
+#define NIC_EXT_ID_DATA_ID		0x00	/* 64 bits: nic_get64() */
+#define NIC_EXT_ID_SYNC			0x40, 1
+#define NIC_EXT_ID_STAT			0x41, 1	/* Statistic, else Counter */
+#define NIC_EXT_ID_PARAM		0x4c, 4	/* NIC_PARAM_* */
+#define NIC_EXT_ID_CNTR_ID		0x50, 16
+
+/* What a data ID's lower 32 bits select (NIC_EXT_ID_PARAM). */
+#define NIC_PARAM_NONE			0
+#define NIC_PARAM_PORT			1
+#define NIC_PARAM_PORT_PRIO		2
+#define NIC_PARAM_HOST			3
+#define NIC_PARAM_LINK			4
+#define NIC_PARAM_LINK_TC		5
+#define NIC_PARAM_FUNC			6
+
+/*
+ * EXT_OWNERSHIP: op_mod take or release, through a uid (not 0); in 16
+ * bytes, out 16: the owner before the command.
+ */
+#define NIC_OWN_TAKE			0
+#define NIC_OWN_RELEASE			1
+#define NIC_EXT_OWN_FORCE		0x40, 1
+#define NIC_EXT_OWN_PREV_VALID		0x40, 1
+#define NIC_EXT_OWN_PREV_PF		0x48, 8
+#define NIC_EXT_OWN_PREV_UID		0x50, 16
+
+/* EXT_SET_CONFIG: in NIC_EXT_CFG_IN_LEN bytes, out 16. */
+#define NIC_EXT_CFG_IN_LEN		0x20
+#define NIC_EXT_CFG_MODE		0x40, 8	/* NIC_MODE_* */
+#define NIC_EXT_CFG_FORMAT		0x48, 8	/* 0, 1, 2 */
+#define NIC_EXT_CFG_SYNC		0x5e, 1
+#define NIC_EXT_CFG_CLEAR		0x5f, 1
+#define NIC_EXT_CFG_LOG_SAMPLES		0x78, 8
+#define NIC_EXT_CFG_PERIOD_NS		0x80	/* 64 bits; 0: the shortest */
+#define NIC_EXT_CFG_MAX_IDS		0xc0, 32
+
+/*
+ * EXT_APPLY_IDS: in 16 bytes then 8 per data ID; out
+ * NIC_EXT_APPLY_OUT_LEN bytes: the period that runs and the size of a
+ * sample in the configured format.  A failure is BAD_PARAM with
+ * NIC_SYND(reason, index of the data ID).
+ */
+#define NIC_EXT_APPLY_IN_LEN(n)		(0x10 + 8 * (n))
+#define NIC_EXT_APPLY_NUM		0x40, 32
+#define NIC_EXT_APPLY_ID(i)		(0x80 + 64 * (i))	/* nic_get64() */
+#define NIC_EXT_APPLY_OUT_LEN		0x20
+#define NIC_EXT_APPLY_PERIOD_NS		0x80	/* 64 bits */
+#define NIC_EXT_APPLY_LOG_PERIOD	0xd8, 8
+#define NIC_EXT_APPLY_SAMPLE_SIZE	0xe0, 32
+
+/* EXT_QUERY_STATE: in 16 bytes, out NIC_EXT_STATE_OUT_LEN. */
+#define NIC_EXT_STATE_OUT_LEN		0x30
+#define NIC_EXT_STATE_STATE		0x40, 8
+#define NIC_EXT_STATE_MODE		0x48, 8
+#define NIC_EXT_STATE_FORMAT		0x50, 8
+#define NIC_EXT_STATE_SYNC		0x5e, 1
+#define NIC_EXT_STATE_CLEAR		0x5f, 1
+#define NIC_EXT_STATE_LOG_SAMPLES	0x60, 8
+#define NIC_EXT_STATE_LOG_PERIOD	0x68, 8
+#define NIC_EXT_STATE_NUM_IDS		0x70, 16
+#define NIC_EXT_STATE_OWNED		0x80, 1
+#define NIC_EXT_STATE_OWNER_PF		0x88, 8
+#define NIC_EXT_STATE_OWNER_UID		0x90, 16
+#define NIC_EXT_STATE_MAX_IDS		0xa0, 32
+#define NIC_EXT_STATE_TAKEN		0xc0	/* 64 bits: samples taken */
+#define NIC_EXT_STATE_READ		0x100	/* 64 bits: next to read */
+#define NIC_EXT_STATE_PERIOD_NS		0x140	/* 64 bits */
+
+/*
+ * EXT_QUERY_SAMPLES: in 16 bytes (most samples); out the header of
+ * NIC_EXT_SMP_HDR_LEN bytes, then the samples not read before, oldest
+ * first, in the configured format (big-endian, sizes below):
+ *   0: u32 sample_id, u32 0, then per data ID
+ *      u64 data_id, u32 ts_h, u32 ts_l, u64 value
+ *   1: u32 sample_id, u32 earliest_ts_h, u32 earliest_ts_l,
+ *      u32 latest_ts_l, then u64 value per data ID
+ *   2: as 1 with u32 values (the low 32 bits)
+ * Time stamps are ns of the device's free-running clock; values in the
+ * order the IDs were applied.  lost counts the samples overwritten since
+ * the last read (repetitive mode), available those ready before this one.
+ */
+#define NIC_EXT_SMP_MAX			0x40, 32
+#define NIC_EXT_SMP_HDR_LEN		0x20
+#define NIC_EXT_SMP_RETURNED		0x40, 32
+#define NIC_EXT_SMP_LOST		0x60, 32
+#define NIC_EXT_SMP_SIZE		0x80, 32
+#define NIC_EXT_SMP_AVAILABLE		0xa0, 32
+#define NIC_FMT0_SIZE(n)		(8 + 24 * (n))
+#define NIC_FMT1_SIZE(n)		(16 + 8 * (n))
+#define NIC_FMT2_SIZE(n)		(16 + 4 * (n))
+
 /* ---- data IDs ------------------------------------------------------------ */
 
 /*
