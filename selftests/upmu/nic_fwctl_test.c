@@ -529,6 +529,20 @@ TEST_F(nic, scope_rules)
 		{ NIC_OP_QUERY_DIAGNOSTIC_COUNTERS, FWCTL_RPC_DEBUG_READ_ONLY, 0 },
 		{ NIC_OP_SET_DIAGNOSTIC_PARAMS, FWCTL_RPC_CONFIGURATION, -EBADMSG },
 		{ NIC_OP_SET_DIAGNOSTIC_PARAMS, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
+		{ NIC_OP_EXT_QUERY_DATA_IDS, FWCTL_RPC_CONFIGURATION, -EBADMSG },
+		{ NIC_OP_EXT_QUERY_DATA_IDS, FWCTL_RPC_DEBUG_READ_ONLY, 0 },
+		{ NIC_OP_EXT_QUERY_STATE, FWCTL_RPC_CONFIGURATION, -EBADMSG },
+		{ NIC_OP_EXT_QUERY_STATE, FWCTL_RPC_DEBUG_READ_ONLY, 0 },
+		{ NIC_OP_EXT_QUERY_SAMPLES, FWCTL_RPC_CONFIGURATION, -EBADMSG },
+		{ NIC_OP_EXT_QUERY_SAMPLES, FWCTL_RPC_DEBUG_READ_ONLY, 0 },
+		{ NIC_OP_EXT_OWNERSHIP, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
+		{ NIC_OP_EXT_SET_CONFIG, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
+		{ NIC_OP_EXT_APPLY_IDS, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
+		{ NIC_OP_EXT_START, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
+		{ NIC_OP_EXT_STOP, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
+		{ NIC_OP_EXT_RESTART, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
+		{ NIC_OP_EXT_STOP, FWCTL_RPC_DEBUG_WRITE, 0 },
+		{ NIC_OP_EXT_OWNERSHIP, FWCTL_RPC_DEBUG_WRITE, 0 },
 		/* objects nothing would free at close, and the unknown */
 		{ NIC_OP_CREATE_UCTX, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
 		{ NIC_OP_DESTROY_UCTX, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
@@ -870,6 +884,154 @@ TEST_F(nic, diag_counters)
 }
 
 /*
+ * EXT_OWNERSHIP take (@force) or release through @fd: the firmware's
+ * status, or -errno; the owner before it in *@prev (see owner_of()).
+ */
+static int own(int fd, unsigned int op_mod, bool force, long *prev)
+{
+	uint8_t in[NIC_HDR_IN_LEN] = {}, out[NIC_HDR_OUT_LEN];
+	uint32_t len = sizeof(out);
+	int ret;
+
+	nic_set(in, NIC_HDR_OPCODE, NIC_OP_EXT_OWNERSHIP);
+	nic_set(in, NIC_HDR_OP_MOD, op_mod);
+	nic_set(in, NIC_EXT_OWN_FORCE, force);
+	ret = rpc(fd, FWCTL_RPC_DEBUG_WRITE, in, sizeof(in), out, &len);
+	if (ret)
+		return ret;
+	*prev = nic_get(out, NIC_EXT_OWN_PREV_VALID) ?
+		(long)(nic_get(out, NIC_EXT_OWN_PREV_PF) << 16 |
+		       nic_get(out, NIC_EXT_OWN_PREV_UID)) : -1;
+	return nic_get(out, NIC_HDR_STATUS);
+}
+
+/* The engine's owner, PF << 16 | uid, or -1 for none; < -1: -errno - 1. */
+static long owner_of(int fd)
+{
+	uint8_t in[NIC_HDR_IN_LEN], out[NIC_EXT_STATE_OUT_LEN];
+	uint32_t len = sizeof(out);
+	int ret;
+
+	hdr_in(in, NIC_OP_EXT_QUERY_STATE);
+	ret = rpc(fd, FWCTL_RPC_DEBUG_READ_ONLY, in, sizeof(in), out, &len);
+	if (ret)
+		return ret - 1;
+	if (nic_get(out, NIC_HDR_STATUS))
+		return -2;
+	return nic_get(out, NIC_EXT_STATE_OWNED) ?
+	       (long)(nic_get(out, NIC_EXT_STATE_OWNER_PF) << 16 |
+		      nic_get(out, NIC_EXT_STATE_OWNER_UID)) : -1;
+}
+
+/* EXT_STOP through @fd with @uid in the header: the firmware's status. */
+static int stop_as(int fd, unsigned int uid)
+{
+	uint8_t in[NIC_HDR_IN_LEN], out[NIC_HDR_OUT_LEN];
+	uint32_t len = sizeof(out);
+	int ret;
+
+	hdr_in(in, NIC_OP_EXT_STOP);
+	nic_set(in, NIC_HDR_UID, uid);
+	ret = rpc(fd, FWCTL_RPC_DEBUG_WRITE, in, sizeof(in), out, &len);
+	return ret ? ret : (int)nic_get(out, NIC_HDR_STATUS);
+}
+
+static uint32_t uid_of(int fd)
+{
+	struct fwctl_info_mlx5 d = {};
+	uint32_t type, len = sizeof(d);
+
+	return fw_info(fd, &type, &d, &len) ? 0 : d.uid;
+}
+
+/*
+ * The engine's ownership (the extension's EXT_OWNERSHIP) is a uid's, so
+ * a file's: one owner per NIC through either PF, force takes it over,
+ * the uid in a header cannot borrow the owner's, and closing the owner's
+ * file (or its process dying) frees the engine, as DESTROY_UCTX does.
+ */
+TEST_F(nic, ownership)
+{
+	uint8_t in[NIC_HDR_IN_LEN], out[NIC_EXT_STATE_OUT_LEN];
+	uint32_t uid[3], len;
+	int fd[3], i, status, pipefd[2];
+	long prev;
+	pid_t pid;
+	char c;
+
+	NEED_FWCTL();
+	fd[0] = FW_OPEN(0);	/* A */
+	fd[1] = FW_OPEN(1);	/* B, on the other PF */
+	fd[2] = FW_OPEN(0);	/* C, A's PF */
+	for (i = 0; i < 3; i++)
+		ASSERT_NE(0U, uid[i] = uid_of(fd[i]));
+
+	/* scopes: taking ownership writes, the state is a query */
+	hdr_in(in, NIC_OP_EXT_OWNERSHIP);
+	len = sizeof(out);
+	EXPECT_EQ(-EBADMSG, rpc(fd[0], FWCTL_RPC_DEBUG_READ_ONLY, in, sizeof(in),
+				out, &len));
+	hdr_in(in, NIC_OP_EXT_QUERY_STATE);
+	EXPECT_EQ(-EBADMSG, rpc(fd[0], FWCTL_RPC_CONFIGURATION, in, sizeof(in),
+				out, &len));
+	EXPECT_EQ(-1, owner_of(fd[0]));
+
+	ASSERT_EQ(NIC_STAT_OK, own(fd[0], NIC_OWN_TAKE, false, &prev));
+	EXPECT_EQ(-1, prev);
+	EXPECT_EQ((long)uid[0], owner_of(fd[1]));
+	/* B (other PF) and C (same PF) are refused, told who owns it */
+	EXPECT_EQ(NIC_STAT_RES_BUSY, own(fd[1], NIC_OWN_TAKE, false, &prev));
+	EXPECT_EQ((long)uid[0], prev);
+	EXPECT_EQ(NIC_STAT_RES_BUSY, own(fd[2], NIC_OWN_TAKE, false, &prev));
+
+	/*
+	 * B writes A's uid into the header: it still runs as B, whom the
+	 * engine refuses (RES_BUSY); as A it would be told the engine is
+	 * idle (BAD_SYS_STATE), as A itself is.
+	 */
+	EXPECT_EQ(NIC_STAT_RES_BUSY, stop_as(fd[1], uid[0]));
+	EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, stop_as(fd[0], 0));
+
+	/* force: B takes over; A is refused from then on */
+	ASSERT_EQ(NIC_STAT_OK, own(fd[1], NIC_OWN_TAKE, true, &prev));
+	EXPECT_EQ((long)uid[0], prev);
+	EXPECT_EQ(1L << 16 | uid[1], owner_of(fd[0]));
+	EXPECT_EQ(NIC_STAT_RES_BUSY, stop_as(fd[0], uid[1]));
+
+	/* closing the owner's file frees the engine */
+	close(fd[1]);
+	EXPECT_EQ(-1, owner_of(fd[0]));
+
+	/* a process that dies holding it frees it too */
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int f = fw_open(1);
+
+		if (f < 0 || own(f, NIC_OWN_TAKE, false, &prev))
+			_exit(1);
+		if (write(pipefd[1], "", 1) != 1)
+			_exit(2);
+		pause();
+		_exit(3);
+	}
+	ASSERT_EQ(1, read(pipefd[0], &c, 1));
+	EXPECT_EQ(1, (int)(owner_of(fd[0]) >> 16));
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(-1, owner_of(fd[0]));
+
+	/* release, and C can take it */
+	ASSERT_EQ(NIC_STAT_OK, own(fd[0], NIC_OWN_TAKE, false, &prev));
+	EXPECT_EQ(NIC_STAT_OK, own(fd[0], NIC_OWN_RELEASE, false, &prev));
+	EXPECT_EQ(NIC_STAT_OK, own(fd[2], NIC_OWN_TAKE, false, &prev));
+	EXPECT_EQ(-1, prev);
+	close(fd[0]);
+	close(fd[2]);
+}
+
+/*
  * Random RPCs: opcodes allowed and not, every scope, lengths around the
  * headers and the mailbox, random contents.  Each is refused with an
  * errno of the table in upmu-nic-fwctl.rst or delivered with at least an
@@ -881,7 +1043,11 @@ TEST_F(nic, random_rpcs)
 		NIC_OP_QUERY_HCA_CAP, NIC_OP_QUERY_ADAPTER,
 		NIC_OP_QUERY_DIAGNOSTIC_PARAMS, NIC_OP_SET_DIAGNOSTIC_PARAMS,
 		NIC_OP_QUERY_DIAGNOSTIC_COUNTERS, NIC_OP_CREATE_UCTX,
-		NIC_OP_DESTROY_UCTX,
+		NIC_OP_DESTROY_UCTX, NIC_OP_EXT_QUERY_DATA_IDS,
+		NIC_OP_EXT_OWNERSHIP, NIC_OP_EXT_SET_CONFIG,
+		NIC_OP_EXT_APPLY_IDS, NIC_OP_EXT_START, NIC_OP_EXT_STOP,
+		NIC_OP_EXT_RESTART, NIC_OP_EXT_QUERY_STATE,
+		NIC_OP_EXT_QUERY_SAMPLES,
 	};
 	unsigned long n = upmu_loops("UPMU_LOOPS_NIC_FUZZ", 1000, 50000), i;
 	uint8_t *in = calloc(2, NIC_OUTBOX_SIZE), *out = calloc(2, NIC_OUTBOX_SIZE);
@@ -1054,6 +1220,7 @@ TEST_F(nic, unload_with_files_open)
 	int fd, i, *fds;
 	uint32_t type, len;
 	unsigned int max;
+	long prev;
 
 	NEED_FWCTL();
 	ASSERT_NE(NULL, out);
@@ -1062,6 +1229,8 @@ TEST_F(nic, unload_with_files_open)
 	max = 1U << nic_get(out->b + NIC_HDR_OUT_LEN, NIC_HCA_CAP_LOG_MAX_UCTX);
 	fds = calloc(max, sizeof(*fds));
 	ASSERT_NE(NULL, fds);
+	/* the engine owned through PF 0 */
+	ASSERT_EQ(NIC_STAT_OK, own(fd, NIC_OWN_TAKE, false, &prev));
 	/* every context of PF 1 taken */
 	for (i = 0; i < (int)max; i++) {
 		fds[i] = fw_open(1);
@@ -1092,6 +1261,8 @@ TEST_F(nic, unload_with_files_open)
 	close(fd);
 	fd = FW_OPEN(0);
 	EXPECT_EQ(NIC_STAT_OK, general_cap(fd, out->b));
+	/* and the engine is nobody's */
+	EXPECT_EQ(-1, owner_of(fd));
 	close(fd);
 	free(fds);
 	free(out);
