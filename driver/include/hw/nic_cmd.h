@@ -53,10 +53,14 @@
 
 /*
  * nic_get()/nic_set() read and write a field of a command box the way
- * MLX5_GET()/MLX5_SET() do: the field at bit offset @off of width @w lives
- * in big-endian dword @off / 32, at bit 32 - @w - @off % 32 of it.  Fields
- * are written below as "OFFSET, WIDTH" pairs: nic_get(box, NIC_HDR_OPCODE).
+ * MLX5_GET()/MLX5_SET() do: the field at bit offset OFF of width W lives
+ * in big-endian dword OFF / 32, at bit 32 - W - OFF % 32 of it.  A field
+ * is written NIC_FLD(OFF, W): nic_get(box, NIC_HDR_OPCODE).
  */
+#define NIC_FLD(off, w)		((__u32)(off) << 8 | (w))
+#define NIC_FLD_OFF(f)		((f) >> 8)
+#define NIC_FLD_W(f)		((f) & 0xff)
+
 static inline __u32 nic_be32_get(const void *box, unsigned int byte)
 {
 	const __u8 *p = (const __u8 *)box + byte;
@@ -79,16 +83,17 @@ static inline __u32 nic_mask(unsigned int w)
 	return w >= 32 ? 0xffffffffu : (1u << w) - 1;
 }
 
-static inline __u32 nic_get(const void *box, unsigned int off, unsigned int w)
+static inline __u32 nic_get(const void *box, __u32 fld)
 {
+	unsigned int off = NIC_FLD_OFF(fld), w = NIC_FLD_W(fld);
 	unsigned int shift = 32 - w - off % 32;
 
 	return nic_be32_get(box, off / 32 * 4) >> shift & nic_mask(w);
 }
 
-static inline void nic_set(void *box, unsigned int off, unsigned int w,
-			   __u32 v)
+static inline void nic_set(void *box, __u32 fld, __u32 v)
 {
+	unsigned int off = NIC_FLD_OFF(fld), w = NIC_FLD_W(fld);
 	unsigned int shift = 32 - w - off % 32, byte = off / 32 * 4;
 	__u32 m = nic_mask(w) << shift;
 
@@ -112,11 +117,11 @@ static inline void nic_set64(void *box, unsigned int off, __u64 v)
 /* Every command: a 16-byte input header and a 16-byte output header. */
 #define NIC_HDR_IN_LEN		16
 #define NIC_HDR_OUT_LEN		16
-#define NIC_HDR_OPCODE		0x00, 16
-#define NIC_HDR_UID		0x10, 16
-#define NIC_HDR_OP_MOD		0x30, 16
-#define NIC_HDR_STATUS		0x00, 8
-#define NIC_HDR_SYNDROME	0x20, 32
+#define NIC_HDR_OPCODE		NIC_FLD(0x00, 16)
+#define NIC_HDR_UID		NIC_FLD(0x10, 16)
+#define NIC_HDR_OP_MOD		NIC_FLD(0x30, 16)
+#define NIC_HDR_STATUS		NIC_FLD(0x00, 8)
+#define NIC_HDR_SYNDROME	NIC_FLD(0x20, 32)
 
 /* Firmware status codes (include/linux/mlx5/device.h, MLX5_CMD_STAT_*). */
 #define NIC_STAT_OK		0x00
@@ -145,11 +150,11 @@ static inline void nic_set64(void *box, unsigned int off, __u64 v)
 
 /* CREATE_UCTX: in 0x10 + uctx (cap at +0x10); out: uid. */
 #define NIC_CREATE_UCTX_IN_LEN		0x20
-#define NIC_CREATE_UCTX_CAP		0x80, 32
-#define NIC_CREATE_UCTX_OUT_UID		0x50, 16
+#define NIC_CREATE_UCTX_CAP		NIC_FLD(0x80, 32)
+#define NIC_CREATE_UCTX_OUT_UID		NIC_FLD(0x50, 16)
 /* DESTROY_UCTX: in: uid at +0x08. */
 #define NIC_DESTROY_UCTX_IN_LEN		0x10
-#define NIC_DESTROY_UCTX_UID		0x50, 16
+#define NIC_DESTROY_UCTX_UID		NIC_FLD(0x50, 16)
 #define NIC_UCTX_CAP_TOOLS_RESOURCES	0x4
 
 /*
