@@ -84,6 +84,7 @@ $(TOOLS) build/selftests/upmu-metrics build/selftests/upmu-pcimap:
 	@mkdir -p $(@D)
 	$(CC) $(TOOLBUILDFLAGS) -Itools/lib -o $@ $(filter %.c,$^) $(TOOLLIBS)
 
+build/selftests/nic_fw_test: driver/include/hw/nic_cmd.h
 build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/upmu_lib.h \
 		   selftests/upmu/upmu_test.h $(PMULIB)
 	@mkdir -p $(@D)

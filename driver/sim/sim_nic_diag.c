@@ -910,6 +910,10 @@ int nic_diag_alloc(struct sim_nic *nic)
 	return 0;
 }
 
+/**
+ * nic_diag_free() - free what nic_diag_alloc() allocated
+ * @nic: the NIC (may be half built)
+ */
 void nic_diag_free(struct sim_nic *nic)
 {
 	struct nic_diag *d = &nic->diag;

@@ -932,6 +932,64 @@ TEST_F(nic, stall_overrun)
 	EXPECT_EQ(2U, REC_VAL(3));
 }
 
+/*
+ * Random commands, well-formed headers with random bodies and lengths:
+ * every one gets a delivery status or a firmware status and an output
+ * length within what was given, never a crash (KASAN and UBSAN watch
+ * the firmware on the debug kernel).
+ */
+TEST_F(nic, random_commands)
+{
+	static const uint16_t ops[] = {
+		NIC_OP_QUERY_HCA_CAP, NIC_OP_CREATE_UCTX, NIC_OP_DESTROY_UCTX,
+		NIC_OP_SET_DIAGNOSTIC_PARAMS, NIC_OP_QUERY_DIAGNOSTIC_PARAMS,
+		NIC_OP_QUERY_DIAGNOSTIC_COUNTERS, NIC_OP_EXT_QUERY_DATA_IDS,
+		NIC_OP_EXT_OWNERSHIP, NIC_OP_EXT_SET_CONFIG, NIC_OP_EXT_APPLY_IDS,
+		NIC_OP_EXT_START, NIC_OP_EXT_STOP, NIC_OP_EXT_RESTART,
+		NIC_OP_EXT_QUERY_STATE, NIC_OP_EXT_QUERY_SAMPLES, 0x3e09, 0,
+	};
+	unsigned int i, j, iters = upmu_loops("NIC_FUZZ_ITERS", 3000, 20000);
+	uint32_t cid = cid_of(DID(RX_BYTES, 0)), len, in_len, out_len;
+	int st;
+
+	srandom(9);
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/flows", "add id=1 rate=1000000 ev=icmc_hit"));
+	for (i = 0; i < iters; i++) {
+		uint8_t *in = self->in->b;
+
+		for (j = 0; j < 256; j++)
+			in[j] = random();
+		/* small counts and known IDs often, to get past the checks */
+		if (random() & 1) {
+			nic_set(in, NIC_DIAG_NUM_CNTRS, random() % 4);
+			nic_set(in, NIC_DIAG_LOG_NUM_SAMPLES, random() % 4);
+			nic_set(in, NIC_DIAG_LOG_PERIOD, random() % 14);
+			for (j = 0; j < 4; j++)
+				nic_set(in, NIC_DIAG_CNTR_ID(j), cid + random() % 3);
+			nic_set(in, NIC_DIAG_Q_NUM_SAMPLES, random() % 16);
+		}
+		nic_set(in, NIC_HDR_OPCODE, ops[random() % (sizeof(ops) / sizeof(ops[0]))]);
+		nic_set(in, NIC_HDR_UID, random() % 4);
+		nic_set(in, NIC_HDR_OP_MOD, random() % 3 ? random() % 2 :
+			     (NIC_CAP_DEBUG << 1 | 1));
+		in_len = random() % 3 ? 16 + random() % 80 : random() % 0x1100;
+		out_len = random() % 3 ? 16 + random() % 0x200 : random() % 0x11000;
+		out_len &= ~3U;
+		len = ~0U;
+		st = cmd_raw(random() % 2, in, in_len, self->out->b, out_len, &len);
+		ASSERT_LE(0, st) TH_LOG("command %u", i);
+		if (st == NIC_DELIVERY_OK) {
+			ASSERT_LE(16U, len);
+			ASSERT_GE(out_len, len);
+			ASSERT_GE(0x51U, nic_get(self->out->b, NIC_HDR_STATUS));
+		} else {
+			ASSERT_EQ(0U, len);
+		}
+		if (i % 64 == 0)
+			ASSERT_EQ(0, nic_advance(random() % 100000));
+	}
+}
+
 /* ---- the extension ------------------------------------------------------ */
 
 #define IN	(self->in->b)
