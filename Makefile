@@ -101,6 +101,7 @@ build/selftests/diag_unit_test: selftests/upmu/diag_unit_test.c $(DIAGLIB) \
 		-I"$$(scripts/ksrc.sh 2>/dev/null)/tools/testing/selftests" \
 		-o $@ $(filter %.c,$^) -ljson-c -lm
 
+build/selftests/nic_fw_test: driver/include/hw/nic_cmd.h
 build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/upmu_lib.h \
 		   selftests/upmu/upmu_test.h $(PMULIB)
 	@mkdir -p $(@D)

@@ -21,11 +21,9 @@ sparse)
 checkpatch)
 	ksrc=${2:-$(scripts/ksrc.sh)}
 	cp="$ksrc/scripts/checkpatch.pl --strict --no-tree --terse --show-types"
-	files=$(find driver -name '*.[ch]' ! -name upmu_compat.h ! -name nic_cmd.h | sort)
+	files=$(find driver -name '*.[ch]' ! -name upmu_compat.h | sort)
 	# shellcheck disable=SC2086
 	$cp -f $files
-	# Its fields are "OFFSET, WIDTH" argument pairs for nic_get()/nic_set().
-	$cp --ignore COMPLEX_MACRO -f driver/include/hw/nic_cmd.h
 	# The compat header exists to test kernel versions and name types.
 	$cp --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON,NEW_TYPEDEFS,CONST_STRUCT \
 		-f driver/include/upmu_compat.h

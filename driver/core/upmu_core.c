@@ -364,6 +364,29 @@ static int upmu_validate_group(struct upmu_pmu *upmu, struct perf_event *event)
 	return upmu_sched_one(upmu, &fake, event);
 }
 
+/**
+ * upmu_why() - say why event_init refuses an event
+ * @upmu: the PMU, its lock held (a family's validate hook)
+ * @fmt: printf format of the reason
+ *
+ * The core prints the first reason given with pr_debug() once it has
+ * dropped the lock: a console write under upmu->lock, which perf takes
+ * inside its context lock, could close a lock cycle through the
+ * scheduler, so nothing prints under it.
+ */
+void upmu_why(struct upmu_pmu *upmu, const char *fmt, ...)
+{
+	va_list args;
+
+	lockdep_assert_held(&upmu->lock);
+	if (upmu->why[0])
+		return;
+	va_start(args, fmt);
+	vsnprintf(upmu->why, sizeof(upmu->why), fmt, args);
+	va_end(args);
+}
+EXPORT_SYMBOL_GPL(upmu_why);
+
 static int upmu_check_config(struct upmu_pmu *upmu, struct perf_event *event)
 {
 	const struct upmu_desc *d = upmu->desc;
@@ -374,8 +397,8 @@ static int upmu_check_config(struct upmu_pmu *upmu, struct perf_event *event)
 		u64 v = upmu_cfg_word(&event->attr, i);
 
 		if (v & ~upmu->valid[i]) {
-			dev_dbg(upmu->dev, "config%.0u: reserved bits %#llx set\n",
-				i, v & ~upmu->valid[i]);
+			upmu_why(upmu, "config%.0u: reserved bits %#llx set",
+				 i, v & ~upmu->valid[i]);
 			return -EINVAL;
 		}
 	}
@@ -393,13 +416,14 @@ static int upmu_check_config(struct upmu_pmu *upmu, struct perf_event *event)
 	for (i = 0; i < d->nr_events; i++)
 		if (d->events[i].id == id)
 			return 0;
-	dev_dbg(upmu->dev, "unknown event %#llx\n", id);
+	upmu_why(upmu, "unknown event %#llx", id);
 	return -EINVAL;
 }
 
 static int upmu_event_init(struct perf_event *event)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
+	char why[UPMU_WHY_LEN];
 	unsigned long flags;
 	int cpu, ret;
 
@@ -414,9 +438,11 @@ static int upmu_event_init(struct perf_event *event)
 
 	/*
 	 * The family's checks may look at shared filter state, and a dead
-	 * PMU's device (and its dev_dbg name) may be gone: hold the lock.
+	 * PMU's device may be gone: hold the lock.  What they have to say
+	 * (upmu_why()) is printed after it.
 	 */
 	raw_spin_lock_irqsave(&upmu->lock, flags);
+	upmu->why[0] = '\0';
 	if (upmu->dead || !upmu->live) {
 		ret = -ENODEV;
 		goto out;
@@ -447,7 +473,10 @@ static int upmu_event_init(struct perf_event *event)
 	event->hw.idx = -1;
 	ret = 0;
 out:
+	strscpy(why, upmu->why, sizeof(why));
 	raw_spin_unlock_irqrestore(&upmu->lock, flags);
+	if (why[0])
+		pr_debug("%s: %s\n", upmu->name, why);
 	return ret;
 }
 

@@ -25,6 +25,7 @@
 #define UPMU_ID_LEN		32
 #define UPMU_MAX_INFO		4
 #define UPMU_INFO_LEN		64
+#define UPMU_WHY_LEN		96
 
 /* One register access of a list handed to &struct upmu_regs_ops.xfer. */
 #define UPMU_XFER_WRITE	BIT(0)	/* write the low 32 bits of @val; else read */
@@ -459,14 +460,16 @@ struct upmu_info {
  * @list: in the core's list of registered PMUs
  * @num_counters: general-purpose counters (set by the family)
  * @width: counter width in bits (set by the family)
- * @lock: protects @hw, @events, @n_active, @enabled, @dead, @live and
- *	  the counts of the events on the PMU, and serialises all register
- *	  access of the PMU and every call of a &struct upmu_hw_ops op
+ * @lock: protects @hw, @events, @n_active, @enabled, @why, @dead, @live
+ *	  and the counts of the events on the PMU, and serialises all
+ *	  register access of the PMU and every call of a &struct upmu_hw_ops
+ *	  op
  * @hw: allocation state of the hardware
  * @events: event on each counter index
  * @n_active: counters in use, drives the poll timer
  * @enabled: the hardware is enabled (&upmu_hw_ops.enable last called):
  *	     it stays disabled while no counter is in use
+ * @why: why event_init refused the event being initialised (upmu_why())
  * @timer: overflow poll timer, pinned to @cpu
  * @poll: poll period, 0 if the counters cannot wrap in practice
  * @dead: the registers are gone; perf callbacks no longer touch them
@@ -508,6 +511,7 @@ struct upmu_pmu {
 	struct perf_event *events[UPMU_MAX_COUNTERS];
 	unsigned int n_active;
 	bool enabled;
+	char why[UPMU_WHY_LEN];
 	struct hrtimer timer;
 	ktime_t poll;
 	bool dead;
@@ -533,6 +537,8 @@ static inline struct upmu_pmu *upmu_from_dev(struct device *dev)
 
 u64 upmu_field(const struct upmu_pmu *upmu, const struct perf_event *event,
 	       unsigned int fmt);
+__printf(2, 3)
+void upmu_why(struct upmu_pmu *upmu, const char *fmt, ...);
 int upmu_regs_get(struct platform_device *pdev, struct upmu_regs *regs);
 int upmu_cpus_of_node(struct upmu_pmu *upmu, int node);
 struct upmu_pmu *upmu_pmu_alloc(struct device *dev);

@@ -47,7 +47,8 @@ struct upmu_nic_uctx {
  * The commands a fwctl user may send and the least scope each needs.
  * Anything else is refused (EBADMSG): a command that creates a firmware
  * object would outlive the file, as nothing frees it at close, so none is
- * here unless DESTROY_UCTX frees what it makes.  Queries of the device's
+ * here unless DESTROY_UCTX frees what it makes (the engine's ownership,
+ * and with it the engine, is the uid's).  Queries of the device's
  * capabilities are fine at any scope (as in mlx5_fwctl); queries of
  * diagnostic state need DEBUG_READ_ONLY; whatever configures, starts or
  * owns the diagnostic engine needs DEBUG_WRITE, which taints the kernel.
@@ -62,6 +63,17 @@ static const struct nic_fwctl_rule {
 	{ NIC_OP_QUERY_DIAGNOSTIC_PARAMS,	FWCTL_RPC_DEBUG_READ_ONLY },
 	{ NIC_OP_QUERY_DIAGNOSTIC_COUNTERS,	FWCTL_RPC_DEBUG_READ_ONLY },
 	{ NIC_OP_SET_DIAGNOSTIC_PARAMS,		FWCTL_RPC_DEBUG_WRITE },
+	/* the upmu extension (DOCA Telemetry Diag's features) */
+	{ NIC_OP_EXT_QUERY_DATA_IDS,		FWCTL_RPC_DEBUG_READ_ONLY },
+	{ NIC_OP_EXT_QUERY_STATE,		FWCTL_RPC_DEBUG_READ_ONLY },
+	/* the owner's samples: only the owner, which took DEBUG_WRITE */
+	{ NIC_OP_EXT_QUERY_SAMPLES,		FWCTL_RPC_DEBUG_READ_ONLY },
+	{ NIC_OP_EXT_OWNERSHIP,			FWCTL_RPC_DEBUG_WRITE },
+	{ NIC_OP_EXT_SET_CONFIG,		FWCTL_RPC_DEBUG_WRITE },
+	{ NIC_OP_EXT_APPLY_IDS,			FWCTL_RPC_DEBUG_WRITE },
+	{ NIC_OP_EXT_START,			FWCTL_RPC_DEBUG_WRITE },
+	{ NIC_OP_EXT_STOP,			FWCTL_RPC_DEBUG_WRITE },
+	{ NIC_OP_EXT_RESTART,			FWCTL_RPC_DEBUG_WRITE },
 };
 
 static bool nic_fwctl_allowed(const void *in, enum fwctl_rpc_scope scope)

@@ -315,7 +315,9 @@ static void nic_free(struct sim_nic *nic)
  * @sd: the simulated device, with blocks=nic
  *
  * Each PF becomes a platform device "upmu-nic-pf" with a regs/nic.pfN
- * debugfs file.  Return: 0 or an errno (nothing is left behind).
+ * debugfs file.
+ *
+ * Return: 0 or an errno (nothing is left behind).
  */
 int sim_nic_add(struct sim_dev *sd)
 {

@@ -39,8 +39,13 @@
 
 /* How a data ID's low 32 bits name its instance (hw/nic_cmd.h). */
 enum nic_param {
-	NIC_P_NONE, NIC_P_PORT, NIC_P_PORT_PRIO, NIC_P_HOST, NIC_P_LINK,
-	NIC_P_LINK_TC, NIC_P_FUNC, NIC_NR_PARAMS
+	NIC_P_NONE = NIC_PARAM_NONE,
+	NIC_P_PORT = NIC_PARAM_PORT,
+	NIC_P_PORT_PRIO = NIC_PARAM_PORT_PRIO,
+	NIC_P_HOST = NIC_PARAM_HOST,
+	NIC_P_LINK = NIC_PARAM_LINK,
+	NIC_P_LINK_TC = NIC_PARAM_LINK_TC,
+	NIC_P_FUNC = NIC_PARAM_FUNC,
 };
 
 /**
@@ -61,8 +66,6 @@ struct nic_row {
 
 #define NIC_NR_ROWS	40
 extern const struct nic_row nic_rows[NIC_NR_ROWS];
-
-enum nic_state { NIC_ST_IDLE, NIC_ST_CONFIGURED, NIC_ST_READY, NIC_ST_RUNNING };
 
 struct sim_nic;
 
@@ -132,7 +135,7 @@ struct nic_flow {
 
 /**
  * struct nic_diag - the sampling engine (one per device)
- * @state: NIC_ST_*
+ * @state: NIC_STATE_*
  * @mode: NIC_MODE_*
  * @sync: synchronized start: every counter of a sample read in one clock
  * @clear: Counters cleared at the start of each period (only with @sync)

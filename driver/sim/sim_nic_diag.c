@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The sampling engine of the simulated NIC, one per device, and the
- * mlx5 PRM commands that drive it: SET_DIAGNOSTIC_PARAMS,
- * QUERY_DIAGNOSTIC_PARAMS and QUERY_DIAGNOSTIC_COUNTERS.
+ * commands that drive it: the mlx5 PRM's SET_DIAGNOSTIC_PARAMS,
+ * QUERY_DIAGNOSTIC_PARAMS and QUERY_DIAGNOSTIC_COUNTERS, and this
+ * device's extension (hw/nic_cmd.h NIC_OP_EXT_*) with 64-bit data IDs,
+ * output formats, an owner per device and DOCA's state machine (Idle ->
+ * Configured -> Ready -> Running).  Without an owner anyone may use the
+ * PRM commands; with one, only the owner drives the engine.
  *
  * Running, the engine takes a sample of its applied counters every
  * period of 2^log_sample_period device clocks into a cyclic buffer of
@@ -139,7 +143,7 @@ void nic_diag_catch_up(struct sim_nic *nic, u64 now)
 	struct nic_diag *d = &nic->diag;
 	u64 n = nic_nsamples(d), due, k;
 
-	if (d->state != NIC_ST_RUNNING || d->mode == NIC_MODE_ON_DEMAND ||
+	if (d->state != NIC_STATE_RUNNING || d->mode == NIC_MODE_ON_DEMAND ||
 	    d->stalled)
 		goto out;
 	if (d->mode == NIC_MODE_SINGLE)
@@ -167,7 +171,7 @@ static void nic_diag_start(struct sim_nic *nic, u64 now)
 	struct nic_diag *d = &nic->diag;
 	unsigned int i;
 
-	d->state = NIC_ST_RUNNING;
+	d->state = NIC_STATE_RUNNING;
 	d->epoch_ns = now;
 	d->epoch_k = 0;
 	d->taken = 0;
@@ -186,7 +190,7 @@ static void nic_diag_stop(struct sim_nic *nic)
 {
 	struct nic_diag *d = &nic->diag;
 
-	d->state = NIC_ST_IDLE;
+	d->state = NIC_STATE_IDLE;
 	d->nr = 0;
 	d->taken = 0;
 	d->read = 0;
@@ -276,7 +280,7 @@ static void nic_cfg_apply(struct sim_nic *nic, const struct nic_cfg *cfg,
 	d->nr = nr;
 	for (i = 0; i < nr; i++)
 		d->idx[i] = cntr[i];
-	d->state = NIC_ST_READY;
+	d->state = NIC_STATE_READY;
 }
 
 /* May the command's user drive the engine?  (no owner, or the owner) */
@@ -377,7 +381,7 @@ static int nic_query_diag_params(struct nic_cmd *c)
 	nic_set(out, NIC_DIAG_ON_DEMAND, d->nr && d->mode == NIC_MODE_ON_DEMAND);
 	nic_set(out, NIC_DIAG_SYNC, d->nr && d->sync);
 	nic_set(out, NIC_DIAG_CLEAR, d->nr && d->clear);
-	nic_set(out, NIC_DIAG_ENABLE, d->state == NIC_ST_RUNNING);
+	nic_set(out, NIC_DIAG_ENABLE, d->state == NIC_STATE_RUNNING);
 	nic_set(out, NIC_DIAG_LOG_PERIOD, d->nr ? d->log_period : 0);
 	/* as many counter_ids as the output takes; num_of_counters says all */
 	fit = min((c->out_len - NIC_DIAG_PARAMS_LEN(0)) / 4, d->nr);
@@ -433,7 +437,7 @@ static int nic_query_diag_counters(struct nic_cmd *c)
 	st = nic_cmd_lens(c, NIC_DIAG_Q_IN_LEN, NIC_HDR_OUT_LEN);
 	if (st)
 		return st;
-	if (d->state != NIC_ST_RUNNING)
+	if (d->state != NIC_STATE_RUNNING)
 		return nic_fail(c, NIC_STAT_BAD_SYS_STATE, NIC_DIAG_ERR_STATE,
 				NIC_SYND_NO_INDEX);
 	if (d->mode == NIC_MODE_ON_DEMAND) {
@@ -471,6 +475,360 @@ static int nic_query_diag_counters(struct nic_cmd *c)
 	return NIC_STAT_OK;
 }
 
+/* ---- the extension: DOCA-level commands ---------------------------------- */
+
+/* The owner, or the engine is free, and the command comes with a uid. */
+static int nic_ext_owner_only(struct nic_cmd *c)
+{
+	const struct nic_diag *d = &c->pf->nic->diag;
+
+	if (d->owner_pf != (int)c->pf->pf || d->owner_uid != c->uid || !c->uid)
+		return nic_fail(c, NIC_STAT_RES_BUSY, NIC_DIAG_ERR_OWNER,
+				NIC_SYND_NO_INDEX);
+	return NIC_STAT_OK;
+}
+
+static int nic_ext_bad_state(struct nic_cmd *c)
+{
+	return nic_fail(c, NIC_STAT_BAD_SYS_STATE, NIC_DIAG_ERR_STATE,
+			NIC_SYND_NO_INDEX);
+}
+
+static int nic_ext_query_ids(struct nic_cmd *c)
+{
+	const struct sim_nic *nic = c->pf->nic;
+	u32 start = nic_get(c->in, NIC_EXT_IDS_START);
+	u32 max = nic_get(c->in, NIC_EXT_IDS_MAX), n, i;
+	int st;
+
+	st = nic_cmd_lens(c, NIC_EXT_IDS_IN_LEN, NIC_HDR_OUT_LEN);
+	if (st)
+		return st;
+	n = start < nic->nr_cntrs ? nic->nr_cntrs - start : 0;
+	n = min3(n, max, (c->out_len - NIC_HDR_OUT_LEN) / NIC_EXT_ID_LEN);
+	nic_set(c->out, NIC_EXT_IDS_TOTAL, nic->nr_cntrs);
+	nic_set(c->out, NIC_EXT_IDS_RETURNED, n);
+	for (i = 0; i < n; i++) {
+		const struct nic_cntr *cn = &nic->cntrs[start + i];
+		u8 *e = c->out + NIC_EXT_ID(i);
+
+		nic_set64(e, NIC_EXT_ID_DATA_ID, cn->id);
+		nic_set(e, NIC_EXT_ID_SYNC, nic_rows[cn->row].sync);
+		nic_set(e, NIC_EXT_ID_STAT, nic_rows[cn->row].stat);
+		nic_set(e, NIC_EXT_ID_PARAM, nic_rows[cn->row].param);
+		nic_set(e, NIC_EXT_ID_CNTR_ID, cn->cid);
+	}
+	c->len = NIC_EXT_ID(n);
+	return NIC_STAT_OK;
+}
+
+/*
+ * One owner per device, whichever PF it came through; force takes it
+ * from another, whose engine then stops.  Destroying the owner's uid
+ * releases it (nic_diag_release()).
+ */
+static int nic_ext_ownership(struct nic_cmd *c)
+{
+	struct sim_nic *nic = c->pf->nic;
+	struct nic_diag *d = &nic->diag;
+	u16 op_mod = nic_get(c->in, NIC_HDR_OP_MOD);
+	bool mine = d->owner_pf == (int)c->pf->pf && d->owner_uid == c->uid;
+	int st;
+
+	st = nic_cmd_lens(c, NIC_HDR_IN_LEN, NIC_HDR_OUT_LEN);
+	if (st)
+		return st;
+	if (!c->uid || op_mod > NIC_OWN_RELEASE)
+		return NIC_STAT_BAD_PARAM;
+	nic_set(c->out, NIC_EXT_OWN_PREV_VALID, d->owner_pf >= 0);
+	nic_set(c->out, NIC_EXT_OWN_PREV_PF, d->owner_pf >= 0 ? d->owner_pf : 0);
+	nic_set(c->out, NIC_EXT_OWN_PREV_UID, d->owner_uid);
+	if (op_mod == NIC_OWN_RELEASE) {
+		if (!mine)
+			return nic_fail(c, NIC_STAT_BAD_PARAM, NIC_DIAG_ERR_OWNER,
+					NIC_SYND_NO_INDEX);
+		nic_diag_release(nic, c->pf->pf, c->uid);
+		return NIC_STAT_OK;
+	}
+	if (mine)
+		return NIC_STAT_OK;
+	if (d->owner_pf >= 0 && !nic_get(c->in, NIC_EXT_OWN_FORCE))
+		return nic_fail(c, NIC_STAT_RES_BUSY, NIC_DIAG_ERR_OWNER,
+				NIC_SYND_NO_INDEX);
+	/* a new owner starts from Idle */
+	nic_diag_stop(nic);
+	d->owner_pf = c->pf->pf;
+	d->owner_uid = c->uid;
+	return NIC_STAT_OK;
+}
+
+/* Clocks of @ns, rounded up to a power of two: log2, or -1 if too long. */
+static int nic_ns_log_period(const struct sim_nic *nic, u64 ns)
+{
+	u64 clk;
+
+	/* 2^50 ns is 13 days, more than 2^35 clocks of the slowest clock */
+	if (ns > BIT_ULL(50))
+		return -1;
+	clk = nic_ns_clk(nic, ns);
+	if (nic_clk_ns(nic, clk) < ns)
+		clk++;
+	if (clk > BIT_ULL(NIC_MAX_LOG_PERIOD))
+		return -1;
+	return clk ? order_base_2(clk) : 0;
+}
+
+static int nic_ext_set_config(struct nic_cmd *c)
+{
+	struct sim_nic *nic = c->pf->nic;
+	struct nic_diag *d = &nic->diag;
+	const u8 *in = c->in;
+	u32 mode = nic_get(in, NIC_EXT_CFG_MODE);
+	u32 format = nic_get(in, NIC_EXT_CFG_FORMAT);
+	bool sync = nic_get(in, NIC_EXT_CFG_SYNC);
+	bool clear = nic_get(in, NIC_EXT_CFG_CLEAR);
+	u32 log_samples = nic_get(in, NIC_EXT_CFG_LOG_SAMPLES);
+	u32 max_ids = nic_get(in, NIC_EXT_CFG_MAX_IDS);
+	int st, lp;
+
+	st = nic_cmd_lens(c, NIC_EXT_CFG_IN_LEN, NIC_HDR_OUT_LEN);
+	if (!st)
+		st = nic_ext_owner_only(c);
+	if (st)
+		return st;
+	if (d->state != NIC_STATE_IDLE)
+		return nic_ext_bad_state(c);
+	if (mode > NIC_MODE_ON_DEMAND || (clear && !sync) ||
+	    (mode == NIC_MODE_ON_DEMAND && (sync || clear)))
+		return nic_fail(c, NIC_STAT_BAD_PARAM, NIC_DIAG_ERR_MODE,
+				NIC_SYND_NO_INDEX);
+	if (format > 2)
+		return nic_fail(c, NIC_STAT_BAD_PARAM, NIC_DIAG_ERR_FORMAT,
+				NIC_SYND_NO_INDEX);
+	lp = nic_ns_log_period(nic, nic_get64(in, NIC_EXT_CFG_PERIOD_NS));
+	if (lp < 0)
+		return nic_fail(c, NIC_STAT_BAD_PARAM, NIC_DIAG_ERR_PERIOD,
+				NIC_SYND_NO_INDEX);
+	if (!max_ids || max_ids > d->cap || max_ids > nic->nr_cntrs)
+		return nic_fail(c, NIC_STAT_BAD_PARAM, NIC_DIAG_ERR_COUNT,
+				NIC_SYND_NO_INDEX);
+	if (mode != NIC_MODE_ON_DEMAND &&
+	    (log_samples > NIC_MAX_LOG_SAMPLES ||
+	     ((u64)max_ids << log_samples) > d->cap))
+		return nic_fail(c, NIC_STAT_BAD_PARAM, NIC_DIAG_ERR_CAPACITY,
+				NIC_SYND_NO_INDEX);
+	d->mode = mode;
+	d->format = format;
+	d->sync = sync;
+	d->clear = clear;
+	d->log_samples = mode == NIC_MODE_ON_DEMAND ? 0 : log_samples;
+	d->log_period_req = lp;
+	d->max_ids = max_ids;
+	d->nr = 0;
+	d->state = NIC_STATE_CONFIGURED;
+	return NIC_STAT_OK;
+}
+
+static u32 nic_sample_size(const struct nic_diag *d)
+{
+	switch (d->format) {
+	case 1:
+		return NIC_FMT1_SIZE(d->nr);
+	case 2:
+		return NIC_FMT2_SIZE(d->nr);
+	}
+	return NIC_FMT0_SIZE(d->nr);
+}
+
+static int nic_ext_apply_ids(struct nic_cmd *c)
+{
+	struct sim_nic *nic = c->pf->nic;
+	struct nic_diag *d = &nic->diag;
+	u32 nr = nic_get(c->in, NIC_EXT_APPLY_NUM);
+	struct nic_cfg cfg = {
+		.mode = d->mode, .sync = d->sync, .clear = d->clear,
+		.log_samples = d->log_samples, .log_period = d->log_period_req,
+	};
+	unsigned int i, fail;
+	int st, err, *cntr;
+
+	st = nic_cmd_lens(c, NIC_EXT_APPLY_IN_LEN(0), NIC_EXT_APPLY_OUT_LEN);
+	if (!st && (nr > NIC_INBOX_SIZE ||
+		    c->in_len < NIC_EXT_APPLY_IN_LEN(nr)))
+		st = NIC_STAT_BAD_INP_LEN;
+	if (!st)
+		st = nic_ext_owner_only(c);
+	if (st)
+		return st;
+	if (d->state != NIC_STATE_CONFIGURED)
+		return nic_ext_bad_state(c);
+	if (!nr || nr > d->max_ids)
+		return nic_fail(c, NIC_STAT_BAD_PARAM, NIC_DIAG_ERR_COUNT,
+				nr ? d->max_ids : NIC_SYND_NO_INDEX);
+	cntr = (int *)d->scratch;
+	for (i = 0; i < nr; i++)
+		cntr[i] = nic_cntr_by_id(nic, nic_get64(c->in, NIC_EXT_APPLY_ID(i)));
+	err = nic_cfg_check(nic, &cfg, cntr, nr, &fail);
+	if (err)
+		return nic_fail(c, NIC_STAT_BAD_PARAM, err, fail);
+	nic_cfg_apply(nic, &cfg, cntr, nr);
+	nic_set64(c->out, NIC_EXT_APPLY_PERIOD_NS,
+		  nic_clk_ns(nic, BIT_ULL(d->log_period)));
+	nic_set(c->out, NIC_EXT_APPLY_LOG_PERIOD, d->log_period);
+	nic_set(c->out, NIC_EXT_APPLY_SAMPLE_SIZE, nic_sample_size(d));
+	c->len = NIC_EXT_APPLY_OUT_LEN;
+	return NIC_STAT_OK;
+}
+
+/* START, STOP and RESTART: the transitions of DOCA's section 7. */
+static int nic_ext_transition(struct nic_cmd *c, u16 opcode)
+{
+	struct sim_nic *nic = c->pf->nic;
+	struct nic_diag *d = &nic->diag;
+	int st;
+
+	st = nic_cmd_lens(c, NIC_HDR_IN_LEN, NIC_HDR_OUT_LEN);
+	if (!st)
+		st = nic_ext_owner_only(c);
+	if (st)
+		return st;
+	switch (opcode) {
+	case NIC_OP_EXT_START:
+		if (d->state != NIC_STATE_READY)
+			return nic_ext_bad_state(c);
+		break;
+	case NIC_OP_EXT_RESTART:
+		if (d->state != NIC_STATE_RUNNING || d->mode != NIC_MODE_SINGLE)
+			return nic_ext_bad_state(c);
+		break;
+	default:	/* STOP */
+		if (d->state == NIC_STATE_IDLE)
+			return nic_ext_bad_state(c);
+		nic_diag_stop(nic);
+		return NIC_STAT_OK;
+	}
+	nic_diag_start(nic, sim_now(nic->sd));
+	return NIC_STAT_OK;
+}
+
+static int nic_ext_query_state(struct nic_cmd *c)
+{
+	const struct sim_nic *nic = c->pf->nic;
+	const struct nic_diag *d = &nic->diag;
+	u8 *out = c->out;
+	int st;
+
+	st = nic_cmd_lens(c, NIC_HDR_IN_LEN, NIC_EXT_STATE_OUT_LEN);
+	if (st)
+		return st;
+	nic_set(out, NIC_EXT_STATE_STATE, d->state);
+	nic_set(out, NIC_EXT_STATE_MODE, d->mode);
+	nic_set(out, NIC_EXT_STATE_FORMAT, d->format);
+	nic_set(out, NIC_EXT_STATE_SYNC, d->sync);
+	nic_set(out, NIC_EXT_STATE_CLEAR, d->clear);
+	nic_set(out, NIC_EXT_STATE_LOG_SAMPLES, d->log_samples);
+	nic_set(out, NIC_EXT_STATE_LOG_PERIOD,
+		d->nr ? d->log_period : d->log_period_req);
+	nic_set(out, NIC_EXT_STATE_NUM_IDS, d->nr);
+	nic_set(out, NIC_EXT_STATE_OWNED, d->owner_pf >= 0);
+	nic_set(out, NIC_EXT_STATE_OWNER_PF, d->owner_pf >= 0 ? d->owner_pf : 0);
+	nic_set(out, NIC_EXT_STATE_OWNER_UID, d->owner_uid);
+	nic_set(out, NIC_EXT_STATE_MAX_IDS, d->max_ids);
+	nic_set64(out, NIC_EXT_STATE_TAKEN, d->taken);
+	nic_set64(out, NIC_EXT_STATE_READ, d->read);
+	nic_set64(out, NIC_EXT_STATE_PERIOD_NS, d->nr ?
+		  nic_clk_ns(nic, BIT_ULL(d->log_period)) : 0);
+	c->len = NIC_EXT_STATE_OUT_LEN;
+	return NIC_STAT_OK;
+}
+
+/* Sample @k (in slot @s) at byte @p of the output, in the engine's format. */
+static void nic_put_sample(const struct sim_nic *nic, u8 *p, u64 k,
+			   unsigned int s)
+{
+	const struct nic_diag *d = &nic->diag;
+	const u64 *v = d->buf + s * d->nr;
+	u64 t0 = d->ts[s], t1 = t0 + nic_entry_lag(nic, d->nr - 1);
+	unsigned int i;
+
+	nic_be32_set(p, 0, (u32)k);
+	if (d->format == 0) {
+		nic_be32_set(p, 4, 0);
+		for (i = 0; i < d->nr; i++) {
+			u8 *e = p + 8 + 24 * i;
+			u64 t = t0 + nic_entry_lag(nic, i);
+
+			nic_set64(e, 0, nic->cntrs[d->idx[i]].id);
+			nic_set64(e, 64, t);
+			nic_set64(e, 128, v[i]);
+		}
+		return;
+	}
+	nic_set64(p, 32, t0);
+	nic_be32_set(p, 12, (u32)t1);
+	for (i = 0; i < d->nr; i++) {
+		if (d->format == 1)
+			nic_set64(p + 16 + 8 * i, 0, v[i]);
+		else
+			nic_be32_set(p + 16 + 4 * i, 0, (u32)v[i]);
+	}
+}
+
+/*
+ * The samples the owner has not read, oldest first, with the count of
+ * those overwritten before it could.  On demand: one fresh sample.
+ */
+static int nic_ext_query_samples(struct nic_cmd *c)
+{
+	struct sim_nic *nic = c->pf->nic;
+	struct nic_diag *d = &nic->diag;
+	u32 max = nic_get(c->in, NIC_EXT_SMP_MAX), size, fit, n, i;
+	u64 oldest, lost = 0, avail;
+	int st;
+
+	st = nic_cmd_lens(c, NIC_HDR_IN_LEN, NIC_EXT_SMP_HDR_LEN);
+	if (!st)
+		st = nic_ext_owner_only(c);
+	if (st)
+		return st;
+	if (d->state != NIC_STATE_RUNNING)
+		return nic_ext_bad_state(c);
+	size = nic_sample_size(d);
+	fit = (c->out_len - NIC_EXT_SMP_HDR_LEN) / size;
+	if (d->mode == NIC_MODE_ON_DEMAND) {
+		avail = 1;
+		n = min3(max, fit, 1U);
+		if (n) {
+			nic_take(nic, d->taken, sim_now(nic->sd), true);
+			d->taken++;
+			d->read = d->taken;
+			nic_put_sample(nic, c->out + NIC_EXT_SMP_HDR_LEN,
+				       d->taken - 1, 0);
+		}
+	} else {
+		oldest = d->taken > nic_nsamples(d) ? d->taken - nic_nsamples(d) : 0;
+		if (d->read < oldest) {
+			lost = oldest - d->read;
+			d->read = oldest;
+		}
+		avail = d->taken - d->read;
+		n = min3((u64)max, (u64)fit, avail);
+		for (i = 0; i < n; i++) {
+			u64 k = d->read + i;
+
+			nic_put_sample(nic, c->out + NIC_EXT_SMP_HDR_LEN + i * size,
+				       k, k & (nic_nsamples(d) - 1));
+		}
+		d->read += n;
+	}
+	nic_set(c->out, NIC_EXT_SMP_RETURNED, n);
+	nic_set(c->out, NIC_EXT_SMP_LOST, min_t(u64, lost, U32_MAX));
+	nic_set(c->out, NIC_EXT_SMP_SIZE, size);
+	nic_set(c->out, NIC_EXT_SMP_AVAILABLE, min_t(u64, avail, U32_MAX));
+	c->len = NIC_EXT_SMP_HDR_LEN + n * size;
+	return NIC_STAT_OK;
+}
+
 /**
  * nic_cmd_diag() - run a diagnostic command
  * @c: the command
@@ -487,6 +845,22 @@ int nic_cmd_diag(struct nic_cmd *c, u16 opcode)
 		return nic_query_diag_params(c);
 	case NIC_OP_QUERY_DIAGNOSTIC_COUNTERS:
 		return nic_query_diag_counters(c);
+	case NIC_OP_EXT_QUERY_DATA_IDS:
+		return nic_ext_query_ids(c);
+	case NIC_OP_EXT_OWNERSHIP:
+		return nic_ext_ownership(c);
+	case NIC_OP_EXT_SET_CONFIG:
+		return nic_ext_set_config(c);
+	case NIC_OP_EXT_APPLY_IDS:
+		return nic_ext_apply_ids(c);
+	case NIC_OP_EXT_START:
+	case NIC_OP_EXT_STOP:
+	case NIC_OP_EXT_RESTART:
+		return nic_ext_transition(c, opcode);
+	case NIC_OP_EXT_QUERY_STATE:
+		return nic_ext_query_state(c);
+	case NIC_OP_EXT_QUERY_SAMPLES:
+		return nic_ext_query_samples(c);
 	}
 	return -1;
 }
@@ -536,6 +910,10 @@ int nic_diag_alloc(struct sim_nic *nic)
 	return 0;
 }
 
+/**
+ * nic_diag_free() - free what nic_diag_alloc() allocated
+ * @nic: the NIC (may be half built)
+ */
 void nic_diag_free(struct sim_nic *nic)
 {
 	struct nic_diag *d = &nic->diag;
@@ -598,7 +976,7 @@ static int nic_overrun_set(void *data, u64 val)
 	raw_spin_lock_irqsave(&sd->lock, flags);
 	now = sim_now(sd);
 	sim_unit_catch_up(sd, &nic->unit, now);
-	if (d->state != NIC_ST_RUNNING || d->mode != NIC_MODE_REPETITIVE) {
+	if (d->state != NIC_STATE_RUNNING || d->mode != NIC_MODE_REPETITIVE) {
 		ret = -EBUSY;
 	} else {
 		for (; val; val--)

@@ -174,6 +174,10 @@ int nic_cntrs_init(struct sim_nic *nic)
 	return 0;
 }
 
+/**
+ * nic_cntrs_free() - free what nic_cntrs_init() allocated
+ * @nic: the NIC (may be half built)
+ */
 void nic_cntrs_free(struct sim_nic *nic)
 {
 	kfree(nic->cntrs);

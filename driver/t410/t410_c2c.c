@@ -104,8 +104,8 @@ static int c2c_validate(struct upmu_pmu *upmu, struct perf_event *event)
 		return 0;
 	gpus = upmu_field(upmu, event, C2C_F_GPU_MASK);
 	if (gpus & ~l->gpus) {
-		dev_dbg(upmu->dev, "gpu_mask %#llx: the GPUs present are %#x\n",
-			gpus, l->gpus);
+		upmu_why(upmu, "gpu_mask %#llx: the GPUs present are %#x",
+			 gpus, l->gpus);
 		return -EINVAL;
 	}
 	return 0;

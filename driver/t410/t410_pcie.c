@@ -132,11 +132,11 @@ static int pcie_validate(struct upmu_pmu *upmu, struct perf_event *event)
 	if (upmu_field(upmu, event, PCIE_F_EVENT) == PCIE_CYCLES)
 		return event->attr.config1 || event->attr.config2 ? -EINVAL : 0;
 	if (bdf_en && rp) {
-		dev_dbg(upmu->dev, "src_rp_mask and src_bdf are exclusive\n");
+		upmu_why(upmu, "src_rp_mask and src_bdf are exclusive");
 		return -EINVAL;
 	}
 	if (bdf && !bdf_en) {
-		dev_dbg(upmu->dev, "src_bdf without src_bdf_en\n");
+		upmu_why(upmu, "src_bdf without src_bdf_en");
 		return -EINVAL;
 	}
 	return 0;

@@ -118,12 +118,12 @@ static int tgt_validate(struct upmu_pmu *upmu, struct perf_event *event)
 		       event->attr.config2 ? -EINVAL : 0;
 	/* BAR root ports or an address range, not both */
 	if (addr_en && rp) {
-		dev_dbg(upmu->dev, "dst_rp_mask and dst_addr_en are exclusive\n");
+		upmu_why(upmu, "dst_rp_mask and dst_addr_en are exclusive");
 		return -EINVAL;
 	}
 	/* A range that is not enabled would silently count BAR traffic. */
 	if (!addr_en && (event->attr.config1 || event->attr.config2)) {
-		dev_dbg(upmu->dev, "dst_addr_base/mask without dst_addr_en\n");
+		upmu_why(upmu, "dst_addr_base/mask without dst_addr_en");
 		return -EINVAL;
 	}
 	return 0;

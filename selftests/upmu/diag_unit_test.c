@@ -266,10 +266,10 @@ TEST(format0_bytes)
 
 	ASSERT_EQ(8 + 2 * 24, upmu_diag_sample_size(UPMU_DIAG_FMT0, 2));
 	/* sample 1, built field by field as the layout says */
-	nic_set(p, 0x00, 32, 77);
+	nic_set(p, NIC_FLD(0x00, 32), 77);
 	nic_set64(p + 8, 0, 0x1020000100000001ull);
-	nic_set(p + 8, 64, 32, 0x1);		/* ts_h */
-	nic_set(p + 8, 96, 32, 0x10);		/* ts_l */
+	nic_set(p + 8, NIC_FLD(64, 32), 0x1);		/* ts_h */
+	nic_set(p + 8, NIC_FLD(96, 32), 0x10);		/* ts_l */
 	nic_set64(p + 8, 128, 0xdeadbeefcafeull);
 	nic_set64(p + 32, 0, 0x11800002ull << 32);
 	nic_set64(p + 32, 64, 0x100000020ull);
@@ -294,10 +294,10 @@ TEST(format1_2_bytes)
 	struct upmu_diag_sample s;
 	uint64_t v[3];
 
-	nic_set(b1, 0x00, 32, 9);
-	nic_set(b1, 0x20, 32, 0x2);		/* earliest_ts_h */
-	nic_set(b1, 0x40, 32, 0xfffffff0);	/* earliest_ts_l */
-	nic_set(b1, 0x60, 32, 0x10);		/* latest_ts_l: wrapped */
+	nic_set(b1, NIC_FLD(0x00, 32), 9);
+	nic_set(b1, NIC_FLD(0x20, 32), 0x2);		/* earliest_ts_h */
+	nic_set(b1, NIC_FLD(0x40, 32), 0xfffffff0);	/* earliest_ts_l */
+	nic_set(b1, NIC_FLD(0x60, 32), 0x10);		/* latest_ts_l: wrapped */
 	nic_set64(b1 + 16, 0, 1);
 	nic_set64(b1 + 16, 64, 1ull << 40);
 	nic_set64(b1 + 16, 128, ~0ull);
@@ -310,9 +310,9 @@ TEST(format1_2_bytes)
 	EXPECT_EQ(~0ull, v[2]);
 
 	memcpy(b2, b1, 16);
-	nic_set(b2 + 16, 0, 32, 7);
-	nic_set(b2 + 16, 32, 32, 0xffffffff);
-	nic_set(b2 + 16, 64, 32, 0);
+	nic_set(b2 + 16, NIC_FLD(0, 32), 7);
+	nic_set(b2 + 16, NIC_FLD(32, 32), 0xffffffff);
+	nic_set(b2 + 16, NIC_FLD(64, 32), 0);
 	ASSERT_EQ(0, upmu_diag_decode(b2, sizeof(b2), UPMU_DIAG_FMT2, 3, 0, &s, v, NULL));
 	EXPECT_EQ(7, v[0]);
 	EXPECT_EQ(0xffffffffull, v[1]);

@@ -843,4 +843,76 @@ TEST_F(fuzz, reserved_bits)
 	EXPECT_LT(300, refused);
 }
 
+/* Is @what in a record of the kernel log logged since kmsg_open()? */
+static bool kmsg_has(int fd, const char *what)
+{
+	char rec[2048];
+	bool found = false;
+	ssize_t len;
+
+	while ((len = read(fd, rec, sizeof(rec) - 1)) > 0 || (len < 0 && errno == EPIPE)) {
+		if (len <= 0)
+			continue;
+		rec[len] = 0;
+		found |= strstr(rec, what) != NULL;
+	}
+	return found;
+}
+
+static int dyndbg(const char *cmd)
+{
+	int fd = open("/sys/kernel/debug/dynamic_debug/control", O_WRONLY);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, cmd, strlen(cmd)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * Why event_init refused an event is logged with pr_debug() after the
+ * PMU's lock is dropped, with the PMU's name (upmu_why()): the reason of
+ * the core and of a family's check.  Needs dynamic debug (Debian's 6.1
+ * has it; the debug kernel does not).
+ */
+TEST_F(fuzz, refusal_reasons)
+{
+	static const struct {
+		const char *pmu, *spec;
+		uint64_t config1;	/* raw bits on top of @spec */
+		const char *why;
+	} t[] = {
+		{ "nvidia_ucf_pmu_0", "event=0x0", 0x80,
+		  "nvidia_ucf_pmu_0: config1: reserved bits 0x80 set" },
+		{ "nvidia_ucf_pmu_0", "event=0x1ff", 0,
+		  "nvidia_ucf_pmu_0: unknown event 0x1ff" },
+		{ "nvidia_pcie_pmu_0_rc_0", "event=0x0,src_rp_mask=1,src_bdf=2,src_bdf_en=1", 0,
+		  "nvidia_pcie_pmu_0_rc_0: src_rp_mask and src_bdf are exclusive" },
+	};
+	struct perf_event_attr a;
+	int kmsg, fd, ret;
+	size_t i;
+
+	ret = dyndbg("module upmu_core +p; module upmu_t410 +p");
+	if (ret == -ENOENT)
+		SKIP(return, "no dynamic debug in this kernel");
+	ASSERT_EQ(0, ret);
+	kmsg = kmsg_open();
+	ASSERT_LE(0, kmsg);
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		ASSERT_EQ(0, pmu_attr(t[i].pmu, t[i].spec, &a)) TH_LOG("%s", t[i].spec);
+		a.config1 |= t[i].config1;
+		fd = perf_open(&a, -1, pmu_cpu(t[i].pmu), -1);
+		EXPECT_EQ(-EINVAL, fd) TH_LOG("%s/%s/", t[i].pmu, t[i].spec);
+		if (fd >= 0)
+			close(fd);
+		EXPECT_TRUE(kmsg_has(kmsg, t[i].why)) TH_LOG("not logged: %s", t[i].why);
+	}
+	EXPECT_EQ(0, dyndbg("module upmu_core -p; module upmu_t410 -p"));
+	close(kmsg);
+}
+
 TEST_HARNESS_MAIN

@@ -932,4 +932,488 @@ TEST_F(nic, stall_overrun)
 	EXPECT_EQ(2U, REC_VAL(3));
 }
 
+/*
+ * Random commands, well-formed headers with random bodies and lengths:
+ * every one gets a delivery status or a firmware status and an output
+ * length within what was given, never a crash (KASAN and UBSAN watch
+ * the firmware on the debug kernel).
+ */
+TEST_F(nic, random_commands)
+{
+	static const uint16_t ops[] = {
+		NIC_OP_QUERY_HCA_CAP, NIC_OP_CREATE_UCTX, NIC_OP_DESTROY_UCTX,
+		NIC_OP_SET_DIAGNOSTIC_PARAMS, NIC_OP_QUERY_DIAGNOSTIC_PARAMS,
+		NIC_OP_QUERY_DIAGNOSTIC_COUNTERS, NIC_OP_EXT_QUERY_DATA_IDS,
+		NIC_OP_EXT_OWNERSHIP, NIC_OP_EXT_SET_CONFIG, NIC_OP_EXT_APPLY_IDS,
+		NIC_OP_EXT_START, NIC_OP_EXT_STOP, NIC_OP_EXT_RESTART,
+		NIC_OP_EXT_QUERY_STATE, NIC_OP_EXT_QUERY_SAMPLES, 0x3e09, 0,
+	};
+	unsigned int i, j, iters = upmu_loops("NIC_FUZZ_ITERS", 3000, 20000);
+	uint32_t cid = cid_of(DID(RX_BYTES, 0)), len, in_len, out_len;
+	int st;
+
+	srandom(9);
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/flows", "add id=1 rate=1000000 ev=icmc_hit"));
+	for (i = 0; i < iters; i++) {
+		uint8_t *in = self->in->b;
+
+		for (j = 0; j < 256; j++)
+			in[j] = random();
+		/* small counts and known IDs often, to get past the checks */
+		if (random() & 1) {
+			nic_set(in, NIC_DIAG_NUM_CNTRS, random() % 4);
+			nic_set(in, NIC_DIAG_LOG_NUM_SAMPLES, random() % 4);
+			nic_set(in, NIC_DIAG_LOG_PERIOD, random() % 14);
+			for (j = 0; j < 4; j++)
+				nic_set(in, NIC_DIAG_CNTR_ID(j), cid + random() % 3);
+			nic_set(in, NIC_DIAG_Q_NUM_SAMPLES, random() % 16);
+		}
+		nic_set(in, NIC_HDR_OPCODE, ops[random() % (sizeof(ops) / sizeof(ops[0]))]);
+		nic_set(in, NIC_HDR_UID, random() % 4);
+		nic_set(in, NIC_HDR_OP_MOD, random() % 3 ? random() % 2 :
+			     (NIC_CAP_DEBUG << 1 | 1));
+		in_len = random() % 3 ? 16 + random() % 80 : random() % 0x1100;
+		out_len = random() % 3 ? 16 + random() % 0x200 : random() % 0x11000;
+		out_len &= ~3U;
+		len = ~0U;
+		st = cmd_raw(random() % 2, in, in_len, self->out->b, out_len, &len);
+		ASSERT_LE(0, st) TH_LOG("command %u", i);
+		if (st == NIC_DELIVERY_OK) {
+			ASSERT_LE(16U, len);
+			ASSERT_GE(out_len, len);
+			ASSERT_GE(0x51U, nic_get(self->out->b, NIC_HDR_STATUS));
+		} else {
+			ASSERT_EQ(0U, len);
+		}
+		if (i % 64 == 0)
+			ASSERT_EQ(0, nic_advance(random() % 100000));
+	}
+}
+
+/* ---- the extension ------------------------------------------------------ */
+
+#define IN	(self->in->b)
+#define OUT	(self->out->b)
+
+static int owner_take(struct __test_metadata *_metadata, uint8_t *in,
+		      uint8_t *out, unsigned int pf, uint16_t uid, int force)
+{
+	hdr(in, NIC_OP_EXT_OWNERSHIP, uid, NIC_OWN_TAKE);
+	nic_set(in, NIC_EXT_OWN_FORCE, force);
+	return CMD(pf, in, 16, out, 16);
+}
+
+static int ext_simple(struct __test_metadata *_metadata, uint8_t *in,
+		      uint8_t *out, unsigned int pf, uint16_t uid, uint16_t op)
+{
+	hdr(in, op, uid, 0);
+	return CMD(pf, in, 16, out, 16);
+}
+
+static int ext_config(struct __test_metadata *_metadata, uint8_t *in,
+		      uint8_t *out, unsigned int pf, uint16_t uid,
+		      unsigned int mode, unsigned int format, int sync,
+		      int clear, unsigned int log_samples, uint64_t period_ns,
+		      unsigned int max_ids)
+{
+	memset(in, 0, NIC_EXT_CFG_IN_LEN);
+	hdr(in, NIC_OP_EXT_SET_CONFIG, uid, 0);
+	nic_set(in, NIC_EXT_CFG_MODE, mode);
+	nic_set(in, NIC_EXT_CFG_FORMAT, format);
+	nic_set(in, NIC_EXT_CFG_SYNC, sync);
+	nic_set(in, NIC_EXT_CFG_CLEAR, clear);
+	nic_set(in, NIC_EXT_CFG_LOG_SAMPLES, log_samples);
+	nic_set64(in, NIC_EXT_CFG_PERIOD_NS, period_ns);
+	nic_set(in, NIC_EXT_CFG_MAX_IDS, max_ids);
+	return CMD(pf, in, NIC_EXT_CFG_IN_LEN, out, 16);
+}
+
+static int ext_apply(struct __test_metadata *_metadata, uint8_t *in,
+		     uint8_t *out, unsigned int pf, uint16_t uid,
+		     const uint64_t *ids, unsigned int n)
+{
+	unsigned int i;
+
+	hdr(in, NIC_OP_EXT_APPLY_IDS, uid, 0);
+	nic_set(in, NIC_EXT_APPLY_NUM, n);
+	for (i = 0; i < n; i++)
+		nic_set64(in, NIC_EXT_APPLY_ID(i), ids[i]);
+	return CMD(pf, in, NIC_EXT_APPLY_IN_LEN(n), out, NIC_EXT_APPLY_OUT_LEN);
+}
+
+static int ext_state(struct __test_metadata *_metadata, uint8_t *in,
+		     uint8_t *out, unsigned int pf)
+{
+	hdr(in, NIC_OP_EXT_QUERY_STATE, 0, 0);
+	if (CMD(pf, in, 16, out, NIC_EXT_STATE_OUT_LEN) != NIC_STAT_OK)
+		return -1;
+	return nic_get(out, NIC_EXT_STATE_STATE);
+}
+
+static int ext_samples(struct __test_metadata *_metadata, uint8_t *in,
+		       uint8_t *out, unsigned int pf, uint16_t uid,
+		       unsigned int max, uint32_t out_len)
+{
+	hdr(in, NIC_OP_EXT_QUERY_SAMPLES, uid, 0);
+	nic_set(in, NIC_EXT_SMP_MAX, max);
+	return CMD(pf, in, 16, out, out_len);
+}
+
+#define UCTX(pf)	uctx_create(_metadata, IN, OUT, pf, NIC_UCTX_CAP_TOOLS_RESOURCES)
+#define TAKE(pf, uid, force)	owner_take(_metadata, IN, OUT, pf, uid, force)
+#define OP(pf, uid, op)	ext_simple(_metadata, IN, OUT, pf, uid, op)
+#define CONFIG(pf, uid, mode, fmt, sync, clear, ls, ns, max) \
+	ext_config(_metadata, IN, OUT, pf, uid, mode, fmt, sync, clear, ls, ns, max)
+#define APPLY(pf, uid, ids, n)	ext_apply(_metadata, IN, OUT, pf, uid, ids, n)
+#define STATE(pf)	ext_state(_metadata, IN, OUT, pf)
+#define SAMPLES(pf, uid, max, len) ext_samples(_metadata, IN, OUT, pf, uid, max, len)
+#define SYND()		nic_get(OUT, NIC_HDR_SYNDROME)
+
+TEST_F(nic, ext_data_ids)
+{
+	unsigned int i, found = 0;
+
+	hdr(IN, NIC_OP_EXT_QUERY_DATA_IDS, 0, 0);
+	nic_set(IN, NIC_EXT_IDS_START, 0);
+	nic_set(IN, NIC_EXT_IDS_MAX, 100000);
+	ASSERT_EQ(NIC_STAT_OK, CMD(0, IN, 16, OUT, NIC_EXT_ID(NIC_NR_CNTRS)));
+	EXPECT_EQ((uint32_t)NIC_NR_CNTRS, nic_get(OUT, NIC_EXT_IDS_TOTAL));
+	EXPECT_EQ((uint32_t)NIC_NR_CNTRS, nic_get(OUT, NIC_EXT_IDS_RETURNED));
+	EXPECT_EQ((uint32_t)NIC_EXT_ID(NIC_NR_CNTRS), last_len);
+	/* entry 0, byte by byte: 0x1020000100000000, sync, Counter, port, 0x400 */
+	const uint8_t e0[16] = {
+		0x10, 0x20, 0x00, 0x01, 0, 0, 0, 0,
+		0x80, 0x01, 0x04, 0x00, 0, 0, 0, 0 };
+
+	EXPECT_EQ(0, memcmp(OUT + NIC_EXT_ID(0), e0, 16));
+	for (i = 0; i < NIC_NR_CNTRS; i++) {
+		uint8_t *e = OUT + NIC_EXT_ID(i);
+		uint64_t id = nic_get64(e, NIC_EXT_ID_DATA_ID);
+
+		EXPECT_EQ(cid_of(id), nic_get(e, NIC_EXT_ID_CNTR_ID));
+		if (id == DID(PCIE_RD_LAT_MIN, 1)) {
+			found++;
+			EXPECT_EQ(1U, nic_get(e, NIC_EXT_ID_STAT));
+			EXPECT_EQ(0U, nic_get(e, NIC_EXT_ID_SYNC));
+			EXPECT_EQ((uint32_t)NIC_PARAM_LINK, nic_get(e, NIC_EXT_ID_PARAM));
+		}
+		if (id == DID(STALL_NP_ORDER, NIC_DID_LINK_TC(1, 7))) {
+			found++;
+			EXPECT_EQ((uint32_t)NIC_PARAM_LINK_TC, nic_get(e, NIC_EXT_ID_PARAM));
+		}
+		if (id == DID(TX_CQE_FUNC, 3)) {
+			found++;
+			EXPECT_EQ((uint32_t)NIC_PARAM_FUNC, nic_get(e, NIC_EXT_ID_PARAM));
+			EXPECT_EQ(1U, nic_get(e, NIC_EXT_ID_SYNC));
+		}
+	}
+	EXPECT_EQ(3U, found);
+	/* a window of the list, and past its end */
+	nic_set(IN, NIC_EXT_IDS_START, 2);
+	nic_set(IN, NIC_EXT_IDS_MAX, 3);
+	ASSERT_EQ(NIC_STAT_OK, CMD(0, IN, 16, OUT, 4096));
+	EXPECT_EQ(3U, nic_get(OUT, NIC_EXT_IDS_RETURNED));
+	EXPECT_EQ(DID(RX_BYTES_PRIO, 0), nic_get64(OUT + NIC_EXT_ID(0), 0));
+	nic_set(IN, NIC_EXT_IDS_START, NIC_NR_CNTRS);
+	ASSERT_EQ(NIC_STAT_OK, CMD(0, IN, 16, OUT, 4096));
+	EXPECT_EQ(0U, nic_get(OUT, NIC_EXT_IDS_RETURNED));
+	EXPECT_EQ(16U, last_len);
+}
+
+/* One owner per device, across PFs; force; released with its uid. */
+TEST_F(nic, ext_ownership)
+{
+	uint64_t ids[1] = { DID(RX_BYTES, 0) };
+	uint32_t cid[1] = { cid_of(DID(RX_BYTES, 0)) };
+	int a = UCTX(0), b = UCTX(1), c = UCTX(0);
+
+	ASSERT_LT(0, a);
+	ASSERT_LT(0, b);
+	ASSERT_LT(0, c);
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, TAKE(0, 0, 0));	/* needs a uid */
+	/* nobody owns: the PRM commands go; the extension needs the owner */
+	EXPECT_EQ(NIC_STAT_OK, SET(1, 0, M_SINGLE, 2, 10, cid, 1));
+	EXPECT_EQ(NIC_STAT_RES_BUSY, CONFIG(0, a, 1, 0, 0, 0, 2, 0, 4));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_OWNER, NIC_SYND_NO_INDEX), SYND());
+
+	ASSERT_EQ(NIC_STAT_OK, TAKE(0, a, 0));
+	EXPECT_EQ(0U, nic_get(OUT, NIC_EXT_OWN_PREV_VALID));
+	EXPECT_EQ(NIC_STAT_OK, TAKE(0, a, 0));		/* again: still mine */
+	EXPECT_EQ(1U, nic_get(OUT, NIC_EXT_OWN_PREV_VALID));
+	/* a new owner starts from Idle: the PRM configuration stopped */
+	EXPECT_EQ(NIC_STATE_IDLE, STATE(1));
+	EXPECT_EQ(1U, nic_get(OUT, NIC_EXT_STATE_OWNED));
+	EXPECT_EQ(0U, nic_get(OUT, NIC_EXT_STATE_OWNER_PF));
+	EXPECT_EQ((uint32_t)a, nic_get(OUT, NIC_EXT_STATE_OWNER_UID));
+	/* not through the other PF, nor another uid of the same PF */
+	EXPECT_EQ(NIC_STAT_RES_BUSY, TAKE(1, b, 0));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_OWNER, NIC_SYND_NO_INDEX), SYND());
+	EXPECT_EQ(NIC_STAT_RES_BUSY, TAKE(0, c, 0));
+	/* others can no longer drive the engine, with either command set */
+	EXPECT_EQ(NIC_STAT_RES_BUSY, SET(1, 0, M_SINGLE, 2, 10, cid, 1));
+	EXPECT_EQ(NIC_STAT_RES_BUSY, SET(0, c, M_SINGLE, 2, 10, cid, 1));
+	EXPECT_EQ(NIC_STAT_RES_BUSY, CONFIG(1, b, 1, 0, 0, 0, 2, 0, 4));
+	EXPECT_EQ(NIC_STAT_RES_BUSY, OP(0, c, NIC_OP_EXT_STOP));
+	/* the owner can, with both */
+	EXPECT_EQ(NIC_STAT_OK, SET(0, a, M_SINGLE, 2, 10, cid, 1));
+	EXPECT_EQ(NIC_STAT_OK, OP(0, a, NIC_OP_EXT_STOP));
+	ASSERT_EQ(NIC_STAT_OK, CONFIG(0, a, 1, 0, 0, 0, 2, 0, 4));
+	ASSERT_EQ(NIC_STAT_OK, APPLY(0, a, ids, 1));
+	ASSERT_EQ(NIC_STAT_OK, OP(0, a, NIC_OP_EXT_START));
+	/* force through the other PF: the engine stops, b owns */
+	ASSERT_EQ(NIC_STAT_OK, TAKE(1, b, 1));
+	EXPECT_EQ(1U, nic_get(OUT, NIC_EXT_OWN_PREV_VALID));
+	EXPECT_EQ(0U, nic_get(OUT, NIC_EXT_OWN_PREV_PF));
+	EXPECT_EQ((uint32_t)a, nic_get(OUT, NIC_EXT_OWN_PREV_UID));
+	EXPECT_EQ(NIC_STATE_IDLE, STATE(0));
+	EXPECT_EQ(1U, nic_get(OUT, NIC_EXT_STATE_OWNER_PF));
+	EXPECT_EQ(NIC_STAT_RES_BUSY, OP(0, a, NIC_OP_EXT_STOP));
+	/* releasing what one does not own */
+	hdr(IN, NIC_OP_EXT_OWNERSHIP, a, NIC_OWN_RELEASE);
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, CMD(0, IN, 16, OUT, 16));
+	/* the holder's uid goes (its file closed): the device is free */
+	ASSERT_EQ(NIC_STAT_OK, CONFIG(1, b, 1, 0, 0, 0, 2, 0, 4));
+	ASSERT_EQ(NIC_STAT_OK, uctx_destroy(_metadata, IN, OUT, 1, b));
+	EXPECT_EQ(NIC_STATE_IDLE, STATE(0));
+	EXPECT_EQ(0U, nic_get(OUT, NIC_EXT_STATE_OWNED));
+	ASSERT_EQ(NIC_STAT_OK, TAKE(0, c, 0));
+	hdr(IN, NIC_OP_EXT_OWNERSHIP, c, NIC_OWN_RELEASE);
+	EXPECT_EQ(NIC_STAT_OK, CMD(0, IN, 16, OUT, 16));
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, CMD(0, IN, 16, OUT, 16));
+	hdr(IN, NIC_OP_EXT_OWNERSHIP, c, 2);
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, CMD(0, IN, 16, OUT, 16));
+}
+
+/* Idle -> Configured -> Ready -> Running; every other step refused. */
+TEST_F(nic, ext_state_machine)
+{
+	uint64_t ids[2] = { DID(RX_PACKETS, 1), DID(ICMC_MISSES, 0) };
+	int u = UCTX(0);
+	static const uint16_t ops[] = { NIC_OP_EXT_START, NIC_OP_EXT_STOP,
+					NIC_OP_EXT_RESTART };
+	unsigned int i;
+
+	ASSERT_EQ(NIC_STAT_OK, TAKE(0, u, 0));
+	EXPECT_EQ(NIC_STATE_IDLE, STATE(0));
+	/* Idle: only a configuration */
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, OP(0, u, ops[i]));
+		EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_STATE, NIC_SYND_NO_INDEX), SYND());
+		EXPECT_EQ(NIC_STATE_IDLE, STATE(0));
+	}
+	EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, APPLY(0, u, ids, 2));
+	EXPECT_EQ(NIC_STATE_IDLE, STATE(0));
+	/* Configured */
+	ASSERT_EQ(NIC_STAT_OK, CONFIG(0, u, NIC_MODE_SINGLE, 1, 1, 1, 2, 3000, 4));
+	EXPECT_EQ(NIC_STATE_CONFIGURED, STATE(0));
+	EXPECT_EQ(12U, nic_get(OUT, NIC_EXT_STATE_LOG_PERIOD));	/* 3000 -> 4096 */
+	EXPECT_EQ(4U, nic_get(OUT, NIC_EXT_STATE_MAX_IDS));
+	EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, CONFIG(0, u, 1, 0, 0, 0, 2, 0, 4));
+	EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, OP(0, u, NIC_OP_EXT_START));
+	EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, OP(0, u, NIC_OP_EXT_RESTART));
+	EXPECT_EQ(NIC_STATE_CONFIGURED, STATE(0));
+	EXPECT_EQ(1U, nic_get(OUT, NIC_EXT_STATE_FORMAT));
+	/* Ready: the actual period comes back */
+	ASSERT_EQ(NIC_STAT_OK, APPLY(0, u, ids, 2));
+	EXPECT_EQ((uint32_t)NIC_EXT_APPLY_OUT_LEN, last_len);
+	EXPECT_EQ(4096U, nic_get64(OUT, NIC_EXT_APPLY_PERIOD_NS));
+	EXPECT_EQ(12U, nic_get(OUT, NIC_EXT_APPLY_LOG_PERIOD));
+	EXPECT_EQ((uint32_t)NIC_FMT1_SIZE(2), nic_get(OUT, NIC_EXT_APPLY_SAMPLE_SIZE));
+	EXPECT_EQ(NIC_STATE_READY, STATE(0));
+	EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, APPLY(0, u, ids, 2));
+	EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, CONFIG(0, u, 1, 0, 0, 0, 2, 0, 4));
+	EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, OP(0, u, NIC_OP_EXT_RESTART));
+	EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, SAMPLES(0, u, 1, 4096));
+	EXPECT_EQ(NIC_STATE_READY, STATE(0));
+	/* Running */
+	ASSERT_EQ(NIC_STAT_OK, OP(0, u, NIC_OP_EXT_START));
+	EXPECT_EQ(NIC_STATE_RUNNING, STATE(0));
+	EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, OP(0, u, NIC_OP_EXT_START));
+	EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, APPLY(0, u, ids, 2));
+	EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, CONFIG(0, u, 1, 0, 0, 0, 2, 0, 4));
+	EXPECT_EQ(NIC_STATE_RUNNING, STATE(0));
+	/* single: stops full, restarts */
+	ASSERT_EQ(0, nic_advance(10 * 4096));
+	ASSERT_EQ(NIC_STATE_RUNNING, STATE(0));
+	EXPECT_EQ(4U, nic_get64(OUT, NIC_EXT_STATE_TAKEN));
+	ASSERT_EQ(NIC_STAT_OK, OP(0, u, NIC_OP_EXT_RESTART));
+	ASSERT_EQ(NIC_STATE_RUNNING, STATE(0));
+	EXPECT_EQ(0U, nic_get64(OUT, NIC_EXT_STATE_TAKEN));
+	/* stop from Running, Ready and Configured */
+	ASSERT_EQ(NIC_STAT_OK, OP(0, u, NIC_OP_EXT_STOP));
+	EXPECT_EQ(NIC_STATE_IDLE, STATE(0));
+	ASSERT_EQ(NIC_STAT_OK, CONFIG(0, u, NIC_MODE_REPETITIVE, 0, 0, 0, 2, 0, 4));
+	ASSERT_EQ(NIC_STAT_OK, APPLY(0, u, ids, 2));
+	ASSERT_EQ(NIC_STAT_OK, OP(0, u, NIC_OP_EXT_START));
+	EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, OP(0, u, NIC_OP_EXT_RESTART));	/* not single */
+	ASSERT_EQ(NIC_STAT_OK, OP(0, u, NIC_OP_EXT_STOP));
+	ASSERT_EQ(NIC_STAT_OK, CONFIG(0, u, NIC_MODE_REPETITIVE, 0, 0, 0, 2, 0, 4));
+	ASSERT_EQ(NIC_STAT_OK, APPLY(0, u, ids, 2));
+	ASSERT_EQ(NIC_STAT_OK, OP(0, u, NIC_OP_EXT_STOP));
+	ASSERT_EQ(NIC_STAT_OK, CONFIG(0, u, NIC_MODE_REPETITIVE, 0, 0, 0, 2, 0, 4));
+	ASSERT_EQ(NIC_STAT_OK, OP(0, u, NIC_OP_EXT_STOP));
+	EXPECT_EQ(NIC_STATE_IDLE, STATE(0));
+}
+
+/* Configurations and lists that fail: reason and index, state kept. */
+TEST_F(nic, ext_apply_fails)
+{
+	uint64_t ids[4] = { DID(RX_BYTES, 0), DID(RX_BYTES, 5),
+			    DID(PCIE_RD_LAT_MAX, 0), DID(TX_CQE, 0) };
+	int u = UCTX(1);
+
+	ASSERT_EQ(NIC_STAT_OK, TAKE(1, u, 0));
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, CONFIG(1, u, 3, 0, 0, 0, 2, 0, 4));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_MODE, NIC_SYND_NO_INDEX), SYND());
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, CONFIG(1, u, 1, 3, 0, 0, 2, 0, 4));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_FORMAT, NIC_SYND_NO_INDEX), SYND());
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, CONFIG(1, u, 1, 0, 0, 1, 2, 0, 4));
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, CONFIG(1, u, 2, 0, 1, 0, 2, 0, 4));
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, CONFIG(1, u, 1, 0, 0, 0, 2, 1ULL << 36, 4));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_PERIOD, NIC_SYND_NO_INDEX), SYND());
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, CONFIG(1, u, 1, 0, 0, 0, 11, 0, 4));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_CAPACITY, NIC_SYND_NO_INDEX), SYND());
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, CONFIG(1, u, 1, 0, 0, 0, 2, 0, 0));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_COUNT, NIC_SYND_NO_INDEX), SYND());
+	EXPECT_EQ(NIC_STATE_IDLE, STATE(1));
+
+	ASSERT_EQ(NIC_STAT_OK, CONFIG(1, u, NIC_MODE_REPETITIVE, 0, 1, 0, 2, 0, 3));
+	/* port 5 does not exist: index 1 */
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, APPLY(1, u, ids, 3));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_UNKNOWN_ID, 1), SYND());
+	EXPECT_EQ(16U, last_len);
+	/* without it, index 1 is the Statistic that cannot sync */
+	ids[1] = ids[2];
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, APPLY(1, u, ids, 3));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_NO_SYNC, 1), SYND());
+	ids[1] = DID(RX_PACKETS, 0);
+	ids[2] = DID(RX_PACKETS, 0);
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, APPLY(1, u, ids, 3));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_DUPLICATE, 2), SYND());
+	/* more than max_num_data_ids */
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, APPLY(1, u, ids, 4));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_COUNT, 3), SYND());
+	/* stray bits in an ID */
+	ids[2] = DID(RX_PACKETS, 0x100);
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, APPLY(1, u, ids, 3));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_UNKNOWN_ID, 2), SYND());
+	/* the announced list must be in the input */
+	hdr(IN, NIC_OP_EXT_APPLY_IDS, u, 0);
+	nic_set(IN, NIC_EXT_APPLY_NUM, 100000);
+	EXPECT_EQ(NIC_STAT_BAD_INP_LEN, CMD(1, IN, 64, OUT, NIC_EXT_APPLY_OUT_LEN));
+	EXPECT_EQ(NIC_STATE_CONFIGURED, STATE(1));
+	ids[2] = DID(TX_CQE, 0);
+	EXPECT_EQ(NIC_STAT_OK, APPLY(1, u, ids, 3));
+}
+
+/* The three output formats, byte by byte; only new samples; lost ones. */
+TEST_F(nic, ext_formats)
+{
+	uint64_t ids[2] = { DID(RX_PACKETS, 0), DID(RX_BYTES, 0) };
+	uint64_t t0, t, t2;
+	int u = UCTX(0);
+	uint8_t *p = OUT + NIC_EXT_SMP_HDR_LEN;
+
+	ASSERT_EQ(NIC_STAT_OK, TAKE(0, u, 0));
+	/* format 0, no sync: the second ID is read 64 clocks later */
+	ASSERT_EQ(NIC_STAT_OK, CONFIG(0, u, NIC_MODE_REPETITIVE, 0, 0, 0, 2, 1000, 2));
+	ASSERT_EQ(NIC_STAT_OK, APPLY(0, u, ids, 2));
+	EXPECT_EQ(1024U, nic_get64(OUT, NIC_EXT_APPLY_PERIOD_NS));
+	t0 = sim_now_ns();
+	ASSERT_EQ(NIC_STAT_OK, OP(0, u, NIC_OP_EXT_START));
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=300 count=2"));
+	ASSERT_EQ(0, nic_advance(PERIOD + 64));
+	ASSERT_EQ(NIC_STAT_OK, SAMPLES(0, u, 10, 4096));
+	EXPECT_EQ(1U, nic_get(OUT, NIC_EXT_SMP_RETURNED));
+	EXPECT_EQ(0U, nic_get(OUT, NIC_EXT_SMP_LOST));
+	EXPECT_EQ((uint32_t)NIC_FMT0_SIZE(2), nic_get(OUT, NIC_EXT_SMP_SIZE));
+	EXPECT_EQ((uint32_t)(NIC_EXT_SMP_HDR_LEN + NIC_FMT0_SIZE(2)), last_len);
+	t = t0 + PERIOD;
+	t2 = t + 64;
+	uint8_t exp1[8 + 48] = {
+		0, 0, 0, 0, 0, 0, 0, 0,
+		0x10, 0x20, 0x00, 0x03, 0, 0, 0, 0,
+		t >> 56, t >> 48, t >> 40, t >> 32, t >> 24, t >> 16, t >> 8, t,
+		0, 0, 0, 0, 0, 0, 0, 2,
+		0x10, 0x20, 0x00, 0x01, 0, 0, 0, 0,
+		t2 >> 56, t2 >> 48, t2 >> 40, t2 >> 32, t2 >> 24, t2 >> 16,
+		t2 >> 8, t2,
+		0, 0, 0, 0, 0, 0, 0x02, 0x58 };
+
+	EXPECT_EQ(0, memcmp(p, exp1, sizeof(exp1)));
+	/* nothing new: nothing returned */
+	ASSERT_EQ(NIC_STAT_OK, SAMPLES(0, u, 10, 4096));
+	EXPECT_EQ(0U, nic_get(OUT, NIC_EXT_SMP_RETURNED));
+	EXPECT_EQ(0U, nic_get(OUT, NIC_EXT_SMP_AVAILABLE));
+	/* 10 periods on: 4 kept, 6 lost, said once */
+	ASSERT_EQ(0, nic_advance(10 * PERIOD));
+	ASSERT_EQ(NIC_STAT_OK, SAMPLES(0, u, 0, 4096));	/* how many? */
+	EXPECT_EQ(0U, nic_get(OUT, NIC_EXT_SMP_RETURNED));
+	EXPECT_EQ(4U, nic_get(OUT, NIC_EXT_SMP_AVAILABLE));
+	EXPECT_EQ(6U, nic_get(OUT, NIC_EXT_SMP_LOST));
+	ASSERT_EQ(NIC_STAT_OK, SAMPLES(0, u, 3, 4096));
+	EXPECT_EQ(3U, nic_get(OUT, NIC_EXT_SMP_RETURNED));
+	EXPECT_EQ(0U, nic_get(OUT, NIC_EXT_SMP_LOST));
+	EXPECT_EQ(7U, nic_be32_get(p, 0));
+	EXPECT_EQ(9U, nic_be32_get(p + 2 * NIC_FMT0_SIZE(2), 0));
+	/* the room in the output bounds the count */
+	ASSERT_EQ(NIC_STAT_OK, SAMPLES(0, u, 3, NIC_EXT_SMP_HDR_LEN + NIC_FMT0_SIZE(2)));
+	EXPECT_EQ(1U, nic_get(OUT, NIC_EXT_SMP_RETURNED));
+	EXPECT_EQ(10U, nic_be32_get(p, 0));
+	EXPECT_EQ(NIC_STAT_BAD_OUTP_LEN, SAMPLES(0, u, 3, 16));
+
+	/* format 1, sync: one time stamp, u64 values */
+	ASSERT_EQ(NIC_STAT_OK, OP(0, u, NIC_OP_EXT_STOP));
+	ASSERT_EQ(NIC_STAT_OK, CONFIG(0, u, NIC_MODE_SINGLE, 1, 1, 1, 1, 1024, 2));
+	ASSERT_EQ(NIC_STAT_OK, APPLY(0, u, ids, 2));
+	t0 = sim_now_ns();
+	ASSERT_EQ(NIC_STAT_OK, OP(0, u, NIC_OP_EXT_START));
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=0x10000 count=0x10001"));
+	ASSERT_EQ(0, nic_advance(PERIOD));
+	ASSERT_EQ(NIC_STAT_OK, SAMPLES(0, u, 10, 4096));
+	EXPECT_EQ(1U, nic_get(OUT, NIC_EXT_SMP_RETURNED));
+	t = t0 + PERIOD;
+	uint8_t exp2[32] = {
+		0, 0, 0, 0,
+		t >> 56, t >> 48, t >> 40, t >> 32, t >> 24, t >> 16, t >> 8, t,
+		t >> 24, t >> 16, t >> 8, t,
+		0, 0, 0, 0, 0, 0x01, 0x00, 0x01,
+		0, 0, 0, 0x01, 0x00, 0x01, 0x00, 0x00 };
+
+	EXPECT_EQ(0, memcmp(p, exp2, sizeof(exp2)));
+	/* format 2: u32 values (the low half), no sync: latest 64 later */
+	ASSERT_EQ(NIC_STAT_OK, OP(0, u, NIC_OP_EXT_STOP));
+	ASSERT_EQ(NIC_STAT_OK, CONFIG(0, u, NIC_MODE_SINGLE, 2, 0, 0, 1, 1024, 2));
+	ASSERT_EQ(NIC_STAT_OK, APPLY(0, u, ids, 2));
+	EXPECT_EQ((uint32_t)NIC_FMT2_SIZE(2), nic_get(OUT, NIC_EXT_APPLY_SAMPLE_SIZE));
+	t0 = sim_now_ns();
+	ASSERT_EQ(NIC_STAT_OK, OP(0, u, NIC_OP_EXT_START));
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=0x10000 count=0x10001"));
+	ASSERT_EQ(0, nic_advance(PERIOD + 64));
+	ASSERT_EQ(NIC_STAT_OK, SAMPLES(0, u, 10, 4096));
+	EXPECT_EQ(1U, nic_get(OUT, NIC_EXT_SMP_RETURNED));
+	t = t0 + PERIOD;
+	t2 = t + 64;
+	uint8_t exp3[24] = {
+		0, 0, 0, 0,
+		t >> 56, t >> 48, t >> 40, t >> 32, t >> 24, t >> 16, t >> 8, t,
+		t2 >> 24, t2 >> 16, t2 >> 8, t2,
+		0, 0x01, 0x00, 0x01,
+		0x00, 0x01, 0x00, 0x00 };
+
+	EXPECT_EQ(0, memcmp(p, exp3, sizeof(exp3)));
+	/* on demand: one fresh sample per query */
+	ASSERT_EQ(NIC_STAT_OK, OP(0, u, NIC_OP_EXT_STOP));
+	ASSERT_EQ(NIC_STAT_OK, CONFIG(0, u, NIC_MODE_ON_DEMAND, 1, 0, 0, 0, 0, 2));
+	ASSERT_EQ(NIC_STAT_OK, APPLY(0, u, ids, 2));
+	ASSERT_EQ(NIC_STAT_OK, OP(0, u, NIC_OP_EXT_START));
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=10 count=3"));
+	ASSERT_EQ(NIC_STAT_OK, SAMPLES(0, u, 10, 4096));
+	EXPECT_EQ(1U, nic_get(OUT, NIC_EXT_SMP_RETURNED));
+	EXPECT_EQ(3U, nic_get64(p + 16, 0));
+	EXPECT_EQ(30U, nic_get64(p + 24, 0));
+	ASSERT_EQ(NIC_STAT_OK, SAMPLES(0, u, 10, 4096));
+	EXPECT_EQ(1U, nic_be32_get(p, 0));
+}
+
 TEST_HARNESS_MAIN

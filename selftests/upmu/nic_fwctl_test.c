@@ -529,6 +529,20 @@ TEST_F(nic, scope_rules)
 		{ NIC_OP_QUERY_DIAGNOSTIC_COUNTERS, FWCTL_RPC_DEBUG_READ_ONLY, 0 },
 		{ NIC_OP_SET_DIAGNOSTIC_PARAMS, FWCTL_RPC_CONFIGURATION, -EBADMSG },
 		{ NIC_OP_SET_DIAGNOSTIC_PARAMS, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
+		{ NIC_OP_EXT_QUERY_DATA_IDS, FWCTL_RPC_CONFIGURATION, -EBADMSG },
+		{ NIC_OP_EXT_QUERY_DATA_IDS, FWCTL_RPC_DEBUG_READ_ONLY, 0 },
+		{ NIC_OP_EXT_QUERY_STATE, FWCTL_RPC_CONFIGURATION, -EBADMSG },
+		{ NIC_OP_EXT_QUERY_STATE, FWCTL_RPC_DEBUG_READ_ONLY, 0 },
+		{ NIC_OP_EXT_QUERY_SAMPLES, FWCTL_RPC_CONFIGURATION, -EBADMSG },
+		{ NIC_OP_EXT_QUERY_SAMPLES, FWCTL_RPC_DEBUG_READ_ONLY, 0 },
+		{ NIC_OP_EXT_OWNERSHIP, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
+		{ NIC_OP_EXT_SET_CONFIG, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
+		{ NIC_OP_EXT_APPLY_IDS, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
+		{ NIC_OP_EXT_START, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
+		{ NIC_OP_EXT_STOP, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
+		{ NIC_OP_EXT_RESTART, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
+		{ NIC_OP_EXT_STOP, FWCTL_RPC_DEBUG_WRITE, 0 },
+		{ NIC_OP_EXT_OWNERSHIP, FWCTL_RPC_DEBUG_WRITE, 0 },
 		/* objects nothing would free at close, and the unknown */
 		{ NIC_OP_CREATE_UCTX, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
 		{ NIC_OP_DESTROY_UCTX, FWCTL_RPC_DEBUG_READ_ONLY, -EBADMSG },
@@ -780,6 +794,243 @@ TEST_F(nic, uctx_freed_at_close)
 	free(out);
 }
 
+/* The counter_id of data ID @id, from the simulator's nic/counters, or 0. */
+static uint32_t cid_of(uint64_t id)
+{
+	unsigned long long did;
+	char path[128], line[256];
+	unsigned int cid, ret = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/nic/counters", SIM_ID);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %x", &did, &cid) == 2 && did == id)
+			ret = cid;
+	fclose(f);
+	return ret;
+}
+
+/*
+ * The diagnostic counters end to end through fwctl, as a DOCA-like tool
+ * uses them: SET_DIAGNOSTIC_PARAMS (on-demand, two counters) at
+ * DEBUG_WRITE, traffic, QUERY_DIAGNOSTIC_COUNTERS and
+ * QUERY_DIAGNOSTIC_PARAMS at DEBUG_READ_ONLY: the exact counts, from a
+ * file of either PF (the engine is the NIC's).
+ */
+TEST_F(nic, diag_counters)
+{
+	uint32_t cid[2] = {
+		cid_of(NIC_DID(NIC_DID_RX_BYTES, 1)),
+		cid_of(NIC_DID(NIC_DID_RX_PACKETS, 1)),
+	};
+	uint8_t in[NIC_DIAG_PARAMS_LEN(2)], out[NIC_DIAG_REC(2)];
+	uint32_t len;
+	int fd[2], i;
+
+	NEED_FWCTL();
+	ASSERT_NE(0U, cid[0]);
+	ASSERT_NE(0U, cid[1]);
+	fd[0] = FW_OPEN(0);
+	fd[1] = FW_OPEN(1);
+
+	memset(in, 0, sizeof(in));
+	nic_set(in, NIC_HDR_OPCODE, NIC_OP_SET_DIAGNOSTIC_PARAMS);
+	nic_set(in, NIC_DIAG_NUM_CNTRS, 2);
+	nic_set(in, NIC_DIAG_ON_DEMAND, 1);
+	nic_set(in, NIC_DIAG_ENABLE, 1);
+	nic_set(in, NIC_DIAG_LOG_PERIOD, NIC_LOG_PERIOD);
+	for (i = 0; i < 2; i++)
+		nic_set(in, NIC_DIAG_CNTR_ID(i), cid[i]);
+	len = NIC_HDR_OUT_LEN;
+	ASSERT_EQ(0, rpc(fd[0], FWCTL_RPC_DEBUG_WRITE, in, sizeof(in), out, &len));
+	ASSERT_EQ(NIC_STAT_OK, get(out, NIC_HDR_STATUS))
+		TH_LOG("syndrome 0x%x", nic_get(out, NIC_HDR_SYNDROME));
+
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/inject", "ev=rx port=1 prio=3 size=1500 count=10"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/inject", "ev=rx port=0 prio=3 size=64 count=5"));
+
+	for (i = 0; i < 2; i++) {
+		memset(in, 0, NIC_DIAG_Q_IN_LEN);
+		nic_set(in, NIC_HDR_OPCODE, NIC_OP_QUERY_DIAGNOSTIC_COUNTERS);
+		nic_set(in, NIC_DIAG_Q_NUM_SAMPLES, 2);
+		memset(out, 0xa5, sizeof(out));
+		len = sizeof(out);
+		ASSERT_EQ(0, rpc(fd[i], FWCTL_RPC_DEBUG_READ_ONLY, in,
+				 NIC_DIAG_Q_IN_LEN, out, &len));
+		ASSERT_EQ(NIC_STAT_OK, get(out, NIC_HDR_STATUS))
+			TH_LOG("PF %d: syndrome 0x%x", i, nic_get(out, NIC_HDR_SYNDROME));
+		EXPECT_EQ(NIC_DIAG_REC(2), (int)len);
+		EXPECT_EQ(cid[0], nic_get(out + NIC_DIAG_REC(0), NIC_DIAG_REC_CNTR_ID));
+		EXPECT_EQ(15000ULL, nic_get64(out + NIC_DIAG_REC(0), NIC_DIAG_REC_VALUE));
+		EXPECT_EQ(cid[1], nic_get(out + NIC_DIAG_REC(1), NIC_DIAG_REC_CNTR_ID));
+		EXPECT_EQ(10ULL, nic_get64(out + NIC_DIAG_REC(1), NIC_DIAG_REC_VALUE));
+	}
+
+	hdr_in(in, NIC_OP_QUERY_DIAGNOSTIC_PARAMS);
+	len = sizeof(out);
+	ASSERT_EQ(0, rpc(fd[1], FWCTL_RPC_DEBUG_READ_ONLY, in, NIC_HDR_IN_LEN,
+			 out, &len));
+	ASSERT_EQ(NIC_STAT_OK, get(out, NIC_HDR_STATUS));
+	EXPECT_EQ(NIC_DIAG_PARAMS_LEN(2), (int)len);
+	EXPECT_EQ(2, get(out, NIC_DIAG_NUM_CNTRS));
+	EXPECT_EQ(1, get(out, NIC_DIAG_ON_DEMAND));
+	EXPECT_EQ(1, get(out, NIC_DIAG_ENABLE));
+	EXPECT_EQ(cid[1], nic_get(out, NIC_DIAG_CNTR_ID(1)));
+	close(fd[0]);
+	close(fd[1]);
+}
+
+/*
+ * EXT_OWNERSHIP take (@force) or release through @fd: the firmware's
+ * status, or -errno; the owner before it in *@prev (see owner_of()).
+ */
+static int own(int fd, unsigned int op_mod, bool force, long *prev)
+{
+	uint8_t in[NIC_HDR_IN_LEN] = {}, out[NIC_HDR_OUT_LEN];
+	uint32_t len = sizeof(out);
+	int ret;
+
+	nic_set(in, NIC_HDR_OPCODE, NIC_OP_EXT_OWNERSHIP);
+	nic_set(in, NIC_HDR_OP_MOD, op_mod);
+	nic_set(in, NIC_EXT_OWN_FORCE, force);
+	ret = rpc(fd, FWCTL_RPC_DEBUG_WRITE, in, sizeof(in), out, &len);
+	if (ret)
+		return ret;
+	*prev = nic_get(out, NIC_EXT_OWN_PREV_VALID) ?
+		(long)(nic_get(out, NIC_EXT_OWN_PREV_PF) << 16 |
+		       nic_get(out, NIC_EXT_OWN_PREV_UID)) : -1;
+	return nic_get(out, NIC_HDR_STATUS);
+}
+
+/* The engine's owner, PF << 16 | uid, or -1 for none; < -1: -errno - 1. */
+static long owner_of(int fd)
+{
+	uint8_t in[NIC_HDR_IN_LEN], out[NIC_EXT_STATE_OUT_LEN];
+	uint32_t len = sizeof(out);
+	int ret;
+
+	hdr_in(in, NIC_OP_EXT_QUERY_STATE);
+	ret = rpc(fd, FWCTL_RPC_DEBUG_READ_ONLY, in, sizeof(in), out, &len);
+	if (ret)
+		return ret - 1;
+	if (nic_get(out, NIC_HDR_STATUS))
+		return -2;
+	return nic_get(out, NIC_EXT_STATE_OWNED) ?
+	       (long)(nic_get(out, NIC_EXT_STATE_OWNER_PF) << 16 |
+		      nic_get(out, NIC_EXT_STATE_OWNER_UID)) : -1;
+}
+
+/* EXT_STOP through @fd with @uid in the header: the firmware's status. */
+static int stop_as(int fd, unsigned int uid)
+{
+	uint8_t in[NIC_HDR_IN_LEN], out[NIC_HDR_OUT_LEN];
+	uint32_t len = sizeof(out);
+	int ret;
+
+	hdr_in(in, NIC_OP_EXT_STOP);
+	nic_set(in, NIC_HDR_UID, uid);
+	ret = rpc(fd, FWCTL_RPC_DEBUG_WRITE, in, sizeof(in), out, &len);
+	return ret ? ret : (int)nic_get(out, NIC_HDR_STATUS);
+}
+
+static uint32_t uid_of(int fd)
+{
+	struct fwctl_info_mlx5 d = {};
+	uint32_t type, len = sizeof(d);
+
+	return fw_info(fd, &type, &d, &len) ? 0 : d.uid;
+}
+
+/*
+ * The engine's ownership (the extension's EXT_OWNERSHIP) is a uid's, so
+ * a file's: one owner per NIC through either PF, force takes it over,
+ * the uid in a header cannot borrow the owner's, and closing the owner's
+ * file (or its process dying) frees the engine, as DESTROY_UCTX does.
+ */
+TEST_F(nic, ownership)
+{
+	uint8_t in[NIC_HDR_IN_LEN], out[NIC_EXT_STATE_OUT_LEN];
+	uint32_t uid[3], len;
+	int fd[3], i, status, pipefd[2];
+	long prev;
+	pid_t pid;
+	char c;
+
+	NEED_FWCTL();
+	fd[0] = FW_OPEN(0);	/* A */
+	fd[1] = FW_OPEN(1);	/* B, on the other PF */
+	fd[2] = FW_OPEN(0);	/* C, A's PF */
+	for (i = 0; i < 3; i++)
+		ASSERT_NE(0U, uid[i] = uid_of(fd[i]));
+
+	/* scopes: taking ownership writes, the state is a query */
+	hdr_in(in, NIC_OP_EXT_OWNERSHIP);
+	len = sizeof(out);
+	EXPECT_EQ(-EBADMSG, rpc(fd[0], FWCTL_RPC_DEBUG_READ_ONLY, in, sizeof(in),
+				out, &len));
+	hdr_in(in, NIC_OP_EXT_QUERY_STATE);
+	EXPECT_EQ(-EBADMSG, rpc(fd[0], FWCTL_RPC_CONFIGURATION, in, sizeof(in),
+				out, &len));
+	EXPECT_EQ(-1, owner_of(fd[0]));
+
+	ASSERT_EQ(NIC_STAT_OK, own(fd[0], NIC_OWN_TAKE, false, &prev));
+	EXPECT_EQ(-1, prev);
+	EXPECT_EQ((long)uid[0], owner_of(fd[1]));
+	/* B (other PF) and C (same PF) are refused, told who owns it */
+	EXPECT_EQ(NIC_STAT_RES_BUSY, own(fd[1], NIC_OWN_TAKE, false, &prev));
+	EXPECT_EQ((long)uid[0], prev);
+	EXPECT_EQ(NIC_STAT_RES_BUSY, own(fd[2], NIC_OWN_TAKE, false, &prev));
+
+	/*
+	 * B writes A's uid into the header: it still runs as B, whom the
+	 * engine refuses (RES_BUSY); as A it would be told the engine is
+	 * idle (BAD_SYS_STATE), as A itself is.
+	 */
+	EXPECT_EQ(NIC_STAT_RES_BUSY, stop_as(fd[1], uid[0]));
+	EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, stop_as(fd[0], 0));
+
+	/* force: B takes over; A is refused from then on */
+	ASSERT_EQ(NIC_STAT_OK, own(fd[1], NIC_OWN_TAKE, true, &prev));
+	EXPECT_EQ((long)uid[0], prev);
+	EXPECT_EQ(1L << 16 | uid[1], owner_of(fd[0]));
+	EXPECT_EQ(NIC_STAT_RES_BUSY, stop_as(fd[0], uid[1]));
+
+	/* closing the owner's file frees the engine */
+	close(fd[1]);
+	EXPECT_EQ(-1, owner_of(fd[0]));
+
+	/* a process that dies holding it frees it too */
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int f = fw_open(1);
+
+		if (f < 0 || own(f, NIC_OWN_TAKE, false, &prev))
+			_exit(1);
+		if (write(pipefd[1], "", 1) != 1)
+			_exit(2);
+		pause();
+		_exit(3);
+	}
+	ASSERT_EQ(1, read(pipefd[0], &c, 1));
+	EXPECT_EQ(1, (int)(owner_of(fd[0]) >> 16));
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(-1, owner_of(fd[0]));
+
+	/* release, and C can take it */
+	ASSERT_EQ(NIC_STAT_OK, own(fd[0], NIC_OWN_TAKE, false, &prev));
+	EXPECT_EQ(NIC_STAT_OK, own(fd[0], NIC_OWN_RELEASE, false, &prev));
+	EXPECT_EQ(NIC_STAT_OK, own(fd[2], NIC_OWN_TAKE, false, &prev));
+	EXPECT_EQ(-1, prev);
+	close(fd[0]);
+	close(fd[2]);
+}
+
 /*
  * Random RPCs: opcodes allowed and not, every scope, lengths around the
  * headers and the mailbox, random contents.  Each is refused with an
@@ -792,18 +1043,24 @@ TEST_F(nic, random_rpcs)
 		NIC_OP_QUERY_HCA_CAP, NIC_OP_QUERY_ADAPTER,
 		NIC_OP_QUERY_DIAGNOSTIC_PARAMS, NIC_OP_SET_DIAGNOSTIC_PARAMS,
 		NIC_OP_QUERY_DIAGNOSTIC_COUNTERS, NIC_OP_CREATE_UCTX,
-		NIC_OP_DESTROY_UCTX,
+		NIC_OP_DESTROY_UCTX, NIC_OP_EXT_QUERY_DATA_IDS,
+		NIC_OP_EXT_OWNERSHIP, NIC_OP_EXT_SET_CONFIG,
+		NIC_OP_EXT_APPLY_IDS, NIC_OP_EXT_START, NIC_OP_EXT_STOP,
+		NIC_OP_EXT_RESTART, NIC_OP_EXT_QUERY_STATE,
+		NIC_OP_EXT_QUERY_SAMPLES,
 	};
 	unsigned long n = upmu_loops("UPMU_LOOPS_NIC_FUZZ", 1000, 50000), i;
 	uint8_t *in = calloc(2, NIC_OUTBOX_SIZE), *out = calloc(2, NIC_OUTBOX_SIZE);
-	unsigned int seed = time(NULL), delivered = 0, refused = 0;
+	const char *env = getenv("UPMU_NIC_FUZZ_SEED");
+	unsigned int seed = env ? strtoul(env, NULL, 0) : (unsigned long)time(NULL);
+	unsigned int delivered = 0, refused = 0;
 	struct fwctl_info_mlx5 d, d2;
 	uint32_t type, len, in_len, scope;
 	int fd, ret;
 
 	NEED_FWCTL();
 	ASSERT_TRUE(in && out);
-	TH_LOG("seed %u, %lu RPCs", seed, n);
+	TH_LOG("seed %u (UPMU_NIC_FUZZ_SEED), %lu RPCs", seed, n);
 	srand(seed);
 	fd = FW_OPEN(0);
 	len = sizeof(d);
@@ -963,6 +1220,7 @@ TEST_F(nic, unload_with_files_open)
 	int fd, i, *fds;
 	uint32_t type, len;
 	unsigned int max;
+	long prev;
 
 	NEED_FWCTL();
 	ASSERT_NE(NULL, out);
@@ -971,6 +1229,8 @@ TEST_F(nic, unload_with_files_open)
 	max = 1U << nic_get(out->b + NIC_HDR_OUT_LEN, NIC_HCA_CAP_LOG_MAX_UCTX);
 	fds = calloc(max, sizeof(*fds));
 	ASSERT_NE(NULL, fds);
+	/* the engine owned through PF 0 */
+	ASSERT_EQ(NIC_STAT_OK, own(fd, NIC_OWN_TAKE, false, &prev));
 	/* every context of PF 1 taken */
 	for (i = 0; i < (int)max; i++) {
 		fds[i] = fw_open(1);
@@ -1001,6 +1261,8 @@ TEST_F(nic, unload_with_files_open)
 	close(fd);
 	fd = FW_OPEN(0);
 	EXPECT_EQ(NIC_STAT_OK, general_cap(fd, out->b));
+	/* and the engine is nobody's */
+	EXPECT_EQ(-1, owner_of(fd));
 	close(fd);
 	free(fds);
 	free(out);

@@ -53,10 +53,14 @@
 
 /*
  * nic_get()/nic_set() read and write a field of a command box the way
- * MLX5_GET()/MLX5_SET() do: the field at bit offset @off of width @w lives
- * in big-endian dword @off / 32, at bit 32 - @w - @off % 32 of it.  Fields
- * are written below as "OFFSET, WIDTH" pairs: nic_get(box, NIC_HDR_OPCODE).
+ * MLX5_GET()/MLX5_SET() do: the field at bit offset OFF of width W lives
+ * in big-endian dword OFF / 32, at bit 32 - W - OFF % 32 of it.  A field
+ * is written NIC_FLD(OFF, W): nic_get(box, NIC_HDR_OPCODE).
  */
+#define NIC_FLD(off, w)		((__u32)(off) << 8 | (w))
+#define NIC_FLD_OFF(f)		((f) >> 8)
+#define NIC_FLD_W(f)		((f) & 0xff)
+
 static inline __u32 nic_be32_get(const void *box, unsigned int byte)
 {
 	const __u8 *p = (const __u8 *)box + byte;
@@ -79,16 +83,17 @@ static inline __u32 nic_mask(unsigned int w)
 	return w >= 32 ? 0xffffffffu : (1u << w) - 1;
 }
 
-static inline __u32 nic_get(const void *box, unsigned int off, unsigned int w)
+static inline __u32 nic_get(const void *box, __u32 fld)
 {
+	unsigned int off = NIC_FLD_OFF(fld), w = NIC_FLD_W(fld);
 	unsigned int shift = 32 - w - off % 32;
 
 	return nic_be32_get(box, off / 32 * 4) >> shift & nic_mask(w);
 }
 
-static inline void nic_set(void *box, unsigned int off, unsigned int w,
-			   __u32 v)
+static inline void nic_set(void *box, __u32 fld, __u32 v)
 {
+	unsigned int off = NIC_FLD_OFF(fld), w = NIC_FLD_W(fld);
 	unsigned int shift = 32 - w - off % 32, byte = off / 32 * 4;
 	__u32 m = nic_mask(w) << shift;
 
@@ -112,11 +117,11 @@ static inline void nic_set64(void *box, unsigned int off, __u64 v)
 /* Every command: a 16-byte input header and a 16-byte output header. */
 #define NIC_HDR_IN_LEN		16
 #define NIC_HDR_OUT_LEN		16
-#define NIC_HDR_OPCODE		0x00, 16
-#define NIC_HDR_UID		0x10, 16
-#define NIC_HDR_OP_MOD		0x30, 16
-#define NIC_HDR_STATUS		0x00, 8
-#define NIC_HDR_SYNDROME	0x20, 32
+#define NIC_HDR_OPCODE		NIC_FLD(0x00, 16)
+#define NIC_HDR_UID		NIC_FLD(0x10, 16)
+#define NIC_HDR_OP_MOD		NIC_FLD(0x30, 16)
+#define NIC_HDR_STATUS		NIC_FLD(0x00, 8)
+#define NIC_HDR_SYNDROME	NIC_FLD(0x20, 32)
 
 /* Firmware status codes (include/linux/mlx5/device.h, MLX5_CMD_STAT_*). */
 #define NIC_STAT_OK		0x00
@@ -145,11 +150,11 @@ static inline void nic_set64(void *box, unsigned int off, __u64 v)
 
 /* CREATE_UCTX: in 0x10 + uctx (cap at +0x10); out: uid. */
 #define NIC_CREATE_UCTX_IN_LEN		0x20
-#define NIC_CREATE_UCTX_CAP		0x80, 32
-#define NIC_CREATE_UCTX_OUT_UID		0x50, 16
+#define NIC_CREATE_UCTX_CAP		NIC_FLD(0x80, 32)
+#define NIC_CREATE_UCTX_OUT_UID		NIC_FLD(0x50, 16)
 /* DESTROY_UCTX: in: uid at +0x08. */
 #define NIC_DESTROY_UCTX_IN_LEN		0x10
-#define NIC_DESTROY_UCTX_UID		0x50, 16
+#define NIC_DESTROY_UCTX_UID		NIC_FLD(0x50, 16)
 #define NIC_UCTX_CAP_TOOLS_RESOURCES	0x4
 
 /*
@@ -167,23 +172,23 @@ static inline void nic_set64(void *box, unsigned int off, __u64 v)
  * fields this device fills in; offsets within the capability.
  * num_of_diagnostic_counters is reserved_at_280 upstream.
  */
-#define NIC_HCA_CAP_DEBUG		0x183, 1
-#define NIC_HCA_CAP_NUM_DIAG_CNTRS	0x280, 16
-#define NIC_HCA_CAP_LOG_MAX_UCTX	0x463, 5
-#define NIC_HCA_CAP_DEV_FREQ_KHZ	0x4e0, 32
-#define NIC_HCA_CAP_UCTX_CAP		0x6a0, 32
+#define NIC_HCA_CAP_DEBUG		NIC_FLD(0x183, 1)
+#define NIC_HCA_CAP_NUM_DIAG_CNTRS	NIC_FLD(0x280, 16)
+#define NIC_HCA_CAP_LOG_MAX_UCTX	NIC_FLD(0x463, 5)
+#define NIC_HCA_CAP_DEV_FREQ_KHZ	NIC_FLD(0x4e0, 32)
+#define NIC_HCA_CAP_UCTX_CAP		NIC_FLD(0x6a0, 32)
 
 /*
  * Debug capability (cap type NIC_CAP_DEBUG), offsets within it: the PRM
  * debug_cap, then diagnostic_counter[i] from byte 0x40, one dword each,
  * num_of_diagnostic_counters of them.
  */
-#define NIC_DEBUG_CAP_LOG_MAX_SAMPLES	0x18, 8
-#define NIC_DEBUG_CAP_SINGLE		0x20, 1
-#define NIC_DEBUG_CAP_REPETITIVE	0x21, 1
-#define NIC_DEBUG_CAP_LOG_MIN_PERIOD	0x38, 8
-#define NIC_DEBUG_CAP_CNTR_SYNC(i)	(0x200 + 32 * (i)), 1
-#define NIC_DEBUG_CAP_CNTR_ID(i)	(0x200 + 32 * (i) + 16), 16
+#define NIC_DEBUG_CAP_LOG_MAX_SAMPLES	NIC_FLD(0x18, 8)
+#define NIC_DEBUG_CAP_SINGLE		NIC_FLD(0x20, 1)
+#define NIC_DEBUG_CAP_REPETITIVE	NIC_FLD(0x21, 1)
+#define NIC_DEBUG_CAP_LOG_MIN_PERIOD	NIC_FLD(0x38, 8)
+#define NIC_DEBUG_CAP_CNTR_SYNC(i)	NIC_FLD(0x200 + 32 * (i), 1)
+#define NIC_DEBUG_CAP_CNTR_ID(i)	NIC_FLD(0x200 + 32 * (i) + 16, 16)
 #define NIC_DEBUG_CAP_MAX_CNTRS		((NIC_CAP_SIZE - 0x40) / 4)
 
 /*
@@ -191,16 +196,16 @@ static inline void nic_set64(void *box, unsigned int off, __u64 v)
  * and of QUERY_DIAGNOSTIC_PARAMS' output (offsets below are within the
  * command box), then counter_id[i] from byte 0x20.
  */
-#define NIC_DIAG_NUM_CNTRS		0x40, 16
-#define NIC_DIAG_LOG_NUM_SAMPLES	0x58, 8
-#define NIC_DIAG_SINGLE			0x60, 1
-#define NIC_DIAG_REPETITIVE		0x61, 1
-#define NIC_DIAG_SYNC			0x62, 1
-#define NIC_DIAG_CLEAR			0x63, 1
-#define NIC_DIAG_ON_DEMAND		0x64, 1
-#define NIC_DIAG_ENABLE			0x65, 1
-#define NIC_DIAG_LOG_PERIOD		0x78, 8
-#define NIC_DIAG_CNTR_ID(i)		(0x100 + 32 * (i) + 16), 16
+#define NIC_DIAG_NUM_CNTRS		NIC_FLD(0x40, 16)
+#define NIC_DIAG_LOG_NUM_SAMPLES	NIC_FLD(0x58, 8)
+#define NIC_DIAG_SINGLE			NIC_FLD(0x60, 1)
+#define NIC_DIAG_REPETITIVE		NIC_FLD(0x61, 1)
+#define NIC_DIAG_SYNC			NIC_FLD(0x62, 1)
+#define NIC_DIAG_CLEAR			NIC_FLD(0x63, 1)
+#define NIC_DIAG_ON_DEMAND		NIC_FLD(0x64, 1)
+#define NIC_DIAG_ENABLE			NIC_FLD(0x65, 1)
+#define NIC_DIAG_LOG_PERIOD		NIC_FLD(0x78, 8)
+#define NIC_DIAG_CNTR_ID(i)		NIC_FLD(0x100 + 32 * (i) + 16, 16)
 #define NIC_DIAG_PARAMS_LEN(n)		(0x20 + 4 * (n))
 
 /*
@@ -209,13 +214,13 @@ static inline void nic_set64(void *box, unsigned int off, __u64 v)
  * fields are at bit offsets within the record.
  */
 #define NIC_DIAG_Q_IN_LEN		0x10
-#define NIC_DIAG_Q_NUM_SAMPLES		0x40, 16
-#define NIC_DIAG_Q_SAMPLE_INDEX		0x50, 16
+#define NIC_DIAG_Q_NUM_SAMPLES		NIC_FLD(0x40, 16)
+#define NIC_DIAG_Q_SAMPLE_INDEX		NIC_FLD(0x50, 16)
 #define NIC_DIAG_REC_LEN		16
 #define NIC_DIAG_REC(i)			(NIC_HDR_OUT_LEN + NIC_DIAG_REC_LEN * (i))
-#define NIC_DIAG_REC_CNTR_ID		0x00, 16
-#define NIC_DIAG_REC_SAMPLE_ID		0x10, 16
-#define NIC_DIAG_REC_TIMESTAMP		0x20, 32
+#define NIC_DIAG_REC_CNTR_ID		NIC_FLD(0x00, 16)
+#define NIC_DIAG_REC_SAMPLE_ID		NIC_FLD(0x10, 16)
+#define NIC_DIAG_REC_TIMESTAMP		NIC_FLD(0x20, 32)
 #define NIC_DIAG_REC_VALUE		0x40	/* 64 bits: nic_get64() */
 
 /*
@@ -244,6 +249,136 @@ static inline void nic_set64(void *box, unsigned int off, __u64 v)
 #define NIC_MODE_SINGLE			0
 #define NIC_MODE_REPETITIVE		1
 #define NIC_MODE_ON_DEMAND		2
+
+/* ---- upmu extension: DOCA Telemetry Diag features ------------------------ */
+
+/*
+ * Commands of this device's own (Documentation/upmu-nic.rst), for what
+ * the 16-bit mlx5 layout cannot carry: 64-bit data IDs, output formats,
+ * ownership and the DOCA state machine.  Opcodes 0x3e00-0x3e0f, which no
+ * MLX5_CMD_OP_* uses.  Same headers, status and syndrome as the PRM
+ * commands; an engine command from anyone but the owner is RES_BUSY
+ * (NIC_DIAG_ERR_OWNER), a command not allowed in the engine's state is
+ * BAD_SYS_STATE (NIC_DIAG_ERR_STATE) and changes nothing.
+ */
+#define NIC_OP_EXT_QUERY_DATA_IDS	0x3e00
+#define NIC_OP_EXT_OWNERSHIP		0x3e01	/* op_mod NIC_OWN_* */
+#define NIC_OP_EXT_SET_CONFIG		0x3e02	/* Idle -> Configured */
+#define NIC_OP_EXT_APPLY_IDS		0x3e03	/* Configured -> Ready */
+#define NIC_OP_EXT_START		0x3e04	/* Ready -> Running */
+#define NIC_OP_EXT_STOP			0x3e05	/* any but Idle -> Idle */
+#define NIC_OP_EXT_RESTART		0x3e06	/* Running (single) */
+#define NIC_OP_EXT_QUERY_STATE		0x3e07
+#define NIC_OP_EXT_QUERY_SAMPLES	0x3e08
+
+/* Engine states (NIC_EXT_STATE_STATE). */
+#define NIC_STATE_IDLE			0
+#define NIC_STATE_CONFIGURED		1
+#define NIC_STATE_READY			2
+#define NIC_STATE_RUNNING		3
+
+/*
+ * EXT_QUERY_DATA_IDS: in 16 bytes (first entry, most entries); out: the
+ * total, the entries returned, then NIC_EXT_ID_LEN-byte entries from
+ * byte 0x10 with fields at bit offsets within the entry.
+ */
+#define NIC_EXT_IDS_IN_LEN		0x10
+#define NIC_EXT_IDS_START		NIC_FLD(0x40, 32)
+#define NIC_EXT_IDS_MAX			NIC_FLD(0x60, 32)
+#define NIC_EXT_IDS_TOTAL		NIC_FLD(0x40, 32)
+#define NIC_EXT_IDS_RETURNED		NIC_FLD(0x60, 32)
+#define NIC_EXT_ID_LEN			16
+#define NIC_EXT_ID(i)			(NIC_HDR_OUT_LEN + NIC_EXT_ID_LEN * (i))
+#define NIC_EXT_ID_DATA_ID		0x00	/* 64 bits: nic_get64() */
+#define NIC_EXT_ID_SYNC			NIC_FLD(0x40, 1)
+#define NIC_EXT_ID_STAT			NIC_FLD(0x41, 1)	/* Statistic, else Counter */
+#define NIC_EXT_ID_PARAM		NIC_FLD(0x4c, 4)	/* NIC_PARAM_* */
+#define NIC_EXT_ID_CNTR_ID		NIC_FLD(0x50, 16)
+
+/* What a data ID's lower 32 bits select (NIC_EXT_ID_PARAM). */
+#define NIC_PARAM_NONE			0
+#define NIC_PARAM_PORT			1
+#define NIC_PARAM_PORT_PRIO		2
+#define NIC_PARAM_HOST			3
+#define NIC_PARAM_LINK			4
+#define NIC_PARAM_LINK_TC		5
+#define NIC_PARAM_FUNC			6
+
+/*
+ * EXT_OWNERSHIP: op_mod take or release, through a uid (not 0); in 16
+ * bytes, out 16: the owner before the command.
+ */
+#define NIC_OWN_TAKE			0
+#define NIC_OWN_RELEASE			1
+#define NIC_EXT_OWN_FORCE		NIC_FLD(0x40, 1)
+#define NIC_EXT_OWN_PREV_VALID		NIC_FLD(0x40, 1)
+#define NIC_EXT_OWN_PREV_PF		NIC_FLD(0x48, 8)
+#define NIC_EXT_OWN_PREV_UID		NIC_FLD(0x50, 16)
+
+/* EXT_SET_CONFIG: in NIC_EXT_CFG_IN_LEN bytes, out 16. */
+#define NIC_EXT_CFG_IN_LEN		0x20
+#define NIC_EXT_CFG_MODE		NIC_FLD(0x40, 8)	/* NIC_MODE_* */
+#define NIC_EXT_CFG_FORMAT		NIC_FLD(0x48, 8)	/* 0, 1, 2 */
+#define NIC_EXT_CFG_SYNC		NIC_FLD(0x5e, 1)
+#define NIC_EXT_CFG_CLEAR		NIC_FLD(0x5f, 1)
+#define NIC_EXT_CFG_LOG_SAMPLES		NIC_FLD(0x78, 8)
+#define NIC_EXT_CFG_PERIOD_NS		0x80	/* 64 bits; 0: the shortest */
+#define NIC_EXT_CFG_MAX_IDS		NIC_FLD(0xc0, 32)
+
+/*
+ * EXT_APPLY_IDS: in 16 bytes then 8 per data ID; out
+ * NIC_EXT_APPLY_OUT_LEN bytes: the period that runs and the size of a
+ * sample in the configured format.  A failure is BAD_PARAM with
+ * NIC_SYND(reason, index of the data ID).
+ */
+#define NIC_EXT_APPLY_IN_LEN(n)		(0x10 + 8 * (n))
+#define NIC_EXT_APPLY_NUM		NIC_FLD(0x40, 32)
+#define NIC_EXT_APPLY_ID(i)		(0x80 + 64 * (i))	/* nic_get64() */
+#define NIC_EXT_APPLY_OUT_LEN		0x20
+#define NIC_EXT_APPLY_PERIOD_NS		0x80	/* 64 bits */
+#define NIC_EXT_APPLY_LOG_PERIOD	NIC_FLD(0xd8, 8)
+#define NIC_EXT_APPLY_SAMPLE_SIZE	NIC_FLD(0xe0, 32)
+
+/* EXT_QUERY_STATE: in 16 bytes, out NIC_EXT_STATE_OUT_LEN. */
+#define NIC_EXT_STATE_OUT_LEN		0x30
+#define NIC_EXT_STATE_STATE		NIC_FLD(0x40, 8)
+#define NIC_EXT_STATE_MODE		NIC_FLD(0x48, 8)
+#define NIC_EXT_STATE_FORMAT		NIC_FLD(0x50, 8)
+#define NIC_EXT_STATE_SYNC		NIC_FLD(0x5e, 1)
+#define NIC_EXT_STATE_CLEAR		NIC_FLD(0x5f, 1)
+#define NIC_EXT_STATE_LOG_SAMPLES	NIC_FLD(0x60, 8)
+#define NIC_EXT_STATE_LOG_PERIOD	NIC_FLD(0x68, 8)
+#define NIC_EXT_STATE_NUM_IDS		NIC_FLD(0x70, 16)
+#define NIC_EXT_STATE_OWNED		NIC_FLD(0x80, 1)
+#define NIC_EXT_STATE_OWNER_PF		NIC_FLD(0x88, 8)
+#define NIC_EXT_STATE_OWNER_UID		NIC_FLD(0x90, 16)
+#define NIC_EXT_STATE_MAX_IDS		NIC_FLD(0xa0, 32)
+#define NIC_EXT_STATE_TAKEN		0xc0	/* 64 bits: samples taken */
+#define NIC_EXT_STATE_READ		0x100	/* 64 bits: next to read */
+#define NIC_EXT_STATE_PERIOD_NS		0x140	/* 64 bits */
+
+/*
+ * EXT_QUERY_SAMPLES: in 16 bytes (most samples); out the header of
+ * NIC_EXT_SMP_HDR_LEN bytes, then the samples not read before, oldest
+ * first, in the configured format (big-endian, sizes below):
+ *   0: u32 sample_id, u32 0, then per data ID
+ *      u64 data_id, u32 ts_h, u32 ts_l, u64 value
+ *   1: u32 sample_id, u32 earliest_ts_h, u32 earliest_ts_l,
+ *      u32 latest_ts_l, then u64 value per data ID
+ *   2: as 1 with u32 values (the low 32 bits)
+ * Time stamps are ns of the device's free-running clock; values in the
+ * order the IDs were applied.  lost counts the samples overwritten since
+ * the last read (repetitive mode), available those ready before this one.
+ */
+#define NIC_EXT_SMP_MAX			NIC_FLD(0x40, 32)
+#define NIC_EXT_SMP_HDR_LEN		0x20
+#define NIC_EXT_SMP_RETURNED		NIC_FLD(0x40, 32)
+#define NIC_EXT_SMP_LOST		NIC_FLD(0x60, 32)
+#define NIC_EXT_SMP_SIZE		NIC_FLD(0x80, 32)
+#define NIC_EXT_SMP_AVAILABLE		NIC_FLD(0xa0, 32)
+#define NIC_FMT0_SIZE(n)		(8 + 24 * (n))
+#define NIC_FMT1_SIZE(n)		(16 + 8 * (n))
+#define NIC_FMT2_SIZE(n)		(16 + 4 * (n))
 
 /* ---- data IDs ------------------------------------------------------------ */
 
