@@ -75,7 +75,7 @@ FWCTL_UAPI := build/include/fwctl/fwctl.h build/include/fwctl/mlx5.h
 build/include/fwctl/%.h:
 	@mkdir -p $(@D)
 	cp "$$(scripts/ksrc.sh 2>/dev/null)/include/uapi/fwctl/$*.h" $@
-build/selftests/nic_fwctl_test: $(FWCTL_UAPI)
+build/selftests/nic_fwctl_test: $(FWCTL_UAPI) driver/include/hw/nic_cmd.h
 build/selftests/nic_fwctl_test: USERCFLAGS += -isystem build/include
 
 selftests: $(SELFTESTS)
