@@ -24,6 +24,7 @@ c2c_test
 families_test
 fuzz_test
 stress_test
+nic_fwctl_test
 perf_examples
 metrics_test
 pcimap_test

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Host check of the ways upmu installs, against a kernel build tree (default:
 # the newest Debian stock headers, /lib/modules/*-amd64/build):
-#  1. make install INSTALL_MOD_PATH=<staging dir>: the three modules under
+#  1. make install INSTALL_MOD_PATH=<staging dir>: the four modules under
 #     lib/modules/<release>/extra, for that release, with depmod's index
 #     (upmu_t410 depends on upmu_core);
 #  2. make dkms-src DESTDIR=<tmp>, then Debian's dkms adds, builds and
 #     installs the package from <tmp>/usr/src/upmu-<version> for that
-#     kernel, and removes it: the three modules built for that release and
+#     kernel, and removes it: the four modules built for that release and
 #     installed under <release>/updates/dkms, then gone.
 # Everything happens in a temporary directory (dkms --dkmstree, --sourcetree,
 # --installtree, --no-depmod; its signing key too), removed at the end:
@@ -24,7 +24,7 @@ rel=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$kdir/include/generated/ut
 [ -n "$rel" ] || upmu_die "install-check: $kdir is not a configured kernel tree"
 command -v dkms >/dev/null || upmu_die "install-check: dkms missing (scripts/deps.sh)"
 ver=$(scripts/install.sh dkms-version)
-mods="upmu_core upmu_sim upmu_t410"
+mods="upmu_core upmu_sim upmu_t410 upmu_nic"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/upmu-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * upmu_nic: driver of the physical functions (PFs) of a ConnectX-like NIC
+ * whose firmware is reached through a command mailbox
+ * (include/hw/nic_cmd.h).  nic_main.c binds the PFs and runs commands;
+ * nic_fwctl.c exposes each PF through the kernel's fwctl subsystem.
+ */
+#ifndef __UPMU_NIC_H__
+#define __UPMU_NIC_H__
+
+#include <linux/kconfig.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include "upmu.h"
+
+struct device;
+struct upmu_nic_fwctl;
+
+/**
+ * struct upmu_nic_pf - one physical function of a NIC
+ * @dev: its platform device
+ * @cmd_lock: serialises the command mailbox: @regs and the mailbox
+ *	registers behind it belong to one command at a time
+ * @regs: the PF's register window
+ * @inbox_size: bytes of the inbox (NIC_REG_INBOX_SIZE)
+ * @outbox_size: bytes of the outbox (NIC_REG_OUTBOX_SIZE)
+ * @fw_rev: NIC_REG_FW_REV
+ * @serial: NIC_REG_DEV_SERIAL, the same on every PF of a device
+ * @pf: this PF's number on its device (NIC_REG_PF)
+ * @uctx_cap: the general HCA capability's uctx_cap
+ * @fwctl: the PF's fwctl device, or NULL
+ */
+struct upmu_nic_pf {
+	struct device *dev;
+	struct mutex cmd_lock;		/* the mailbox */
+	struct upmu_regs regs;
+	u32 inbox_size;
+	u32 outbox_size;
+	u32 fw_rev;
+	u32 serial;
+	u32 pf;
+	u32 uctx_cap;
+	struct upmu_nic_fwctl *fwctl;
+};
+
+int upmu_nic_cmd_exec(struct upmu_nic_pf *pf, const void *in, size_t in_len,
+		      void *out, size_t out_len);
+int upmu_nic_cmd(struct upmu_nic_pf *pf, const void *in, size_t in_len,
+		 void *out, size_t out_len);
+
+#if IS_ENABLED(CONFIG_FWCTL)
+int upmu_nic_fwctl_add(struct upmu_nic_pf *pf);
+void upmu_nic_fwctl_del(struct upmu_nic_pf *pf);
+#else
+static inline int upmu_nic_fwctl_add(struct upmu_nic_pf *pf)
+{
+	return 0;
+}
+
+static inline void upmu_nic_fwctl_del(struct upmu_nic_pf *pf)
+{
+}
+#endif
+
+#endif

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * upmu_nic: physical functions of a ConnectX-like NIC.
+ *
+ * One platform device per PF, whose register window holds the firmware's
+ * command mailbox (include/hw/nic_cmd.h): the driver copies a command into
+ * the inbox, rings the doorbell, waits for the busy bit to clear and
+ * copies the output back.  Whether the window is MMIO or a simulator's is
+ * upmu_regs_get()'s business.  A command that reached the firmware reports
+ * its outcome in the status and syndrome of its output; only a command
+ * that could not be delivered (or never completed) is an errno.
+ */
+
+#include <linux/device.h>
+#include <linux/iopoll.h>
+#include <linux/minmax.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "hw/nic_cmd.h"
+#include "nic.h"
+#include "upmu_compat.h"
+
+/*
+ * How long a command may run.  The simulator completes a command before
+ * the doorbell write returns; firmware takes micro- to milliseconds, and
+ * mlx5 allows far longer for commands this driver never sends.  The wait
+ * holds up removal of the device (fwctl_unregister() waits for running
+ * RPCs), so it is bounded.
+ */
+#define NIC_CMD_TIMEOUT_US	(2 * USEC_PER_SEC)
+#define NIC_CMD_POLL_US		20
+
+/*
+ * Copy @len bytes to or from the mailbox at @off: whole dwords, then the
+ * bytes of a last partial dword through a bounce dword, so that @buf is
+ * never read or written past @len.
+ */
+static void nic_mbox_write(struct upmu_nic_pf *pf, u32 off, const void *buf,
+			   size_t len)
+{
+	size_t head = round_down(len, 4);
+	u32 tail = 0;
+
+	if (head)
+		upmu_memcpy_toio(&pf->regs, off, buf, head);
+	if (len > head) {
+		memcpy(&tail, buf + head, len - head);
+		upmu_memcpy_toio(&pf->regs, off + head, &tail, 4);
+	}
+}
+
+static void nic_mbox_read(struct upmu_nic_pf *pf, u32 off, void *buf,
+			  size_t len)
+{
+	size_t head = round_down(len, 4);
+	u32 tail;
+
+	if (head)
+		upmu_memcpy_fromio(&pf->regs, off, buf, head);
+	if (len > head) {
+		upmu_memcpy_fromio(&pf->regs, off + head, &tail, 4);
+		memcpy(buf + head, &tail, len - head);
+	}
+}
+
+/* The errno of a delivery status: the command did not reach the firmware. */
+static int nic_delivery_errno(u32 delivery)
+{
+	switch (delivery) {
+	case NIC_DELIVERY_OK:
+		return 0;
+	case NIC_DELIVERY_FW_ERR:
+		return -EIO;
+	case NIC_DELIVERY_IN_LENGTH_ERR:
+	case NIC_DELIVERY_OUT_LENGTH_ERR:
+		return -EMSGSIZE;
+	default:
+		return -EPROTO;
+	}
+}
+
+/**
+ * upmu_nic_cmd_exec() - run one firmware command
+ * @pf: the PF whose mailbox runs it
+ * @in: the command: a 16-byte header and its input
+ * @in_len: bytes of @in, at least NIC_HDR_IN_LEN and at most the inbox
+ * @out: the output: a 16-byte header and the command's output
+ * @out_len: bytes of @out, at least NIC_HDR_OUT_LEN; the firmware is told
+ *	     it may write at most this much (and the outbox size)
+ *
+ * Commands of a PF run one at a time.  A command that reached the
+ * firmware is a success here whatever its outcome: the status and
+ * syndrome of @out say whether the firmware executed it.
+ *
+ * Return: the length of the output the firmware produced (which may be
+ * more than @out_len; only @out_len bytes are copied), or -EMSGSIZE when
+ * @in_len or @out_len is out of bounds or the firmware refused a length,
+ * -EBUSY when the mailbox still runs a command that timed out,
+ * -ETIMEDOUT when this one does not complete, -EIO or -EPROTO when the
+ * firmware could not take it.
+ */
+int upmu_nic_cmd_exec(struct upmu_nic_pf *pf, const void *in, size_t in_len,
+		      void *out, size_t out_len)
+{
+	u32 status, len;
+	u16 opcode;
+	int ret;
+
+	if (in_len < NIC_HDR_IN_LEN || in_len > pf->inbox_size ||
+	    out_len < NIC_HDR_OUT_LEN)
+		return -EMSGSIZE;
+	opcode = nic_get(in, NIC_HDR_OPCODE);
+	out_len = min_t(size_t, out_len, pf->outbox_size);
+
+	mutex_lock(&pf->cmd_lock);
+	status = upmu_rd32(&pf->regs, NIC_REG_CMD_STATUS);
+	if (status & NIC_CMD_STATUS_BUSY) {
+		/* an earlier command timed out and still owns the mailbox */
+		ret = -EBUSY;
+		goto unlock;
+	}
+	nic_mbox_write(pf, NIC_INBOX, in, in_len);
+	upmu_wr32(&pf->regs, NIC_REG_CMD_IN_LEN, in_len);
+	upmu_wr32(&pf->regs, NIC_REG_CMD_OUT_LEN, out_len);
+	upmu_wr32(&pf->regs, NIC_REG_CMD_DOORBELL, NIC_DOORBELL_GO);
+
+	ret = read_poll_timeout(upmu_rd32, status,
+				!(status & NIC_CMD_STATUS_BUSY),
+				NIC_CMD_POLL_US, NIC_CMD_TIMEOUT_US, false,
+				&pf->regs, NIC_REG_CMD_STATUS);
+	if (ret) {
+		dev_err_ratelimited(pf->dev, "command 0x%x timed out\n", opcode);
+		goto unlock;
+	}
+	ret = nic_delivery_errno(NIC_CMD_STATUS_DELIVERY(status));
+	if (ret) {
+		dev_err_ratelimited(pf->dev,
+				    "command 0x%x not delivered: delivery status 0x%x\n",
+				    opcode, NIC_CMD_STATUS_DELIVERY(status));
+		goto unlock;
+	}
+	len = upmu_rd32(&pf->regs, NIC_REG_CMD_OUT_LEN);
+	if (len < NIC_HDR_OUT_LEN) {
+		dev_err_ratelimited(pf->dev,
+				    "command 0x%x: output of %u bytes has no header\n",
+				    opcode, len);
+		ret = -EPROTO;
+		goto unlock;
+	}
+	len = min(len, pf->outbox_size);
+	nic_mbox_read(pf, NIC_OUTBOX, out, min_t(size_t, len, out_len));
+	ret = len;
+unlock:
+	mutex_unlock(&pf->cmd_lock);
+	return ret;
+}
+
+/* The errno the driver's own commands turn a firmware status into. */
+static int nic_status_errno(u8 status)
+{
+	switch (status) {
+	case NIC_STAT_OK:
+		return 0;
+	case NIC_STAT_BAD_OP:
+		return -EOPNOTSUPP;
+	case NIC_STAT_BAD_PARAM:
+	case NIC_STAT_BAD_RES:
+	case NIC_STAT_BAD_RES_STATE:
+	case NIC_STAT_IX_ERR:
+		return -EINVAL;
+	case NIC_STAT_RES_BUSY:
+		return -EBUSY;
+	case NIC_STAT_NOT_READY:
+	case NIC_STAT_NO_RES:
+		return -EAGAIN;
+	case NIC_STAT_LIM_ERR:
+		return -ENOSPC;
+	default:
+		return -EIO;
+	}
+}
+
+/**
+ * upmu_nic_cmd() - run one of the driver's own firmware commands
+ * @pf: the PF
+ * @in: the command
+ * @in_len: bytes of @in
+ * @out: its output
+ * @out_len: bytes of @out
+ *
+ * As upmu_nic_cmd_exec(), for a caller that wants an errno for anything
+ * but a command the firmware executed: a status other than OK becomes an
+ * errno (and a log line with the status and syndrome).
+ *
+ * Return: 0 or -errno.
+ */
+int upmu_nic_cmd(struct upmu_nic_pf *pf, const void *in, size_t in_len,
+		 void *out, size_t out_len)
+{
+	u8 status;
+	int ret;
+
+	ret = upmu_nic_cmd_exec(pf, in, in_len, out, out_len);
+	if (ret < 0)
+		return ret;
+	status = nic_get(out, NIC_HDR_STATUS);
+	if (!status)
+		return 0;
+	dev_err_ratelimited(pf->dev,
+			    "command 0x%x op_mod 0x%x failed: status 0x%x syndrome 0x%08x\n",
+			    nic_get(in, NIC_HDR_OPCODE), nic_get(in, NIC_HDR_OP_MOD),
+			    status, nic_get(out, NIC_HDR_SYNDROME));
+	return nic_status_errno(status);
+}
+
+/* The general HCA capability: what the driver needs of it. */
+static int nic_query_caps(struct upmu_nic_pf *pf)
+{
+	u32 in[NIC_HDR_IN_LEN / 4] = {};
+	u8 *out;
+	int ret;
+
+	out = kzalloc(NIC_CAP_OUT_LEN, GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	nic_set(in, NIC_HDR_OPCODE, NIC_OP_QUERY_HCA_CAP);
+	nic_set(in, NIC_HDR_OP_MOD, NIC_CAP_GENERAL << 1 | NIC_CAP_CUR);
+	ret = upmu_nic_cmd(pf, in, sizeof(in), out, NIC_CAP_OUT_LEN);
+	if (!ret)
+		pf->uctx_cap = nic_get(out + NIC_HDR_OUT_LEN,
+				       NIC_HCA_CAP_UCTX_CAP);
+	kfree(out);
+	return ret;
+}
+
+/* The register window: a command interface this driver speaks. */
+static int nic_check_regs(struct upmu_nic_pf *pf)
+{
+	u32 rev = upmu_rd32(&pf->regs, NIC_REG_CMDIF_REV);
+
+	if (rev != NIC_CMDIF_REV)
+		return dev_err_probe(pf->dev, -ENODEV,
+				     "command interface revision %u, not %u\n",
+				     rev, NIC_CMDIF_REV);
+	pf->inbox_size = upmu_rd32(&pf->regs, NIC_REG_INBOX_SIZE);
+	pf->outbox_size = upmu_rd32(&pf->regs, NIC_REG_OUTBOX_SIZE);
+	if (pf->inbox_size < NIC_HDR_IN_LEN ||
+	    pf->inbox_size > NIC_INBOX_SIZE || pf->inbox_size % 4 ||
+	    pf->outbox_size < NIC_CAP_OUT_LEN ||
+	    pf->outbox_size > NIC_OUTBOX_SIZE || pf->outbox_size % 4)
+		return dev_err_probe(pf->dev, -ENODEV,
+				     "mailbox of %u bytes in, %u out: unusable\n",
+				     pf->inbox_size, pf->outbox_size);
+	pf->fw_rev = upmu_rd32(&pf->regs, NIC_REG_FW_REV);
+	pf->serial = upmu_rd32(&pf->regs, NIC_REG_DEV_SERIAL);
+	pf->pf = upmu_rd32(&pf->regs, NIC_REG_PF);
+	return 0;
+}
+
+static int nic_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct upmu_nic_pf *pf;
+	int ret;
+
+	pf = devm_kzalloc(dev, sizeof(*pf), GFP_KERNEL);
+	if (!pf)
+		return -ENOMEM;
+	pf->dev = dev;
+	mutex_init(&pf->cmd_lock);
+
+	ret = upmu_regs_get(pdev, &pf->regs);
+	if (ret) {
+		dev_err_probe(dev, ret, "no registers\n");
+		goto err_mutex;
+	}
+	ret = nic_check_regs(pf);
+	if (ret)
+		goto err_mutex;
+	ret = nic_query_caps(pf);
+	if (ret) {
+		dev_err_probe(dev, ret, "cannot query the HCA capabilities\n");
+		goto err_mutex;
+	}
+	ret = upmu_nic_fwctl_add(pf);
+	if (ret) {
+		dev_err_probe(dev, ret, "fwctl registration failed\n");
+		goto err_mutex;
+	}
+	platform_set_drvdata(pdev, pf);
+	dev_info(dev, "NIC %08x PF %u, firmware %u.%u, command interface %u\n",
+		 pf->serial, pf->pf, pf->fw_rev >> 16, pf->fw_rev & 0xffff,
+		 NIC_CMDIF_REV);
+	return 0;
+
+err_mutex:
+	mutex_destroy(&pf->cmd_lock);
+	return ret;
+}
+
+static void nic_remove_dev(struct platform_device *pdev)
+{
+	struct upmu_nic_pf *pf = platform_get_drvdata(pdev);
+
+	/* waits for running RPCs; destroys the user contexts of open FDs */
+	upmu_nic_fwctl_del(pf);
+	mutex_destroy(&pf->cmd_lock);
+}
+
+#if UPMU_REMOVE_VOID
+#define nic_remove nic_remove_dev
+#else
+static int nic_remove(struct platform_device *pdev)
+{
+	nic_remove_dev(pdev);
+	return 0;
+}
+#endif
+
+/*
+ * Which PF of which NIC a platform device is: how a tool finds the fwctl
+ * device of a PF (/sys/class/fwctl/fwctlN/device is the PF's device).
+ */
+static ssize_t pf_show(struct device *dev, struct device_attribute *attr,
+		       char *buf)
+{
+	struct upmu_nic_pf *pf = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%u\n", pf->pf);
+}
+static DEVICE_ATTR_RO(pf);
+
+static ssize_t serial_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct upmu_nic_pf *pf = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%08x\n", pf->serial);
+}
+static DEVICE_ATTR_RO(serial);
+
+static struct attribute *nic_attrs[] = {
+	&dev_attr_pf.attr,
+	&dev_attr_serial.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(nic);
+
+static const struct platform_device_id nic_ids[] = {
+	{ "upmu-nic-pf" },
+	{ }
+};
+MODULE_DEVICE_TABLE(platform, nic_ids);
+
+static struct platform_driver nic_driver = {
+	.driver = {
+		.name = "upmu-nic",
+		.dev_groups = nic_groups,
+		.suppress_bind_attrs = true,
+	},
+	.id_table = nic_ids,
+	.probe = nic_probe,
+	.remove = nic_remove,
+};
+module_platform_driver(nic_driver);
+
+MODULE_DESCRIPTION("upmu: ConnectX-like NIC physical functions (command mailbox, fwctl)");
+MODULE_LICENSE("GPL");
