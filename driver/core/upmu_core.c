@@ -413,11 +413,25 @@ static int upmu_check_config(struct upmu_pmu *upmu, struct perf_event *event)
 #endif
 
 	id = upmu_field(upmu, event, 0);
+	if (d->ops->check_id) {
+		if (d->ops->check_id(upmu, id))
+			return 0;
+		upmu_why(upmu, "unknown event %#llx", id);
+		return -EINVAL;
+	}
 	for (i = 0; i < d->nr_events; i++)
 		if (d->events[i].id == id)
 			return 0;
 	upmu_why(upmu, "unknown event %#llx", id);
 	return -EINVAL;
+}
+
+/* event->destroy of a family with an event_put hook: process context. */
+static void upmu_event_destroy(struct perf_event *event)
+{
+	struct upmu_pmu *upmu = to_upmu(event->pmu);
+
+	upmu->desc->ops->event_put(upmu, event);
 }
 
 static int upmu_event_init(struct perf_event *event)
@@ -477,6 +491,17 @@ out:
 	raw_spin_unlock_irqrestore(&upmu->lock, flags);
 	if (why[0])
 		pr_debug("%s: %s\n", upmu->name, why);
+	if (ret || !upmu->desc->ops->event_get)
+		return ret;
+
+	/*
+	 * The family's sleeping part (a firmware command), only for an
+	 * event that is otherwise good; perf calls event->destroy only
+	 * once event_init has succeeded.
+	 */
+	ret = upmu->desc->ops->event_get(upmu, event);
+	if (!ret && upmu->desc->ops->event_put)
+		event->destroy = upmu_event_destroy;
 	return ret;
 }
 
