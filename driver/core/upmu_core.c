@@ -549,8 +549,11 @@ static ssize_t upmu_event_show(struct device *dev,
 {
 	struct perf_pmu_events_attr *ea =
 		container_of(attr, struct perf_pmu_events_attr, attr);
+	const struct upmu_desc *d = upmu_from_dev(dev)->desc;
 
-	return sysfs_emit(buf, "event=0x%llx\n", ea->id);
+	/* "event=0x12", or "data_id=0x1020000100000000,port=?" */
+	return sysfs_emit(buf, "%s=0x%llx%s\n", d->formats[0].name, ea->id,
+			  ea->event_str ?: "");
 }
 
 /* device_show_string() is 6.8+; this works on every supported kernel. */
@@ -643,6 +646,7 @@ static int upmu_build_groups(struct upmu_pmu *upmu)
 		pa->attr.attr.mode = 0444;
 		pa->attr.show = upmu_event_show;
 		pa->id = e->id;
+		pa->event_str = e->params;
 		ea[n++] = &pa->attr.attr;
 		if (e->unit)
 			ea[n++] = upmu_str_attr(ext++, upmu_pool_name(&pos, e->name, ".unit"),

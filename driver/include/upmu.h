@@ -340,12 +340,15 @@ struct upmu_format {
  * @id: value of the family's event field (format index 0)
  * @unit: optional "<name>.unit" text
  * @scale: optional "<name>.scale" text
+ * @params: optional text after "<format 0>=<id>" in sysfs, such as
+ *	    ",port=?" for perf's event parameters
  */
 struct upmu_event_desc {
 	const char *name;
 	u64 id;
 	const char *unit;
 	const char *scale;
+	const char *params;
 };
 
 #define UPMU_EVENT(_name, _id)		{ .name = #_name, .id = (_id) }
