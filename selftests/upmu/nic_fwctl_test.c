@@ -205,9 +205,9 @@ static int rpc(int fd, uint32_t scope, const void *in, uint32_t in_len,
 }
 
 /* A field of a command box, signed: compares with any constant. */
-static int64_t get(const void *box, unsigned int off, unsigned int w)
+static int64_t get(const void *box, uint32_t fld)
 {
-	return nic_get(box, off, w);
+	return nic_get(box, fld);
 }
 
 /* A command box: big enough for any command's input or output. */
