@@ -401,11 +401,12 @@ struct upmu_sched {
  *	       PMU is dead, so it must not rely on the device being there
  *
  * The core calls every op but @event_get and @event_put with upmu->lock
- * held and interrupts off, so none of them may sleep.  Once the PMU is dead it only calls @put_idx, which
- * must not touch the registers.  @enable, @disable, @config, @start,
- * @stop and @put_idx run on the PMU's CPU, as does @get_idx on
- * &upmu_pmu.hw.  @read may run on any CPU: the PMU's, a reader's of
- * the same package (see &upmu_pmu.read_pkg), upmu_pmu_unregister()'s.
+ * held and interrupts off, so none of them may sleep.  Once the PMU is
+ * dead it only calls @put_idx, which must not touch the registers, and
+ * @event_put.  @enable, @disable, @config, @start, @stop and @put_idx
+ * run on the PMU's CPU, as does @get_idx on &upmu_pmu.hw.  @read may
+ * run on any CPU: the PMU's, a reader's of the same package (see
+ * &upmu_pmu.read_pkg), upmu_pmu_unregister()'s.
  * @validate, and @get_idx on a scratch &struct upmu_sched that
  * validates a group, run from event_init on the opener's CPU; there
  * @get_idx must only change the state it is given.

@@ -26,6 +26,7 @@
 
 #include "hw/nic_cmd.h"
 #include "nic.h"
+#include "upmu_compat.h"
 
 /**
  * struct nic_pmu - the PMU of one NIC
@@ -436,7 +437,7 @@ void upmu_nic_pmu_add(struct upmu_nic_pf *pf)
 	list_for_each_entry(np, &nic_pmus, list)
 		if (np->serial == pf->serial)
 			goto unlock;
-	np = kzalloc(sizeof(*np), GFP_KERNEL);
+	np = kzalloc_obj(*np);
 	if (!np)
 		goto unlock;
 	np->serial = pf->serial;
