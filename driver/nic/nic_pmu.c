@@ -352,7 +352,7 @@ static int nic_pmu_query_ids(struct nic_pmu *np, struct upmu_nic_pf *pf)
 		}
 		for (i = 0; i < n; i++)
 			np->ids[got + i] = nic_get64(out + NIC_EXT_ID(i),
-						     NIC_EXT_ID_DATA_ID * 8);
+						     NIC_EXT_ID_DATA_ID);
 		got += n;
 	} while (got < total);
 	np->nr_ids = total;
