@@ -70,13 +70,13 @@ tools: $(TOOLS)
 # The fwctl test needs the fwctl uAPI (Linux 6.15+), which Debian 12's
 # linux-libc-dev (6.1) lacks: it is copied from the kernel source the
 # debug kernel is built from, at build time, into build/include.
-SELFTESTS += build/selftests/nic_fwctl_test
+SELFTESTS += build/selftests/nic_fwctl_test build/selftests/nic_pmu_test
 FWCTL_UAPI := build/include/fwctl/fwctl.h build/include/fwctl/mlx5.h
 build/include/fwctl/%.h:
 	@mkdir -p $(@D)
 	cp "$$(scripts/ksrc.sh 2>/dev/null)/include/uapi/fwctl/$*.h" $@
-build/selftests/nic_fwctl_test: $(FWCTL_UAPI) driver/include/hw/nic_cmd.h
-build/selftests/nic_fwctl_test: USERCFLAGS += -isystem build/include
+build/selftests/nic_fwctl_test build/selftests/nic_pmu_test: $(FWCTL_UAPI) driver/include/hw/nic_cmd.h
+build/selftests/nic_fwctl_test build/selftests/nic_pmu_test: USERCFLAGS += -isystem build/include
 
 selftests: $(SELFTESTS)
 

@@ -32,6 +32,7 @@ pcimap_test
 demo_test
 modules_test
 nic_fw_test
+nic_pmu_test
 "
 
 list=0

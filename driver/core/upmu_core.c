@@ -413,11 +413,25 @@ static int upmu_check_config(struct upmu_pmu *upmu, struct perf_event *event)
 #endif
 
 	id = upmu_field(upmu, event, 0);
+	if (d->ops->check_id) {
+		if (d->ops->check_id(upmu, id))
+			return 0;
+		upmu_why(upmu, "unknown event %#llx", id);
+		return -EINVAL;
+	}
 	for (i = 0; i < d->nr_events; i++)
 		if (d->events[i].id == id)
 			return 0;
 	upmu_why(upmu, "unknown event %#llx", id);
 	return -EINVAL;
+}
+
+/* event->destroy of a family with an event_put hook: process context. */
+static void upmu_event_destroy(struct perf_event *event)
+{
+	struct upmu_pmu *upmu = to_upmu(event->pmu);
+
+	upmu->desc->ops->event_put(upmu, event);
 }
 
 static int upmu_event_init(struct perf_event *event)
@@ -477,6 +491,17 @@ out:
 	raw_spin_unlock_irqrestore(&upmu->lock, flags);
 	if (why[0])
 		pr_debug("%s: %s\n", upmu->name, why);
+	if (ret || !upmu->desc->ops->event_get)
+		return ret;
+
+	/*
+	 * The family's sleeping part (a firmware command), only for an
+	 * event that is otherwise good; perf calls event->destroy only
+	 * once event_init has succeeded.
+	 */
+	ret = upmu->desc->ops->event_get(upmu, event);
+	if (!ret && upmu->desc->ops->event_put)
+		event->destroy = upmu_event_destroy;
 	return ret;
 }
 
@@ -524,8 +549,11 @@ static ssize_t upmu_event_show(struct device *dev,
 {
 	struct perf_pmu_events_attr *ea =
 		container_of(attr, struct perf_pmu_events_attr, attr);
+	const struct upmu_desc *d = upmu_from_dev(dev)->desc;
 
-	return sysfs_emit(buf, "event=0x%llx\n", ea->id);
+	/* "event=0x12", or "data_id=0x1020000100000000,port=?" */
+	return sysfs_emit(buf, "%s=0x%llx%s\n", d->formats[0].name, ea->id,
+			  ea->event_str ?: "");
 }
 
 /* device_show_string() is 6.8+; this works on every supported kernel. */
@@ -618,6 +646,7 @@ static int upmu_build_groups(struct upmu_pmu *upmu)
 		pa->attr.attr.mode = 0444;
 		pa->attr.show = upmu_event_show;
 		pa->id = e->id;
+		pa->event_str = e->params;
 		ea[n++] = &pa->attr.attr;
 		if (e->unit)
 			ea[n++] = upmu_str_attr(ext++, upmu_pool_name(&pos, e->name, ".unit"),

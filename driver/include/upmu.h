@@ -340,12 +340,15 @@ struct upmu_format {
  * @id: value of the family's event field (format index 0)
  * @unit: optional "<name>.unit" text
  * @scale: optional "<name>.scale" text
+ * @params: optional text after "<format 0>=<id>" in sysfs, such as
+ *	    ",port=?" for perf's event parameters
  */
 struct upmu_event_desc {
 	const char *name;
 	u64 id;
 	const char *unit;
 	const char *scale;
+	const char *params;
 };
 
 #define UPMU_EVENT(_name, _id)		{ .name = #_name, .id = (_id) }
@@ -388,13 +391,22 @@ struct upmu_sched {
  * @start: enable counter hwc->idx (optional)
  * @stop: disable counter hwc->idx (optional)
  * @read: raw value of counter hwc->idx (upmu->width bits)
+ * @check_id: optional: is @id (format 0) an event of this PMU?  Without
+ *	      it only the ids of &upmu_desc.events are
+ * @event_get: optional, may sleep: called by event_init without the
+ *	       lock, once the event passed every other check; 0, or an
+ *	       -errno that event_init returns
+ * @event_put: optional, may sleep: undoes @event_get when the event is
+ *	       destroyed (event->destroy, process context), also once the
+ *	       PMU is dead, so it must not rely on the device being there
  *
- * The core calls every op with upmu->lock held and interrupts off, so
- * none may sleep.  Once the PMU is dead it only calls @put_idx, which
- * must not touch the registers.  @enable, @disable, @config, @start,
- * @stop and @put_idx run on the PMU's CPU, as does @get_idx on
- * &upmu_pmu.hw.  @read may run on any CPU: the PMU's, a reader's of
- * the same package (see &upmu_pmu.read_pkg), upmu_pmu_unregister()'s.
+ * The core calls every op but @event_get and @event_put with upmu->lock
+ * held and interrupts off, so none of them may sleep.  Once the PMU is
+ * dead it only calls @put_idx, which must not touch the registers, and
+ * @event_put.  @enable, @disable, @config, @start, @stop and @put_idx
+ * run on the PMU's CPU, as does @get_idx on &upmu_pmu.hw.  @read may
+ * run on any CPU: the PMU's, a reader's of the same package (see
+ * &upmu_pmu.read_pkg), upmu_pmu_unregister()'s.
  * @validate, and @get_idx on a scratch &struct upmu_sched that
  * validates a group, run from event_init on the opener's CPU; there
  * @get_idx must only change the state it is given.
@@ -411,13 +423,17 @@ struct upmu_hw_ops {
 	void (*start)(struct upmu_pmu *upmu, struct perf_event *event);
 	void (*stop)(struct upmu_pmu *upmu, struct perf_event *event);
 	u64 (*read)(struct upmu_pmu *upmu, struct perf_event *event);
+	bool (*check_id)(struct upmu_pmu *upmu, u64 id);
+	int (*event_get)(struct upmu_pmu *upmu, struct perf_event *event);
+	void (*event_put)(struct upmu_pmu *upmu, struct perf_event *event);
 };
 
 /**
  * struct upmu_desc - a PMU model: tables plus hardware ops
  * @formats: format fields; index 0 must be the event selector
  * @nr_formats: entries in @formats
- * @events: named events; only these event ids are accepted
+ * @events: named events; only these event ids are accepted, unless
+ *	    &upmu_hw_ops.check_id says which are
  * @nr_events: entries in @events
  * @ops: hardware ops
  * @max_rate_per_ns: the fastest any counter can advance (increments

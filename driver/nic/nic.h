@@ -16,6 +16,7 @@
 
 struct device;
 struct upmu_nic_fwctl;
+struct nic_pmu;
 
 /**
  * struct upmu_nic_pf - one physical function of a NIC
@@ -30,6 +31,7 @@ struct upmu_nic_fwctl;
  * @pf: this PF's number on its device (NIC_REG_PF)
  * @uctx_cap: the general HCA capability's uctx_cap
  * @fwctl: the PF's fwctl device, or NULL
+ * @pmu: the NIC's perf PMU, if this PF registered it
  */
 struct upmu_nic_pf {
 	struct device *dev;
@@ -42,12 +44,16 @@ struct upmu_nic_pf {
 	u32 pf;
 	u32 uctx_cap;
 	struct upmu_nic_fwctl *fwctl;
+	struct nic_pmu *pmu;
 };
 
 int upmu_nic_cmd_exec(struct upmu_nic_pf *pf, const void *in, size_t in_len,
 		      void *out, size_t out_len);
 int upmu_nic_cmd(struct upmu_nic_pf *pf, const void *in, size_t in_len,
 		 void *out, size_t out_len);
+
+void upmu_nic_pmu_add(struct upmu_nic_pf *pf);
+void upmu_nic_pmu_del(struct upmu_nic_pf *pf);
 
 #if IS_ENABLED(CONFIG_FWCTL)
 int upmu_nic_fwctl_add(struct upmu_nic_pf *pf);

@@ -296,6 +296,8 @@ static int nic_probe(struct platform_device *pdev)
 	dev_info(dev, "NIC %08x PF %u, firmware %u.%u, command interface %u\n",
 		 pf->serial, pf->pf, pf->fw_rev >> 16, pf->fw_rev & 0xffff,
 		 NIC_CMDIF_REV);
+	/* the NIC's perf PMU, through its first PF; optional */
+	upmu_nic_pmu_add(pf);
 	return 0;
 
 err_mutex:
@@ -307,6 +309,7 @@ static void nic_remove_dev(struct platform_device *pdev)
 {
 	struct upmu_nic_pf *pf = platform_get_drvdata(pdev);
 
+	upmu_nic_pmu_del(pf);
 	/* waits for running RPCs; destroys the user contexts of open FDs */
 	upmu_nic_fwctl_del(pf);
 	mutex_destroy(&pf->cmd_lock);

@@ -181,6 +181,47 @@ static void nic_doorbell(struct sim_nic_pf *pf)
 
 /* ---- PF register window --------------------------------------------------- */
 
+/* The diagnostic data registers: one bank, the same through every PF. */
+static u64 nic_ddr_read(struct sim_nic *nic, u32 off, bool wide)
+{
+	unsigned int s = (off - NIC_DDR(0)) / (NIC_DDR(1) - NIC_DDR(0));
+	const struct nic_slot *sl = &nic->slots[s];
+	u64 v;
+
+	switch (off - NIC_DDR(s)) {
+	case NIC_DDR_ID_LO(0) - NIC_DDR(0):
+		return (u32)sl->id;
+	case NIC_DDR_ID_HI(0) - NIC_DDR(0):
+		return sl->id >> 32;
+	case NIC_DDR_STATUS(0) - NIC_DDR(0):
+		return sl->status;
+	case NIC_DDR_VALUE(0) - NIC_DDR(0):
+		v = nic_slot_value(nic, s);
+		return wide ? v : (u32)v;
+	case NIC_DDR_VALUE(0) + 4 - NIC_DDR(0):
+		return nic_slot_value(nic, s) >> 32;
+	}
+	return 0;	/* CTRL reads as 0: enable is in STATUS */
+}
+
+static void nic_ddr_write(struct sim_nic *nic, u32 off, u32 val)
+{
+	unsigned int s = (off - NIC_DDR(0)) / (NIC_DDR(1) - NIC_DDR(0));
+	struct nic_slot *sl = &nic->slots[s];
+
+	switch (off - NIC_DDR(s)) {
+	case NIC_DDR_ID_LO(0) - NIC_DDR(0):
+		sl->id = (sl->id & ~0xffffffffULL) | val;
+		break;
+	case NIC_DDR_ID_HI(0) - NIC_DDR(0):
+		sl->id = (sl->id & 0xffffffffULL) | (u64)val << 32;
+		break;
+	case NIC_DDR_CTRL(0) - NIC_DDR(0):
+		nic_slot_ctrl(nic, s, val);
+		break;
+	}
+}
+
 static u64 nic_pf_read(struct sim_regs *r, u32 off, bool wide)
 {
 	struct sim_nic_pf *pf = container_of(r, struct sim_nic_pf, regs);
@@ -213,7 +254,11 @@ static u64 nic_pf_read(struct sim_regs *r, u32 off, bool wide)
 		return NIC_SERIAL_BASE + nic->sd->dev.id;
 	case NIC_REG_PF:
 		return pf->pf;
+	case NIC_REG_DDR_NUM:
+		return nic->nr_slots;
 	}
+	if (off >= NIC_DDR(0) && off < NIC_DDR(nic->nr_slots))
+		return nic_ddr_read(nic, off, wide);
 	return 0;	/* reserved: RAZ */
 }
 
@@ -223,6 +268,10 @@ static void nic_pf_write(struct sim_regs *r, u32 off, u32 val)
 
 	if (off >= NIC_INBOX && off < NIC_INBOX + NIC_INBOX_SIZE) {
 		nic_st32(pf->inbox + off - NIC_INBOX, val);
+		return;
+	}
+	if (off >= NIC_DDR(0) && off < NIC_DDR(pf->nic->nr_slots)) {
+		nic_ddr_write(pf->nic, off, val);
 		return;
 	}
 	switch (off) {
@@ -339,6 +388,7 @@ int sim_nic_add(struct sim_dev *sd)
 	nic->khz = o->khz;
 	nic->log_max_samples = o->log_max_samples;
 	nic->log_min_period = o->log_min_period;
+	nic->nr_slots = NIC_DEF_SLOTS;
 	nic->unit.last_ns = sim_now(sd);
 	nic->unit.tick = nic_tick;
 	nic->unit.deliver = nic_deliver;

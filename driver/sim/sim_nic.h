@@ -159,6 +159,28 @@ struct nic_flow {
  * @owner_pf: PF of the owner (extension), or -1
  * @owner_uid: its uid
  */
+/**
+ * struct nic_slot - one diagnostic data register slot (NIC_DDR_*)
+ * @id: NIC_DDR_ID_HI:NIC_DDR_ID_LO
+ * @status: NIC_DDR_ST_*
+ * @cntr: the counter it counts, index in &sim_nic.cntrs (when active)
+ * @min: it is a minimum Statistic
+ * @base: a Counter's value when the slot was enabled or cleared
+ * @acc: a Statistic's extreme since then
+ * @frozen: the value since the slot was disabled
+ */
+struct nic_slot {
+	u64 id;
+	u32 status;
+	int cntr;
+	bool min;
+	u64 base;
+	u64 acc;
+	u64 frozen;
+};
+
+#define NIC_DEF_SLOTS		16
+
 struct nic_diag {
 	u8 state;
 	u8 mode;
@@ -206,6 +228,8 @@ struct nic_diag {
  * @flows: continuous traffic
  * @nr_flows: entries of @flows
  * @diag: the sampling engine
+ * @nr_slots: diagnostic data register slots
+ * @slots: the slots, one bank for all PFs
  */
 struct sim_nic {
 	struct sim_dev *sd;
@@ -227,6 +251,8 @@ struct sim_nic {
 	struct nic_flow flows[NIC_MAX_FLOWS];
 	unsigned int nr_flows;
 	struct nic_diag diag;
+	unsigned int nr_slots;
+	struct nic_slot slots[NIC_DEF_SLOTS];
 };
 
 /* sim_nic_ids.c */
@@ -240,6 +266,8 @@ void nic_stats_reset(struct sim_nic *nic);
 void nic_stat_reset(struct sim_nic *nic, unsigned int i);
 bool nic_cntr_is_stat(const struct sim_nic *nic, unsigned int i);
 void nic_ids_debugfs(struct sim_nic *nic, struct dentry *dir);
+void nic_slot_ctrl(struct sim_nic *nic, unsigned int s, u32 val);
+u64 nic_slot_value(const struct sim_nic *nic, unsigned int s);
 
 /* sim_nic_diag.c */
 void nic_diag_catch_up(struct sim_nic *nic, u64 now);

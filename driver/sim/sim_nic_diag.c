@@ -538,7 +538,7 @@ static int nic_ext_ownership(struct nic_cmd *c)
 	st = nic_cmd_lens(c, NIC_HDR_IN_LEN, NIC_HDR_OUT_LEN);
 	if (st)
 		return st;
-	if (!c->uid || op_mod > NIC_OWN_RELEASE)
+	if (op_mod > NIC_OWN_RELEASE)
 		return NIC_STAT_BAD_PARAM;
 	nic_set(c->out, NIC_EXT_OWN_PREV_VALID, d->owner_pf >= 0);
 	nic_set(c->out, NIC_EXT_OWN_PREV_PF, d->owner_pf >= 0 ? d->owner_pf : 0);
@@ -552,7 +552,9 @@ static int nic_ext_ownership(struct nic_cmd *c)
 	}
 	if (mine)
 		return NIC_STAT_OK;
-	if (d->owner_pf >= 0 && !nic_get(c->in, NIC_EXT_OWN_FORCE))
+	/* uid 0, the kernel, is never forced out: it cannot be told */
+	if (d->owner_pf >= 0 &&
+	    (!nic_get(c->in, NIC_EXT_OWN_FORCE) || !d->owner_uid))
 		return nic_fail(c, NIC_STAT_RES_BUSY, NIC_DIAG_ERR_OWNER,
 				NIC_SYND_NO_INDEX);
 	/* a new owner starts from Idle */

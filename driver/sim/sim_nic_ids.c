@@ -341,6 +341,93 @@ static u64 *nic_v(struct sim_nic *nic, unsigned int row, unsigned int inst)
 	return &nic->val[nic->row_first[row] + inst];
 }
 
+/* ---- diagnostic data registers (NIC_DDR_*) ------------------------------ */
+
+/* A PCIe read of @lat ns on @link: the slots counting its Statistics. */
+static void nic_slots_stat(struct sim_nic *nic, unsigned int link, u64 lat)
+{
+	int max = nic->row_first[R_RD_MAX] + link;
+	int min = nic->row_first[R_RD_MIN] + link;
+	unsigned int s;
+
+	for (s = 0; s < nic->nr_slots; s++) {
+		struct nic_slot *sl = &nic->slots[s];
+
+		if (!(sl->status & NIC_DDR_ST_ACTIVE))
+			continue;
+		if (sl->cntr == max)
+			sl->acc = max(sl->acc, lat);
+		else if (sl->cntr == min)
+			sl->acc = min(sl->acc, lat);
+	}
+}
+
+/* Restart slot @sl's count from now. */
+static void nic_slot_restart(struct sim_nic *nic, struct nic_slot *sl)
+{
+	sl->base = nic->val[sl->cntr];
+	sl->acc = sl->min ? U64_MAX : 0;
+}
+
+/**
+ * nic_slot_value() - what NIC_DDR_VALUE of slot @s reads
+ * @nic: the NIC
+ * @s: the slot
+ *
+ * Return: a Counter's increase, or a Statistic's extreme (0 while there
+ * is none), since the slot was enabled or cleared; frozen once disabled.
+ */
+u64 nic_slot_value(const struct sim_nic *nic, unsigned int s)
+{
+	const struct nic_slot *sl = &nic->slots[s];
+
+	if (!(sl->status & NIC_DDR_ST_ACTIVE))
+		return sl->frozen;
+	if (sl->status & NIC_DDR_ST_STATISTIC)
+		return sl->acc == U64_MAX ? 0 : sl->acc;
+	return nic->val[sl->cntr] - sl->base;
+}
+
+/**
+ * nic_slot_ctrl() - a write of NIC_DDR_CTRL of slot @s
+ * @nic: the NIC
+ * @s: the slot
+ * @val: NIC_DDR_CTRL_*
+ *
+ * Enabling looks the data ID up once; an unknown one leaves the slot
+ * off with NIC_DDR_ST_UNKNOWN_ID.  Called with sd->lock held.
+ */
+void nic_slot_ctrl(struct sim_nic *nic, unsigned int s, u32 val)
+{
+	struct nic_slot *sl = &nic->slots[s];
+	bool on = sl->status & NIC_DDR_ST_ACTIVE;
+	int i;
+
+	if (!(val & NIC_DDR_CTRL_ENABLE)) {
+		if (on)
+			sl->frozen = nic_slot_value(nic, s);
+		else if (val & NIC_DDR_CTRL_CLEAR)
+			sl->frozen = 0;
+		sl->status &= ~NIC_DDR_ST_ACTIVE;
+		return;
+	}
+	if (on) {
+		if (val & NIC_DDR_CTRL_CLEAR)
+			nic_slot_restart(nic, sl);
+		return;
+	}
+	i = nic_cntr_by_id(nic, sl->id);
+	if (i < 0) {
+		sl->status = NIC_DDR_ST_UNKNOWN_ID;
+		return;
+	}
+	sl->cntr = i;
+	sl->min = nic->cntrs[i].row == R_RD_MIN;
+	sl->status = NIC_DDR_ST_ACTIVE |
+		     (nic_rows[nic->cntrs[i].row].stat ? NIC_DDR_ST_STATISTIC : 0);
+	nic_slot_restart(nic, sl);
+}
+
 /* @n events @ev (checked against the device by nic_ev_check()). */
 static void nic_ev_apply(struct sim_nic *nic, const struct nic_ev *ev, u64 n)
 {
@@ -410,6 +497,7 @@ static void nic_ev_apply(struct sim_nic *nic, const struct nic_ev *ev, u64 n)
 		*v = max_t(u64, *v, ev->size);
 		v = nic_v(nic, R_RD_MIN, ev->a);
 		*v = min_t(u64, *v, ev->size);
+		nic_slots_stat(nic, ev->a, ev->size);
 		break;
 	case EV_RX_CQE:
 	case EV_TX_CQE: {

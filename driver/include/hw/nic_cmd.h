@@ -27,6 +27,7 @@
 #define NIC_REG_CMD_STATUS	0x001c	/* NIC_CMD_STATUS_* */
 #define NIC_REG_DEV_SERIAL	0x0020	/* the same for every PF of a device */
 #define NIC_REG_PF		0x0024	/* this PF's number on its device */
+#define NIC_REG_DDR_NUM		0x0028	/* diagnostic data register slots */
 #define NIC_INBOX		0x1000
 #define NIC_INBOX_SIZE		0x1000
 #define NIC_OUTBOX		0x2000
@@ -48,6 +49,33 @@
 #define NIC_DELIVERY_FW_ERR		0x6
 #define NIC_DELIVERY_IN_LENGTH_ERR	0x7
 #define NIC_DELIVERY_OUT_LENGTH_ERR	0x8
+
+/*
+ * upmu extension: the diagnostic data registers, a bank of counting
+ * slots (NIC_REG_DDR_NUM of them, at most NIC_DDR_MAX_SLOTS), one bank
+ * per device reached at the same offsets through the window of every PF.
+ * A slot counts the data ID in its ID registers from the moment it is
+ * enabled, with an accumulator of its own: the sampling engine (its
+ * clear-per-period, its reads of Statistics) does not touch it.  For a
+ * Statistic the value is the extreme since the slot was enabled or
+ * cleared (0 while nothing was measured).  Disabling a slot freezes its
+ * value.  Documented in Documentation/upmu-nic.rst.
+ */
+#define NIC_DDR_MAX_SLOTS	64
+#define NIC_DDR(i)		(0x0100 + 0x20 * (i))
+#define NIC_DDR_ID_LO(i)	(NIC_DDR(i) + 0x00)	/* data ID [31:0] */
+#define NIC_DDR_ID_HI(i)	(NIC_DDR(i) + 0x04)	/* data ID [63:32] */
+#define NIC_DDR_CTRL(i)		(NIC_DDR(i) + 0x08)
+#define NIC_DDR_STATUS(i)	(NIC_DDR(i) + 0x0c)	/* read-only */
+#define NIC_DDR_VALUE(i)	(NIC_DDR(i) + 0x10)	/* 64 bits, read-only */
+
+/* NIC_DDR_CTRL: enable; clear (write 1: the value restarts, reads as 0) */
+#define NIC_DDR_CTRL_ENABLE	0x1
+#define NIC_DDR_CTRL_CLEAR	0x2
+/* NIC_DDR_STATUS: counting; the ID was not a data ID of the device */
+#define NIC_DDR_ST_ACTIVE	0x1
+#define NIC_DDR_ST_UNKNOWN_ID	0x2
+#define NIC_DDR_ST_STATISTIC	0x4
 
 /* ---- command layouts: field = bit offset, width (MSB-first) ----------- */
 
@@ -305,8 +333,10 @@ static inline void nic_set64(void *box, unsigned int off, __u64 v)
 #define NIC_PARAM_FUNC			6
 
 /*
- * EXT_OWNERSHIP: op_mod take or release, through a uid (not 0); in 16
- * bytes, out 16: the owner before the command.
+ * EXT_OWNERSHIP: op_mod take or release, through a uid; in 16 bytes,
+ * out 16: the owner before the command.  uid 0 is the kernel's driver
+ * (fwctl forces a user's own uid into every command): a force does not
+ * take the engine from it.
  */
 #define NIC_OWN_TAKE			0
 #define NIC_OWN_RELEASE			1

@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * upmu_nic: a counting perf PMU for the NIC's firmware diagnostic
+ * counters (Documentation/upmu-nic-pmu.rst).
+ *
+ * perf's callbacks run with a raw spinlock held and interrupts off, and a
+ * firmware command sleeps: the PMU counts through the device's diagnostic
+ * data registers (NIC_DDR_*), one counting slot per event, each with a
+ * 64-bit value of its own.  Commands are only sent from process context:
+ * the data-ID list at probe, and the engine's ownership when the first
+ * event is created and the last one destroyed (event_get/event_put).
+ *
+ * One PMU per NIC, registered through the first of its PFs that binds
+ * (PFs of a NIC share NIC_REG_DEV_SERIAL), and removed with that PF.
+ */
+
+#include <linux/bsearch.h>
+#include <linux/device.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include "hw/nic_cmd.h"
+#include "nic.h"
+#include "upmu_compat.h"
+
+/**
+ * struct nic_pmu - the PMU of one NIC
+ * @list: in nic_pmus
+ * @serial: the NIC's NIC_REG_DEV_SERIAL
+ * @upmu: the core's PMU (owned by the core once registered)
+ * @ref: the driver's reference and one per event (event_get)
+ * @lock: protects @pf, @users, @owned (and orders ownership commands)
+ * @pf: the PF that registered the PMU, NULL once it is gone
+ * @users: events alive
+ * @owned: the PMU holds the engine's ownership (as uid 0)
+ * @nr_ids: data IDs of the device
+ * @ids: the data IDs, sorted, read once at probe
+ */
+struct nic_pmu {
+	struct list_head list;
+	u32 serial;
+	struct upmu_pmu *upmu;
+	struct kref ref;
+	struct mutex lock;		/* @pf, @users, @owned */
+	struct upmu_nic_pf *pf;
+	unsigned int users;
+	bool owned;
+	unsigned int nr_ids;
+	u64 *ids;
+};
+
+/* The NICs that have a PMU, by serial. */
+static LIST_HEAD(nic_pmus);
+static DEFINE_MUTEX(nic_pmus_lock);
+
+enum { NIC_FMT_DATA_ID };
+
+/*
+ * data_id is the whole ID; the parameter fields are the bits of its low
+ * half that a row's XX/Y/ZZ select, for perf's "name=?" event syntax.
+ */
+static const struct upmu_format nic_pmu_formats[] = {
+	UPMU_FORMAT(data_id, UPMU_CONFIG, 0, 63),
+	UPMU_FORMAT(port, UPMU_CONFIG, 0, 7),
+	UPMU_FORMAT(prio, UPMU_CONFIG, 8, 11),
+	UPMU_FORMAT(host, UPMU_CONFIG, 0, 7),
+	UPMU_FORMAT(link, UPMU_CONFIG, 0, 7),
+	UPMU_FORMAT(tclass, UPMU_CONFIG, 24, 31),
+	UPMU_FORMAT(func, UPMU_CONFIG, 0, 15),
+};
+
+/*
+ * Named events, shown as "data_id=<ID>,<param>=?": the row's data ID with
+ * the parameters that select its instance (perf's "name=?" syntax).
+ */
+#define NIC_EV(_name, _hi, _p) \
+	{ .name = #_name, .id = (u64)(_hi) << 32, .params = (_p) }
+#define NIC_EV_U(_name, _hi, _p, _unit, _scale) \
+	{ .name = #_name, .id = (u64)(_hi) << 32, .params = (_p), \
+	  .unit = (_unit), .scale = (_scale) }
+/* bytes in MiB, as the other families show them; ns as they are */
+#define NIC_EV_BYTES(_name, _hi, _p) \
+	NIC_EV_U(_name, _hi, _p, "MiB", "9.5367431640625e-07")
+#define NIC_EV_NS(_name, _hi, _p)	NIC_EV_U(_name, _hi, _p, "ns", "1")
+
+#define P_PORT		",port=?"
+#define P_PRIO		",port=?,prio=?"
+#define P_HOST		",host=?"
+#define P_LINK		",link=?"
+#define P_LINK_TC	",link=?,tclass=?"
+#define P_FUNC		",func=?"
+
+static const struct upmu_event_desc nic_pmu_events[] = {
+	NIC_EV_BYTES(port_rx_bytes, NIC_DID_RX_BYTES, P_PORT),
+	NIC_EV_BYTES(port_prio_rx_bytes, NIC_DID_RX_BYTES_PRIO, P_PRIO),
+	NIC_EV(port_rx_packets, NIC_DID_RX_PACKETS, P_PORT),
+	NIC_EV(port_prio_rx_packets, NIC_DID_RX_PACKETS_PRIO, P_PRIO),
+	NIC_EV(port_rx_buffer_drops, NIC_DID_RX_BUFFER_DROPS, P_PORT),
+	NIC_EV(port_prio_rx_pause, NIC_DID_RX_PAUSE, P_PRIO),
+	NIC_EV(host_rx_discards, NIC_DID_RX_HOST_DISCARDS, P_HOST),
+	NIC_EV(host_rx_to_scatter, NIC_DID_RX_TO_SCATTER, P_HOST),
+	NIC_EV(host_rx_no_wqe, NIC_DID_RX_NO_WQE, P_HOST),
+	NIC_EV(host_rx_no_wqe_hairpin, NIC_DID_RX_NO_WQE_HAIRPIN, P_HOST),
+	NIC_EV(host_rx_ecn_roce, NIC_DID_RX_ECN_ROCE, P_HOST),
+	NIC_EV(port_cnp_handled, NIC_DID_CNP_HANDLED, P_PORT),
+	NIC_EV(port_cnp_sent, NIC_DID_CNP_SENT, P_PORT),
+	NIC_EV(qp_desched, NIC_DID_QP_DESCHED, NULL),
+	NIC_EV_BYTES(port_tx_bytes, NIC_DID_TX_BYTES, P_PORT),
+	NIC_EV_BYTES(port_prio_tx_bytes, NIC_DID_TX_BYTES_PRIO, P_PRIO),
+	NIC_EV(port_tx_packets, NIC_DID_TX_PACKETS, P_PORT),
+	NIC_EV(port_prio_tx_packets, NIC_DID_TX_PACKETS_PRIO, P_PRIO),
+	NIC_EV(port_prio_tx_pause, NIC_DID_TX_PAUSE, P_PRIO),
+	NIC_EV_BYTES(pcie_in_bytes, NIC_DID_PCIE_IN_BYTES, P_LINK),
+	NIC_EV_BYTES(pcie_out_bytes, NIC_DID_PCIE_OUT_BYTES, P_LINK),
+	NIC_EV_BYTES(pcie_in_data_bytes, NIC_DID_PCIE_IN_DATA, P_LINK),
+	NIC_EV_BYTES(pcie_out_data_bytes, NIC_DID_PCIE_OUT_DATA, P_LINK),
+	NIC_EV_NS(pcie_stall_pw_data_ns, NIC_DID_STALL_PW_DATA, P_LINK),
+	NIC_EV_NS(pcie_stall_pw_hdr_ns, NIC_DID_STALL_PW_HDR, P_LINK),
+	NIC_EV_NS(pcie_stall_np_data_ns, NIC_DID_STALL_NP_DATA, P_LINK),
+	NIC_EV_NS(pcie_stall_np_hdr_ns, NIC_DID_STALL_NP_HDR, P_LINK),
+	NIC_EV_NS(pcie_stall_np_cpl_ns, NIC_DID_STALL_NP_CPL, P_LINK),
+	NIC_EV_NS(pcie_stall_np_order_ns, NIC_DID_STALL_NP_ORDER, P_LINK_TC),
+	NIC_EV_NS(pcie_rd_lat_total_ns, NIC_DID_PCIE_RD_LAT, P_LINK),
+	NIC_EV(pcie_rd_count, NIC_DID_PCIE_RD_COUNT, P_LINK),
+	NIC_EV_NS(pcie_rd_lat_max_ns, NIC_DID_PCIE_RD_LAT_MAX, P_LINK),
+	NIC_EV_NS(pcie_rd_lat_min_ns, NIC_DID_PCIE_RD_LAT_MIN, P_LINK),
+	NIC_EV(rx_cqe, NIC_DID_RX_CQE, NULL),
+	NIC_EV(func_rx_cqe, NIC_DID_RX_CQE_FUNC, P_FUNC),
+	NIC_EV(tx_cqe, NIC_DID_TX_CQE, NULL),
+	NIC_EV(func_tx_cqe, NIC_DID_TX_CQE_FUNC, P_FUNC),
+	NIC_EV(icmc_accesses, NIC_DID_ICMC_ACCESSES, NULL),
+	NIC_EV(icmc_hits, NIC_DID_ICMC_HITS, NULL),
+	NIC_EV(icmc_misses, NIC_DID_ICMC_MISSES, NULL),
+};
+
+/* ---- hardware ops: the slot bank, under upmu->lock ---------------------- */
+
+static int nic_id_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One of the IDs the device listed at probe. */
+static bool nic_pmu_check_id(struct upmu_pmu *upmu, u64 id)
+{
+	struct nic_pmu *np = upmu->priv;
+
+	return bsearch(&id, np->ids, np->nr_ids, sizeof(*np->ids), nic_id_cmp);
+}
+
+static int nic_pmu_get_idx(struct upmu_pmu *upmu, struct upmu_sched *s,
+			   struct perf_event *event)
+{
+	unsigned int idx = find_first_zero_bit(s->used, upmu->num_counters);
+
+	return idx < upmu->num_counters ? idx : -EAGAIN;
+}
+
+/* Slots are enabled one by one: there is no global enable. */
+static void nic_pmu_enable(struct upmu_pmu *upmu)
+{
+}
+
+static void nic_pmu_disable(struct upmu_pmu *upmu)
+{
+}
+
+/* Off, value 0 (the core reads it before start), then the data ID. */
+static void nic_pmu_config(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	u64 id = upmu_field(upmu, event, NIC_FMT_DATA_ID);
+	int idx = event->hw.idx;
+
+	upmu_wr32(&upmu->regs, NIC_DDR_CTRL(idx), NIC_DDR_CTRL_CLEAR);
+	upmu_wr32(&upmu->regs, NIC_DDR_ID_LO(idx), lower_32_bits(id));
+	upmu_wr32(&upmu->regs, NIC_DDR_ID_HI(idx), upper_32_bits(id));
+}
+
+static void nic_pmu_start(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	upmu_wr32(&upmu->regs, NIC_DDR_CTRL(event->hw.idx), NIC_DDR_CTRL_ENABLE);
+}
+
+/* Disabling freezes the value, which the core then reads. */
+static void nic_pmu_stop(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	upmu_wr32(&upmu->regs, NIC_DDR_CTRL(event->hw.idx), 0);
+}
+
+static u64 nic_pmu_read(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	return upmu_rd64(&upmu->regs, NIC_DDR_VALUE(event->hw.idx));
+}
+
+/* ---- arbitration with fwctl users: process context ---------------------- */
+
+/*
+ * EXT_OWNERSHIP as uid 0, the kernel, through the PMU's PF.  Return the
+ * firmware status, or a -errno when the command did not run; @out holds
+ * the owner before the command.
+ */
+static int nic_pmu_own(struct nic_pmu *np, u16 op_mod, u32 *out)
+{
+	u32 in[NIC_HDR_IN_LEN / 4] = {};
+	int ret;
+
+	lockdep_assert_held(&np->lock);
+	nic_set(in, NIC_HDR_OPCODE, NIC_OP_EXT_OWNERSHIP);
+	nic_set(in, NIC_HDR_OP_MOD, op_mod);
+	ret = upmu_nic_cmd_exec(np->pf, in, sizeof(in), out, NIC_HDR_OUT_LEN);
+	if (ret < 0)
+		return ret;
+	return nic_get(out, NIC_HDR_STATUS);
+}
+
+static void nic_pmu_release(struct kref *ref)
+{
+	struct nic_pmu *np = container_of(ref, struct nic_pmu, ref);
+
+	mutex_destroy(&np->lock);
+	kfree(np->ids);
+	kfree(np);
+}
+
+/*
+ * The first event takes the diagnostic engine's ownership for the kernel:
+ * while a fwctl user holds it, events are refused with EBUSY, and while
+ * the PMU holds it, users get the firmware's busy status.
+ */
+static int nic_pmu_event_get(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	struct nic_pmu *np = upmu->priv;
+	u32 out[NIC_HDR_OUT_LEN / 4];
+	int ret = 0, st;
+
+	mutex_lock(&np->lock);
+	if (!np->pf) {
+		ret = -ENODEV;
+		goto unlock;
+	}
+	if (!np->users) {
+		st = nic_pmu_own(np, NIC_OWN_TAKE, out);
+		if (st == NIC_STAT_RES_BUSY) {
+			dev_info_ratelimited(np->pf->dev,
+					     "%s: diagnostic counters held by PF %u uid %u (fwctl): EBUSY\n",
+					     upmu->name, nic_get(out, NIC_EXT_OWN_PREV_PF),
+					     nic_get(out, NIC_EXT_OWN_PREV_UID));
+			ret = -EBUSY;
+			goto unlock;
+		}
+		if (st) {
+			dev_err_ratelimited(np->pf->dev,
+					    "%s: cannot take the diagnostic counters: %d\n",
+					    upmu->name, st);
+			ret = st < 0 ? st : -EIO;
+			goto unlock;
+		}
+		np->owned = true;
+	}
+	np->users++;
+	kref_get(&np->ref);
+unlock:
+	mutex_unlock(&np->lock);
+	return ret;
+}
+
+/* Called with np->lock held and np->pf there. */
+static void nic_pmu_disown(struct nic_pmu *np)
+{
+	u32 out[NIC_HDR_OUT_LEN / 4];
+	int st;
+
+	st = nic_pmu_own(np, NIC_OWN_RELEASE, out);
+	if (st)
+		dev_warn(np->pf->dev, "cannot release the diagnostic counters: %d\n", st);
+	np->owned = false;
+}
+
+static void nic_pmu_event_put(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	struct nic_pmu *np = upmu->priv;
+
+	mutex_lock(&np->lock);
+	if (!--np->users && np->owned && np->pf)
+		nic_pmu_disown(np);
+	mutex_unlock(&np->lock);
+	kref_put(&np->ref, nic_pmu_release);
+}
+
+static const struct upmu_hw_ops nic_pmu_ops = {
+	.check_id	= nic_pmu_check_id,
+	.get_idx	= nic_pmu_get_idx,
+	.enable		= nic_pmu_enable,
+	.disable	= nic_pmu_disable,
+	.config		= nic_pmu_config,
+	.start		= nic_pmu_start,
+	.stop		= nic_pmu_stop,
+	.read		= nic_pmu_read,
+	.event_get	= nic_pmu_event_get,
+	.event_put	= nic_pmu_event_put,
+};
+
+static const struct upmu_desc nic_pmu_desc = {
+	.formats	= nic_pmu_formats,
+	.nr_formats	= ARRAY_SIZE(nic_pmu_formats),
+	.events		= nic_pmu_events,
+	.nr_events	= ARRAY_SIZE(nic_pmu_events),
+	.ops		= &nic_pmu_ops,
+};
+
+/* ---- probe and remove ----------------------------------------------------- */
+
+/* The device's data IDs (EXT_QUERY_DATA_IDS), sorted for check_id. */
+static int nic_pmu_query_ids(struct nic_pmu *np, struct upmu_nic_pf *pf)
+{
+	u32 in[NIC_EXT_IDS_IN_LEN / 4] = {};
+	u32 total = 0, got = 0, n, i;
+	size_t len = pf->outbox_size;
+	u8 *out;
+	int ret;
+
+	out = kmalloc(len, GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	nic_set(in, NIC_HDR_OPCODE, NIC_OP_EXT_QUERY_DATA_IDS);
+	do {
+		nic_set(in, NIC_EXT_IDS_START, got);
+		nic_set(in, NIC_EXT_IDS_MAX, U32_MAX);
+		ret = upmu_nic_cmd(pf, in, sizeof(in), out, len);
+		if (ret)
+			goto out;
+		n = nic_get(out, NIC_EXT_IDS_RETURNED);
+		if (!np->ids) {
+			total = nic_get(out, NIC_EXT_IDS_TOTAL);
+			np->ids = kcalloc(total ?: 1, sizeof(*np->ids), GFP_KERNEL);
+			if (!np->ids) {
+				ret = -ENOMEM;
+				goto out;
+			}
+		}
+		if (n > total - got || NIC_EXT_ID(n) > len ||
+		    (!n && got < total)) {
+			ret = -EPROTO;
+			goto out;
+		}
+		for (i = 0; i < n; i++)
+			np->ids[got + i] = nic_get64(out + NIC_EXT_ID(i),
+						     NIC_EXT_ID_DATA_ID);
+		got += n;
+	} while (got < total);
+	np->nr_ids = total;
+	sort(np->ids, total, sizeof(*np->ids), nic_id_cmp, NULL);
+out:
+	kfree(out);
+	return ret;
+}
+
+static int nic_pmu_node(struct upmu_nic_pf *pf)
+{
+	const struct upmu_platdata *pd = dev_get_platdata(pf->dev);
+	int node = dev_to_node(pf->dev);
+
+	if (pd)
+		return pd->socket;
+	return node == NUMA_NO_NODE ? 0 : node;
+}
+
+static int nic_pmu_register(struct nic_pmu *np, struct upmu_nic_pf *pf)
+{
+	struct upmu_pmu *upmu;
+	unsigned int i, slots;
+	int ret;
+
+	slots = upmu_rd32(&pf->regs, NIC_REG_DDR_NUM);
+	slots = min3(slots, (unsigned int)NIC_DDR_MAX_SLOTS,
+		     (unsigned int)UPMU_MAX_COUNTERS);
+	if (!slots)
+		return -ENODEV;
+	ret = nic_pmu_query_ids(np, pf);
+	if (ret)
+		return ret;
+
+	upmu = upmu_pmu_alloc(pf->dev);
+	if (!upmu)
+		return -ENOMEM;
+	upmu->desc = &nic_pmu_desc;
+	/* its own copy: the mailbox's deferred-write queue is not shared */
+	upmu->regs = pf->regs;
+	upmu->regs.nq = 0;
+	upmu->regs.defer = false;
+	upmu->num_counters = slots;
+	upmu->width = 64;
+	upmu->priv = np;
+	snprintf(upmu->name, sizeof(upmu->name), "upmu_nic_%08x", pf->serial);
+	snprintf(upmu->identifier, sizeof(upmu->identifier), "%08x", pf->serial);
+	upmu_set_info(upmu, "pf", "%u", pf->pf);
+	ret = upmu_cpus_of_node(upmu, nic_pmu_node(pf));
+	if (ret)
+		goto err;
+	/* slots a previous driver left on */
+	for (i = 0; i < slots; i++)
+		upmu_wr32(&upmu->regs, NIC_DDR_CTRL(i), NIC_DDR_CTRL_CLEAR);
+
+	np->upmu = upmu;
+	ret = upmu_pmu_register(upmu);
+	if (ret)
+		goto err;
+	dev_info(pf->dev, "%s: %u slots, %u data IDs\n", upmu->name, slots,
+		 np->nr_ids);
+	return 0;
+err:
+	np->upmu = NULL;
+	upmu_pmu_free(upmu);
+	return ret;
+}
+
+/**
+ * upmu_nic_pmu_add() - give the PF's NIC a PMU, if it has none yet
+ * @pf: a PF that is binding
+ *
+ * A NIC without the diagnostic data registers, or one whose PMU cannot
+ * be registered, goes without (a log line says so).
+ */
+void upmu_nic_pmu_add(struct upmu_nic_pf *pf)
+{
+	struct nic_pmu *np;
+	int ret;
+
+	mutex_lock(&nic_pmus_lock);
+	list_for_each_entry(np, &nic_pmus, list)
+		if (np->serial == pf->serial)
+			goto unlock;
+	np = kzalloc_obj(*np);
+	if (!np)
+		goto unlock;
+	np->serial = pf->serial;
+	kref_init(&np->ref);
+	mutex_init(&np->lock);
+	np->pf = pf;
+	ret = nic_pmu_register(np, pf);
+	if (ret) {
+		dev_info(pf->dev, "no perf PMU for this NIC: %d\n", ret);
+		kref_put(&np->ref, nic_pmu_release);
+		goto unlock;
+	}
+	pf->pmu = np;
+	list_add(&np->list, &nic_pmus);
+unlock:
+	mutex_unlock(&nic_pmus_lock);
+}
+
+/**
+ * upmu_nic_pmu_del() - remove the PMU the PF registered, if it did
+ * @pf: a PF that is going
+ *
+ * On Linux 6.15+ perf detaches the open events first (their event_put
+ * releases the ownership through the PF).  Before, the PMU stays, dead,
+ * until they are closed: the ownership is given back here, while the PF
+ * is still there, and their event_put only drops references.
+ */
+void upmu_nic_pmu_del(struct upmu_nic_pf *pf)
+{
+	struct nic_pmu *np = pf->pmu;
+
+	if (!np)
+		return;
+	mutex_lock(&nic_pmus_lock);
+	list_del(&np->list);
+	mutex_unlock(&nic_pmus_lock);
+
+	upmu_pmu_unregister(np->upmu);
+
+	mutex_lock(&np->lock);
+	if (np->owned)
+		nic_pmu_disown(np);
+	np->pf = NULL;
+	mutex_unlock(&np->lock);
+	pf->pmu = NULL;
+	kref_put(&np->ref, nic_pmu_release);
+}

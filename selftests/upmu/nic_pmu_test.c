@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The NIC's counting perf PMU (Documentation/upmu-nic-pmu.rst) on the
+ * simulated NIC: its sysfs tables, exact counts of named (with
+ * parameters) and raw data IDs against injected traffic, a Statistic,
+ * the slot bank's limit, the arbitration with a fwctl owner of the
+ * diagnostic engine, reserved config bits, removal with events open, and
+ * one perf stat line when perf is there.  Needs upmu_core and upmu_sim
+ * loaded; loads upmu_nic from $UPMU_MODDIR if it is not.  Without fwctl
+ * (Linux 6.1) the arbitration test SKIPs.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <fwctl/fwctl.h>
+
+#include "kselftest_harness.h"
+
+#define SIM_ID	23
+
+#include "upmu_test.h"
+#include "../../driver/include/hw/nic_cmd.h"
+
+#define NIC_OPTS	"blocks=nic clock=manual pfs=2 ports=2 links=2 hosts=2 funcs=4"
+/* NIC_SERIAL_BASE + the device id: the PMU is named after the serial */
+#define PMU		"upmu_nic_4e1c0017"
+#define NR_SLOTS	16
+#define DID(row, lo)	((uint64_t)NIC_DID_##row << 32 | (lo))
+#define FWCTL_CLASS	"/sys/class/fwctl"
+
+static bool nic_loaded(void)
+{
+	return !access("/sys/module/upmu_nic/initstate", F_OK);
+}
+
+static int nic_load(void)
+{
+	const char *dir = getenv("UPMU_MODDIR");
+	char path[PATH_MAX];
+	int fd, ret = 0;
+
+	if (nic_loaded())
+		return 0;
+	if (!dir)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/upmu_nic.ko", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static int nic_inject(const char *what)
+{
+	return sim_ctl(SIM_ID, "nic/inject", "%s", what);
+}
+
+/* A raw data ID (data_id=) on the PMU's CPU; fd or -errno. */
+static int open_raw(uint64_t config, uint64_t config1, int group)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.config = config,
+		.config1 = config1,
+	};
+	uint64_t type;
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), PMU_DEVICES "/%s/type", PMU);
+	if (read_u64(path, &type))
+		return -ENOENT;
+	attr.type = type;
+	return perf_open(&attr, -1, pmu_cpu(PMU), group);
+}
+
+FIXTURE(nic) {
+	int dummy;
+};
+
+FIXTURE_SETUP(nic)
+{
+	ASSERT_EQ(0, nic_load()) TH_LOG("cannot load upmu_nic from $UPMU_MODDIR");
+	sim_del(SIM_ID);
+	ASSERT_EQ(0, sim_new(SIM_ID, 1, NIC_OPTS));
+	ASSERT_TRUE(pmu_exists(PMU));
+}
+
+FIXTURE_TEARDOWN_PARENT(nic)
+{
+	sim_del(SIM_ID);
+}
+
+#define OPEN(spec) ({							\
+	int _fd = pmu_open(PMU, spec, -1);				\
+	ASSERT_LE(0, _fd) TH_LOG("%s: %s", spec, strerror(-_fd));	\
+	_fd; })
+
+/* The formats and events perf reads, with their parameters and units. */
+TEST_F(nic, sysfs)
+{
+	char buf[256];
+
+	ASSERT_EQ(0, pmu_read(PMU, "format/data_id", buf, sizeof(buf)));
+	EXPECT_STREQ("config:0-63", buf);
+	ASSERT_EQ(0, pmu_read(PMU, "format/prio", buf, sizeof(buf)));
+	EXPECT_STREQ("config:8-11", buf);
+	ASSERT_EQ(0, pmu_read(PMU, "format/tclass", buf, sizeof(buf)));
+	EXPECT_STREQ("config:24-31", buf);
+	ASSERT_EQ(0, pmu_read(PMU, "events/port_rx_bytes", buf, sizeof(buf)));
+	EXPECT_STREQ("data_id=0x1020000100000000,port=?", buf);
+	ASSERT_EQ(0, pmu_read(PMU, "events/port_prio_tx_packets", buf, sizeof(buf)));
+	EXPECT_STREQ("data_id=0x1140000400000000,port=?,prio=?", buf);
+	ASSERT_EQ(0, pmu_read(PMU, "events/icmc_hits", buf, sizeof(buf)));
+	EXPECT_STREQ("data_id=0x1180000200000000", buf);
+	ASSERT_EQ(0, pmu_read(PMU, "events/port_rx_bytes.unit", buf, sizeof(buf)));
+	EXPECT_STREQ("MiB", buf);
+	ASSERT_EQ(0, pmu_read(PMU, "events/pcie_rd_lat_max_ns.unit", buf, sizeof(buf)));
+	EXPECT_STREQ("ns", buf);
+	ASSERT_EQ(0, pmu_read(PMU, "identifier", buf, sizeof(buf)));
+	EXPECT_STREQ("4e1c0017", buf);
+	ASSERT_EQ(0, pmu_read(PMU, "pf", buf, sizeof(buf)));
+	EXPECT_STREQ("0", buf);
+}
+
+/* Exact counts of every class, from the moment each event is opened. */
+TEST_F(nic, counts)
+{
+	int rx_bytes, prio_pkts, raw_pkts, other_port, pcie, cqe, hits, acc;
+
+	/* before the events: not counted */
+	ASSERT_EQ(0, nic_inject("ev=rx port=1 prio=3 size=100 count=50"));
+
+	rx_bytes = OPEN("port_rx_bytes,port=1");
+	prio_pkts = OPEN("port_prio_rx_packets,port=1,prio=3");
+	raw_pkts = open_raw(DID(RX_PACKETS, 1), 0, -1);
+	ASSERT_LE(0, raw_pkts);
+	other_port = OPEN("port_rx_packets,port=0");
+	pcie = OPEN("pcie_in_data_bytes,link=1");
+	cqe = OPEN("func_rx_cqe,func=2");
+	hits = OPEN("icmc_hits");
+	acc = OPEN("icmc_accesses");
+
+	ASSERT_EQ(0, nic_inject("ev=rx port=1 prio=3 size=100 count=7"));
+	ASSERT_EQ(0, nic_inject("ev=rx port=1 prio=5 size=64 count=2"));
+	ASSERT_EQ(0, nic_inject("ev=pcie_in link=1 size=64 count=5"));
+	ASSERT_EQ(0, nic_inject("ev=pcie_in link=0 size=64 count=9"));
+	ASSERT_EQ(0, nic_inject("ev=rx_cqe func=2 count=4"));
+	ASSERT_EQ(0, nic_inject("ev=rx_cqe func=1 count=6"));
+	ASSERT_EQ(0, nic_inject("ev=icmc_hit count=3"));
+	ASSERT_EQ(0, nic_inject("ev=icmc_miss count=2"));
+
+	EXPECT_EQ(828ULL, count_of(_metadata, rx_bytes));
+	EXPECT_EQ(7ULL, count_of(_metadata, prio_pkts));
+	EXPECT_EQ(9ULL, count_of(_metadata, raw_pkts));
+	EXPECT_EQ(0ULL, count_of(_metadata, other_port));
+	EXPECT_EQ(320ULL, count_of(_metadata, pcie));
+	EXPECT_EQ(4ULL, count_of(_metadata, cqe));
+	EXPECT_EQ(3ULL, count_of(_metadata, hits));
+	EXPECT_EQ(5ULL, count_of(_metadata, acc));
+
+	/* disabled: frozen; enabled again: counts on from there */
+	ASSERT_EQ(0, ioctl(rx_bytes, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, nic_inject("ev=rx port=1 size=1000"));
+	EXPECT_EQ(828ULL, count_of(_metadata, rx_bytes));
+	ASSERT_EQ(0, ioctl(rx_bytes, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, nic_inject("ev=rx port=1 size=10"));
+	EXPECT_EQ(838ULL, count_of(_metadata, rx_bytes));
+	EXPECT_EQ(11ULL, count_of(_metadata, raw_pkts));
+}
+
+/*
+ * A Statistic counts the extreme since the event started, whatever the
+ * sampling engine does (it resets its own at each sample).
+ */
+TEST_F(nic, statistic)
+{
+	int max, min;
+
+	ASSERT_EQ(0, nic_inject("ev=pcie_read link=0 lat=5000"));
+	max = OPEN("pcie_rd_lat_max_ns,link=0");
+	min = OPEN("pcie_rd_lat_min_ns,link=0");
+	EXPECT_EQ(0ULL, count_of(_metadata, max));
+	EXPECT_EQ(0ULL, count_of(_metadata, min));
+	ASSERT_EQ(0, nic_inject("ev=pcie_read link=0 lat=500"));
+	ASSERT_EQ(0, nic_inject("ev=pcie_read link=0 lat=900"));
+	ASSERT_EQ(0, nic_inject("ev=pcie_read link=1 lat=50"));
+	EXPECT_EQ(900ULL, count_of(_metadata, max));
+	EXPECT_EQ(500ULL, count_of(_metadata, min));
+	ASSERT_EQ(0, nic_inject("ev=pcie_read link=0 lat=200"));
+	EXPECT_EQ(900ULL, count_of(_metadata, max));
+	EXPECT_EQ(200ULL, count_of(_metadata, min));
+}
+
+/*
+ * NR_SLOTS events fit in a group, one more does not; as many separate
+ * events as slots count at once, exactly.
+ */
+TEST_F(nic, slots)
+{
+	int fd[NR_SLOTS + 1], i, leader;
+	uint64_t v;
+
+	leader = open_raw(DID(RX_BYTES_PRIO, 0), 0, -1);
+	ASSERT_LE(0, leader);
+	for (i = 1; i < NR_SLOTS; i++) {
+		fd[i] = open_raw(DID(RX_BYTES_PRIO, i % 8 << 8 | i / 8), 0, leader);
+		ASSERT_LE(0, fd[i]) TH_LOG("sibling %d: %s", i, strerror(-fd[i]));
+	}
+	EXPECT_EQ(-EINVAL, open_raw(DID(RX_BYTES, 0), 0, leader));
+	ASSERT_EQ(0, nic_inject("ev=rx port=1 prio=7 size=64 count=3"));
+	ASSERT_EQ(0, count_read(fd[NR_SLOTS - 1], &v));	/* port 1 prio 7 */
+	EXPECT_EQ(192ULL, v);
+	for (i = 1; i < NR_SLOTS; i++)
+		close(fd[i]);
+	close(leader);
+
+	for (i = 0; i < NR_SLOTS; i++) {
+		fd[i] = open_raw(DID(RX_PACKETS_PRIO, i % 8 << 8 | i / 8), 0, -1);
+		ASSERT_LE(0, fd[i]);
+	}
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 prio=2 size=64 count=4"));
+	ASSERT_EQ(0, nic_inject("ev=rx port=1 prio=6 size=64 count=6"));
+	EXPECT_EQ(4ULL, count_of(_metadata, fd[2]));
+	EXPECT_EQ(6ULL, count_of(_metadata, fd[14]));
+	EXPECT_EQ(0ULL, count_of(_metadata, fd[3]));
+	for (i = 0; i < NR_SLOTS; i++)
+		close(fd[i]);
+}
+
+/* Bits outside the device's data IDs and the config words are refused. */
+TEST_F(nic, bad_config)
+{
+	EXPECT_EQ(-EINVAL, open_raw(DID(RX_BYTES, 0), 1, -1));		/* config1 */
+	EXPECT_EQ(-EINVAL, open_raw(DID(RX_BYTES, 2), 0, -1));		/* port 2 */
+	EXPECT_EQ(-EINVAL, open_raw(DID(RX_BYTES_PRIO, 8 << 8), 0, -1));	/* prio 8 */
+	EXPECT_EQ(-EINVAL, open_raw(DID(RX_CQE_FUNC, 4), 0, -1));	/* func 4 */
+	EXPECT_EQ(-EINVAL, open_raw(0x1234567800000000ULL, 0, -1));
+	EXPECT_EQ(-EINVAL, open_raw(DID(ICMC_HITS, 1), 0, -1));
+}
+
+/* ---- arbitration with fwctl ---------------------------------------------- */
+
+/* An open file of the fwctl device of PF @pf, or -errno. */
+static int fw_open(int pf)
+{
+	char path[PATH_MAX], real[PATH_MAX], want[32];
+	uint64_t v;
+	int i, fd;
+
+	snprintf(want, sizeof(want), "/upmu_sim%u/", SIM_ID);
+	for (i = 0; i < 256; i++) {
+		snprintf(path, sizeof(path), FWCTL_CLASS "/fwctl%d/device", i);
+		if (!realpath(path, real) || !strstr(real, want))
+			continue;
+		snprintf(path, sizeof(path), FWCTL_CLASS "/fwctl%d/device/pf", i);
+		if (read_u64(path, &v) || v != (uint64_t)pf)
+			continue;
+		snprintf(path, sizeof(path), "/dev/fwctl/fwctl%d", i);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		return fd < 0 ? -errno : fd;
+	}
+	return -ENOENT;
+}
+
+/* EXT_OWNERSHIP through @fd: the firmware's status, or -errno. */
+static int own(int fd, unsigned int op_mod, bool force)
+{
+	uint8_t in[NIC_HDR_IN_LEN] = {}, out[NIC_HDR_OUT_LEN];
+	struct fwctl_rpc r = {
+		.size = sizeof(r),
+		.scope = FWCTL_RPC_DEBUG_WRITE,
+		.in_len = sizeof(in),
+		.out_len = sizeof(out),
+		.in = (uintptr_t)in,
+		.out = (uintptr_t)out,
+	};
+
+	nic_set(in, NIC_HDR_OPCODE, NIC_OP_EXT_OWNERSHIP);
+	nic_set(in, NIC_HDR_OP_MOD, op_mod);
+	nic_set(in, NIC_EXT_OWN_FORCE, force);
+	if (ioctl(fd, FWCTL_RPC, &r))
+		return -errno;
+	return nic_get(out, NIC_HDR_STATUS);
+}
+
+/*
+ * While a fwctl user owns the engine, new events get EBUSY; while events
+ * exist, a user's take (forced or not) gets the firmware's busy status;
+ * closing the file (or the last event) hands the engine back.
+ */
+TEST_F(nic, fwctl_owner)
+{
+	int fw, fd, fd2;
+
+	if (access(FWCTL_CLASS, F_OK))
+		SKIP(return, "kernel without fwctl");
+	fw = fw_open(1);
+	ASSERT_LE(0, fw);
+	ASSERT_EQ(NIC_STAT_OK, own(fw, NIC_OWN_TAKE, false));
+	EXPECT_EQ(-EBUSY, pmu_open(PMU, "icmc_hits", -1));
+	ASSERT_EQ(NIC_STAT_OK, own(fw, NIC_OWN_RELEASE, false));
+
+	fd = OPEN("icmc_hits");
+	fd2 = OPEN("icmc_misses");
+	EXPECT_EQ(NIC_STAT_RES_BUSY, own(fw, NIC_OWN_TAKE, false));
+	EXPECT_EQ(NIC_STAT_RES_BUSY, own(fw, NIC_OWN_TAKE, true));
+	ASSERT_EQ(0, nic_inject("ev=icmc_hit count=5"));
+	EXPECT_EQ(5ULL, count_of(_metadata, fd));
+	close(fd);
+	/* one event left: still the kernel's */
+	EXPECT_EQ(NIC_STAT_RES_BUSY, own(fw, NIC_OWN_TAKE, false));
+	close(fd2);
+	ASSERT_EQ(NIC_STAT_OK, own(fw, NIC_OWN_TAKE, false));
+	EXPECT_EQ(-EBUSY, pmu_open(PMU, "icmc_hits", -1));
+	/* the owner's file closes: its ownership goes with it */
+	close(fw);
+	fd = OPEN("icmc_hits");
+	close(fd);
+}
+
+/* The device goes with an event open: its count is kept (core rules). */
+TEST_F(nic, del_device)
+{
+	struct pollfd pfd;
+	uint64_t v;
+	int fd;
+
+	fd = OPEN("port_tx_packets,port=1");
+	ASSERT_EQ(0, nic_inject("ev=tx port=1 size=64 count=5"));
+	EXPECT_EQ(5ULL, count_of(_metadata, fd));
+	ASSERT_EQ(0, nic_inject("ev=tx port=1 size=64 count=2"));
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	if (kernel_revokes_events()) {
+		EXPECT_FALSE(pmu_exists(PMU));
+		ASSERT_EQ(0, count_read(fd, &v));
+		EXPECT_EQ(7ULL, v);
+		pfd.fd = fd;
+		pfd.events = 0;
+		EXPECT_EQ(1, poll(&pfd, 1, 0));
+		EXPECT_TRUE(pfd.revents & POLLERR);
+	} else {
+		EXPECT_TRUE(pmu_exists(PMU));
+		EXPECT_EQ(-ENODEV, pmu_open(PMU, "icmc_hits", -1));
+		ASSERT_EQ(0, count_read(fd, &v));
+		EXPECT_EQ(7ULL, v);
+	}
+	close(fd);
+	EXPECT_TRUE(pmu_gone_within(PMU, 5000));
+	/* a new device of the same id gets its PMU back */
+	ASSERT_EQ(0, sim_new(SIM_ID, 1, NIC_OPTS));
+	EXPECT_TRUE(pmu_exists(PMU));
+}
+
+/* perf stat on a named event with a parameter, when perf is there. */
+TEST_F(nic, perf_stat)
+{
+	const char *perf = getenv("PERF") ?: "/usr/bin/perf";
+	char cmd[1024], line[256] = "";
+	FILE *f;
+
+	if (access(perf, X_OK))
+		SKIP(return, "no %s", perf);
+	/* 16 x 64 KiB: 1.00 MiB on port 0; port 1 is not counted */
+	snprintf(cmd, sizeof(cmd),
+		 "%s stat -a -x, -e %s/port_rx_bytes,port=0/ -- sh -c "
+		 "\"echo 'ev=rx port=0 size=65536 count=16' > " SIM_DEBUGFS "/%u/nic/inject; "
+		 "echo 'ev=rx port=1 size=65536 count=16' > " SIM_DEBUGFS "/%u/nic/inject\" "
+		 "2>&1 >/dev/null | grep -v '^#' | grep -v '^$' | head -n1",
+		 perf, PMU, SIM_ID, SIM_ID);
+	f = popen(cmd, "r");
+	ASSERT_NE(NULL, f);
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	pclose(f);
+	TH_LOG("%s", line);
+	EXPECT_EQ(0, strncmp(line, "1.00,MiB,", 9)) TH_LOG("perf stat: '%s'", line);
+}
+
+TEST_HARNESS_MAIN
