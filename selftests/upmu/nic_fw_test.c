@@ -145,24 +145,6 @@ static long long cval(uint64_t id)
 #define DID(hi, lo)	NIC_DID(NIC_DID_##hi, lo)
 
 /* The counter_id of data ID @id (from nic/counters), or 0. */
-static uint32_t cid_of(uint64_t id)
-{
-	char path[128], line[256];
-	unsigned long long did;
-	unsigned int cid, ret = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/nic/counters", SIM_ID);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %x", &did, &cid) == 2 && did == id)
-			ret = cid;
-	fclose(f);
-	return ret;
-}
-
 static uint64_t sim_now_ns(void)
 {
 	uint64_t v = 0;
@@ -674,7 +656,7 @@ TEST_F(nic, period)
 /* Single mode: samples every period until the buffer is full. */
 TEST_F(nic, single)
 {
-	uint32_t cid[2] = { cid_of(DID(RX_PACKETS, 0)), cid_of(DID(RX_BYTES, 0)) };
+	uint32_t cid[2] = { nic_cid_of(SIM_ID, DID(RX_PACKETS, 0)), nic_cid_of(SIM_ID, DID(RX_BYTES, 0)) };
 	uint64_t t0;
 	unsigned int k;
 
@@ -752,7 +734,7 @@ TEST_F(nic, single)
 /* Repetitive with sync and clear: per-period counts, oldest overwritten. */
 TEST_F(nic, repetitive)
 {
-	uint32_t cid[2] = { cid_of(DID(ICMC_HITS, 0)), cid_of(DID(ICMC_ACCESSES, 0)) };
+	uint32_t cid[2] = { nic_cid_of(SIM_ID, DID(ICMC_HITS, 0)), nic_cid_of(SIM_ID, DID(ICMC_ACCESSES, 0)) };
 	uint64_t t0 = sim_now_ns();
 	unsigned int m, line;
 
@@ -794,7 +776,7 @@ TEST_F(nic, repetitive)
 /* A catch-up over many periods takes the ones that stay, exactly. */
 TEST_F(nic, catch_up)
 {
-	uint32_t cid[1] = { cid_of(DID(RX_PACKETS, 1)) };
+	uint32_t cid[1] = { nic_cid_of(SIM_ID, DID(RX_PACKETS, 1)) };
 	uint64_t total, k0, t0;
 	unsigned int m;
 
@@ -820,9 +802,9 @@ TEST_F(nic, catch_up)
 /* On-demand: each query takes one sample; Statistics reset at each. */
 TEST_F(nic, on_demand)
 {
-	uint32_t cid[3] = { cid_of(DID(PCIE_RD_LAT_MAX, 0)),
-			    cid_of(DID(PCIE_RD_LAT_MIN, 0)),
-			    cid_of(DID(PCIE_RD_COUNT, 0)) };
+	uint32_t cid[3] = { nic_cid_of(SIM_ID, DID(PCIE_RD_LAT_MAX, 0)),
+			    nic_cid_of(SIM_ID, DID(PCIE_RD_LAT_MIN, 0)),
+			    nic_cid_of(SIM_ID, DID(PCIE_RD_COUNT, 0)) };
 	uint64_t t;
 
 	EXPECT_EQ(NIC_STAT_BAD_PARAM, SET(0, 0, M_OD | M_SYNC, 0, 0, cid, 3));
@@ -859,9 +841,9 @@ TEST_F(nic, on_demand)
 TEST_F(nic, apply_fails)
 {
 	uint8_t *out = self->out->b, *in = self->in->b;
-	uint32_t good[1] = { cid_of(DID(RX_BYTES, 0)) };
-	uint32_t cid[4] = { cid_of(DID(RX_BYTES, 0)), cid_of(DID(ICMC_HITS, 0)),
-			    cid_of(DID(PCIE_RD_LAT_MAX, 1)), cid_of(DID(TX_CQE, 0)) };
+	uint32_t good[1] = { nic_cid_of(SIM_ID, DID(RX_BYTES, 0)) };
+	uint32_t cid[4] = { nic_cid_of(SIM_ID, DID(RX_BYTES, 0)), nic_cid_of(SIM_ID, DID(ICMC_HITS, 0)),
+			    nic_cid_of(SIM_ID, DID(PCIE_RD_LAT_MAX, 1)), nic_cid_of(SIM_ID, DID(TX_CQE, 0)) };
 	uint32_t l;
 
 	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_REP, 3, 12, good, 1));
@@ -874,7 +856,7 @@ TEST_F(nic, apply_fails)
 	cid[1] = 0x7fff;
 	EXPECT_EQ(NIC_STAT_BAD_PARAM, SET(0, 0, M_REP, 2, 10, cid, 4));
 	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_UNKNOWN_ID, 1), nic_get(out, NIC_HDR_SYNDROME));
-	cid[1] = cid_of(DID(ICMC_HITS, 0));
+	cid[1] = nic_cid_of(SIM_ID, DID(ICMC_HITS, 0));
 	cid[3] = cid[1];
 	EXPECT_EQ(NIC_STAT_BAD_PARAM, SET(0, 0, M_REP, 2, 10, cid, 4));
 	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_DUPLICATE, 3), nic_get(out, NIC_HDR_SYNDROME));
@@ -905,7 +887,7 @@ TEST_F(nic, apply_fails)
 /* The test knobs: a stalled engine takes nothing; overruns on demand. */
 TEST_F(nic, stall_overrun)
 {
-	uint32_t cid[1] = { cid_of(DID(QP_DESCHED, 0)) };
+	uint32_t cid[1] = { nic_cid_of(SIM_ID, DID(QP_DESCHED, 0)) };
 
 	EXPECT_EQ(-EBUSY, sim_ctl(SIM_ID, "nic/overrun", "1"));
 	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_REP, 2, 10, cid, 1));
@@ -949,7 +931,7 @@ TEST_F(nic, random_commands)
 		NIC_OP_EXT_QUERY_STATE, NIC_OP_EXT_QUERY_SAMPLES, 0x3e09, 0,
 	};
 	unsigned int i, j, iters = upmu_loops("NIC_FUZZ_ITERS", 3000, 20000);
-	uint32_t cid = cid_of(DID(RX_BYTES, 0)), len, in_len, out_len;
+	uint32_t cid = nic_cid_of(SIM_ID, DID(RX_BYTES, 0)), len, in_len, out_len;
 	int st;
 
 	srandom(9);
@@ -1090,7 +1072,7 @@ TEST_F(nic, ext_data_ids)
 		uint8_t *e = OUT + NIC_EXT_ID(i);
 		uint64_t id = nic_get64(e, NIC_EXT_ID_DATA_ID);
 
-		EXPECT_EQ(cid_of(id), nic_get(e, NIC_EXT_ID_CNTR_ID));
+		EXPECT_EQ(nic_cid_of(SIM_ID, id), nic_get(e, NIC_EXT_ID_CNTR_ID));
 		if (id == DID(PCIE_RD_LAT_MIN, 1)) {
 			found++;
 			EXPECT_EQ(1U, nic_get(e, NIC_EXT_ID_STAT));
@@ -1124,7 +1106,7 @@ TEST_F(nic, ext_data_ids)
 TEST_F(nic, ext_ownership)
 {
 	uint64_t ids[1] = { DID(RX_BYTES, 0) };
-	uint32_t cid[1] = { cid_of(DID(RX_BYTES, 0)) };
+	uint32_t cid[1] = { nic_cid_of(SIM_ID, DID(RX_BYTES, 0)) };
 	int a = UCTX(0), b = UCTX(1), c = UCTX(0);
 
 	ASSERT_LT(0, a);

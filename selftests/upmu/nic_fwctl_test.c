@@ -58,36 +58,6 @@
 
 /* ---- the module -------------------------------------------------------- */
 
-static bool nic_loaded(void)
-{
-	return !access("/sys/module/upmu_nic/initstate", F_OK);
-}
-
-static int nic_load(void)
-{
-	const char *dir = getenv("UPMU_MODDIR");
-	char path[PATH_MAX];
-	int fd, ret = 0;
-
-	if (nic_loaded())
-		return 0;
-	if (!dir)
-		return -ENOENT;
-	snprintf(path, sizeof(path), "%s/upmu_nic.ko", dir);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static int nic_unload(void)
-{
-	return syscall(SYS_delete_module, "upmu_nic", O_NONBLOCK) ? -errno : 0;
-}
-
 /* The program leaves upmu_nic as it found it (modules_test unloads the rest). */
 static bool loaded_here;
 static pid_t main_pid;
@@ -795,24 +765,6 @@ TEST_F(nic, uctx_freed_at_close)
 }
 
 /* The counter_id of data ID @id, from the simulator's nic/counters, or 0. */
-static uint32_t cid_of(uint64_t id)
-{
-	unsigned long long did;
-	char path[128], line[256];
-	unsigned int cid, ret = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/nic/counters", SIM_ID);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx %x", &did, &cid) == 2 && did == id)
-			ret = cid;
-	fclose(f);
-	return ret;
-}
-
 /*
  * The diagnostic counters end to end through fwctl, as a DOCA-like tool
  * uses them: SET_DIAGNOSTIC_PARAMS (on-demand, two counters) at
@@ -823,8 +775,8 @@ static uint32_t cid_of(uint64_t id)
 TEST_F(nic, diag_counters)
 {
 	uint32_t cid[2] = {
-		cid_of(NIC_DID(NIC_DID_RX_BYTES, 1)),
-		cid_of(NIC_DID(NIC_DID_RX_PACKETS, 1)),
+		nic_cid_of(SIM_ID, NIC_DID(NIC_DID_RX_BYTES, 1)),
+		nic_cid_of(SIM_ID, NIC_DID(NIC_DID_RX_PACKETS, 1)),
 	};
 	uint8_t in[NIC_DIAG_PARAMS_LEN(2)], out[NIC_DIAG_REC(2)];
 	uint32_t len;

@@ -37,31 +37,6 @@
 #define DID(row, lo)	((uint64_t)NIC_DID_##row << 32 | (lo))
 #define FWCTL_CLASS	"/sys/class/fwctl"
 
-static bool nic_loaded(void)
-{
-	return !access("/sys/module/upmu_nic/initstate", F_OK);
-}
-
-static int nic_load(void)
-{
-	const char *dir = getenv("UPMU_MODDIR");
-	char path[PATH_MAX];
-	int fd, ret = 0;
-
-	if (nic_loaded())
-		return 0;
-	if (!dir)
-		return -ENOENT;
-	snprintf(path, sizeof(path), "%s/upmu_nic.ko", dir);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static int nic_inject(const char *what)
 {
 	return sim_ctl(SIM_ID, "nic/inject", "%s", what);

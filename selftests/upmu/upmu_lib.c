@@ -2,10 +2,13 @@
 /* Helpers for upmu selftests. */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -160,4 +163,52 @@ bool pmu_gone_within(const char *pmu, unsigned int ms)
 		usleep(10000);
 		ms -= 10;
 	}
+}
+
+bool nic_loaded(void)
+{
+	return !access("/sys/module/upmu_nic/initstate", F_OK);
+}
+
+int nic_load(void)
+{
+	const char *dir = getenv("UPMU_MODDIR");
+	char path[PATH_MAX];
+	int fd, ret = 0;
+
+	if (nic_loaded())
+		return 0;
+	if (!dir)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/upmu_nic.ko", dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int nic_unload(void)
+{
+	return syscall(SYS_delete_module, "upmu_nic", O_NONBLOCK) ? -errno : 0;
+}
+
+uint32_t nic_cid_of(unsigned int sim_id, uint64_t id)
+{
+	char path[128], line[256];
+	unsigned long long did;
+	unsigned int cid, ret = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/nic/counters", sim_id);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %x", &did, &cid) == 2 && did == id)
+			ret = cid;
+	fclose(f);
+	return ret;
 }
