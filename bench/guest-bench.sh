@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the bench VM (bench/bench.sh): loads the upmu modules built
 # for the running kernel, creates a simulated 2-socket Tegra410 and runs
-# upmu_bench with one flow on socket 0.
+# upmu_bench with one flow on socket 0, and a simulated NIC with
+# traffic on port 0 for the nic section.
 #   guest-bench.sh [upmu_bench options]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,9 +13,15 @@ D=/sys/kernel/debug/upmu_sim/1
 # CMEM latency PMU of socket 0.
 FLOW="add id=1 socket=0 op=rd size=64 rate=20000000 src=loc_cpu dst=loc_cmem lat=120"
 
-for m in upmu_core upmu_sim upmu_t410; do
+# A NIC (device 2) receiving 1000-byte packets on port 0: the nic section.
+NIC_FLOW="add id=1 rate=1000000 ev=rx port=0 size=1000"
+
+for m in upmu_core upmu_sim upmu_t410 upmu_nic; do
 	insmod "$mod/$m.ko" || { echo "guest-bench: insmod $mod/$m.ko failed" >&2; exit 1; }
 done
 echo "1 2" > /sys/bus/upmu_sim/new_device ||
 	{ echo "guest-bench: cannot create the simulated device" >&2; exit 1; }
+echo "2 1 blocks=nic" > /sys/bus/upmu_sim/new_device &&
+	echo "$NIC_FLOW" > /sys/kernel/debug/upmu_sim/2/nic/flows ||
+	{ echo "guest-bench: cannot create the simulated NIC" >&2; exit 1; }
 exec "$top/build/bench/upmu_bench" -d "$D" -f "$FLOW" "$@"

@@ -15,6 +15,8 @@
  *           realtime clock and the flow running, with the flow deleted,
  *           and with the manual clock (no clocksource read, no flow work),
  *           in turn; and the cost of one clocksource read
+ *   nic     read() of a NIC data ID (the NIC's perf PMU, upmu_nic_*)
+ *           against a UCF read and cpu-clock
  *
  * Prints times and ratios (median of the rounds) next to their goals.
  * Goals are not tests: the exit status is 0 unless the benchmark could
@@ -41,6 +43,8 @@
 
 #define UCF_PMU		"nvidia_ucf_pmu_0"
 #define UCF_SPEC	"event=0x0"
+/* port 0 RX bytes of the NIC (guest-bench.sh runs traffic on it) */
+#define NIC_SPEC	"port_rx_bytes,port=0"
 #define CMEM_PMU	"nvidia_cmem_latency_pmu_0"
 #define CMEM_SPEC	"rd_req"
 
@@ -755,6 +759,57 @@ static void section_open(void)
 	add_summary("open+enable+close / software", ratio, "<= 1.5x", ratio <= 1.5, NULL);
 }
 
+/* ---- the NIC's perf PMU ---------------------------------------------- */
+
+/*
+ * The NIC's perf PMU (upmu_nic_<serial>, a counting slot per event)
+ * against the UCF: both one register read per read() on the simulator.
+ * Needs a NIC device (guest-bench.sh creates one) and upmu_nic loaded.
+ */
+static bool is_nic_pmu(const char *name)
+{
+	return !strncmp(name, "upmu_nic_", 9);
+}
+
+static void section_nic(int cpu)
+{
+	struct reader r[3] = { { .fd = -1 }, { .fd = -1 }, { .fd = -1 } };
+	char *pmus[8], name[128];
+	int n, i, ncpu;
+	double ratio;
+
+	printf("\n== read() of a NIC data ID (the NIC's perf PMU) on CPU %d: %ld reads (at most %g s) x %d rounds,\n"
+	       "   us per read\n", cpu, reads, max_secs, rounds);
+	n = list_dir(pmu_devices_dir(), is_nic_pmu, pmus, 8);
+	if (n <= 0) {
+		fail("no upmu_nic_* PMU in %s", pmu_devices_dir());
+		return;
+	}
+	snprintf(name, sizeof(name), "%s/" NIC_SPEC "/", pmus[0]);
+	ncpu = pmu_cpu(pmus[0]);
+	if (ncpu != cpu) {
+		fail("%s is on CPU %d, the UCF on CPU %d", pmus[0], ncpu, cpu);
+		goto out;
+	}
+	if (reader_open(&r[0], "cpu-clock (software)", NULL, NULL, cpu) ||
+	    reader_open(&r[1], UCF_PMU "/" UCF_SPEC "/", UCF_PMU, UCF_SPEC, 0) ||
+	    reader_open(&r[2], name, pmus[0], NIC_SPEC, 0) ||
+	    run_rounds(r, 3, reads, cpu))
+		goto out;
+	print_head("event", true);
+	for (i = 0; i < 3; i++)
+		print_reader(&r[i], &r[0]);
+	printf("  counted meanwhile: %s %llu bytes\n", r[2].name,
+	       (unsigned long long)(r[2].last - r[2].first));
+	ratio = ratio_median(r[2].us, r[1].us);
+	printf("  %s: %.2fx a UCF read\n", r[2].name, ratio);
+	add_summary("NIC data-ID read / UCF read", ratio, "none (reported)", true, NULL);
+out:
+	close_readers(r, 3);
+	for (i = 0; i < n; i++)
+		free(pmus[i]);
+}
+
 /* ---- the simulator's share -------------------------------------------- */
 
 static int sim_write(const char *file, const char *s)
@@ -982,7 +1037,7 @@ static bool bad_sections(const char *list)
 	while (*p) {
 		size_t n = strcspn(p, ",");
 
-		if (!in_list("read,remote,open,sim", p, n))
+		if (!in_list("read,remote,open,sim,nic", p, n))
 			return true;
 		p += n;
 		if (*p)
@@ -1005,14 +1060,14 @@ static void usage(int status)
 		"  -d  the simulated device's debugfs directory (default %s)\n"
 		"  -f  a flow (\"add id=N ...\") to start first; the sim section deletes it\n"
 		"      and adds it back\n"
-		"  -s  sections: read,remote,open,sim (default all)\n",
+		"  -s  sections: read,remote,open,sim,nic (default all)\n",
 		MAX_ROUNDS, simdir);
 	exit(status);
 }
 
 int main(int argc, char **argv)
 {
-	const char *sections = "read,remote,open,sim";
+	const char *sections = "read,remote,open,sim,nic";
 	char *end;
 	int opt, cpu;
 
@@ -1081,6 +1136,8 @@ int main(int argc, char **argv)
 		section_remote(cpu);
 	if (has_section(sections, "open"))
 		section_open();
+	if (has_section(sections, "nic"))
+		section_nic(cpu);
 	if (has_section(sections, "sim"))
 		section_sim(cpu);
 	summary();
