@@ -453,6 +453,8 @@ sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
 }
 
 /* sim_debugfs.c */
+#define SIM_CMD_MAX	512	/* longest command of inject, flows, ... */
+char *sim_user_buf(const char __user *ubuf, size_t len, size_t max);
 int sim_next_kv(char **buf, char **key, char **val);
 void sim_debugfs_init(struct sim_dev *sd);
 void sim_debugfs_add_regs(struct sim_dev *sd, struct sim_regs *regs);

@@ -180,9 +180,18 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 	return sim_pcie_resolve(sd, &r->txn, r->has_rp, r->has_bdf, r->has_to_rp);
 }
 
-static char *sim_user_buf(const char __user *ubuf, size_t len)
+/**
+ * sim_user_buf() - a debugfs command written by the user, NUL-terminated
+ * @ubuf: what was written
+ * @len: its length
+ * @max: the longest command the file takes
+ *
+ * Return: a kmalloc()ed copy, or ERR_PTR(-E2BIG) past @max, or the error
+ * of the copy.
+ */
+char *sim_user_buf(const char __user *ubuf, size_t len, size_t max)
 {
-	if (len > 512)
+	if (len > max)
 		return ERR_PTR(-E2BIG);
 	return memdup_user_nul(ubuf, len);
 }
@@ -196,7 +205,7 @@ static ssize_t inject_write(struct file *file, const char __user *ubuf,
 	char *buf;
 	int ret;
 
-	buf = sim_user_buf(ubuf, len);
+	buf = sim_user_buf(ubuf, len, SIM_CMD_MAX);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	ret = sim_parse(sd, buf, &r);
@@ -321,7 +330,7 @@ static ssize_t flows_write(struct file *file, const char __user *ubuf,
 	char *buf, *args, *cmd;
 	int ret;
 
-	buf = sim_user_buf(ubuf, len);
+	buf = sim_user_buf(ubuf, len, SIM_CMD_MAX);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	args = strim(buf);
@@ -396,7 +405,7 @@ static ssize_t clock_write(struct file *file, const char __user *ubuf,
 	char *buf;
 	int ret = 0;
 
-	buf = sim_user_buf(ubuf, len);
+	buf = sim_user_buf(ubuf, len, SIM_CMD_MAX);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	if (sysfs_streq(buf, "manual"))

@@ -22,6 +22,7 @@
 #define NIC_MAX_UCTX		64	/* per PF; uids 1..NIC_MAX_UCTX */
 #define NIC_LOG_MAX_UCTX	6
 #define NIC_MAX_FLOWS		32
+#define NIC_CMD_MAX		256	/* longest command of nic/inject, nic/flows */
 
 #define NIC_FW_REV		((28 << 16) | 43)
 #define NIC_SERIAL_BASE		0x4e1c0000

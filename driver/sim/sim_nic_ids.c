@@ -670,13 +670,6 @@ static int nic_parse(const struct sim_nic *nic, char *buf, struct nic_req *r)
 	return r->has_ev ? nic_ev_check(nic, &r->ev) : 0;
 }
 
-static char *nic_user_buf(const char __user *ubuf, size_t len)
-{
-	if (len > 256)
-		return ERR_PTR(-E2BIG);
-	return memdup_user_nul(ubuf, len);
-}
-
 static ssize_t nic_inject_write(struct file *file, const char __user *ubuf,
 				size_t len, loff_t *ppos)
 {
@@ -687,7 +680,7 @@ static ssize_t nic_inject_write(struct file *file, const char __user *ubuf,
 	char *buf;
 	int ret;
 
-	buf = nic_user_buf(ubuf, len);
+	buf = sim_user_buf(ubuf, len, NIC_CMD_MAX);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	ret = nic_parse(nic, buf, &r);
@@ -764,7 +757,7 @@ static ssize_t nic_flows_write(struct file *file, const char __user *ubuf,
 	char *buf, *args, *cmd;
 	int ret;
 
-	buf = nic_user_buf(ubuf, len);
+	buf = sim_user_buf(ubuf, len, NIC_CMD_MAX);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	args = strim(buf);
