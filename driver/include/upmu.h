@@ -111,8 +111,7 @@ static inline void upmu_regs_defer(struct upmu_regs *r)
 
 static inline void upmu_regs_commit(struct upmu_regs *r)
 {
-	if (r->ops)
-		upmu_regs_flush(r);
+	upmu_regs_flush(r);
 	r->defer = false;
 }
 
