@@ -149,6 +149,8 @@ struct nic_flow {
  * @cap: capacity in counter-samples (2^log_max_samples)
  * @idx: the applied counters' indexes in &sim_nic.cntrs, in order
  * @base: each applied Counter's value at the start of its measurement
+ *	(with sync and no clear, less what came while it was stopped)
+ * @snap: with sync, what each applied counter read when they stopped
  * @buf: the cyclic buffer: slot s holds @nr values from @buf[s * @nr]
  * @ts: sim time (ns) each slot's sample was taken
  * @scratch: @cap u64 of room for a command's counter list
@@ -157,6 +159,7 @@ struct nic_flow {
  * @taken: samples taken since the start (the next sample_id)
  * @read: the next sample the extension's reader takes
  * @stalled: collection stalled (debugfs): no samples fall due
+ * @stopped: with sync, the counters are stopped for the next sample
  * @owner_pf: PF of the owner (extension), or -1
  * @owner_uid: its uid
  */
@@ -196,6 +199,7 @@ struct nic_diag {
 	unsigned int cap;
 	u16 *idx;
 	u64 *base;
+	u64 *snap;
 	u64 *buf;
 	u64 *ts;
 	void *scratch;
@@ -204,6 +208,7 @@ struct nic_diag {
 	u64 taken;
 	u64 read;
 	bool stalled;
+	bool stopped;
 	int owner_pf;
 	u16 owner_uid;
 };

@@ -19,10 +19,15 @@
  * samples than the buffer holds takes only those that stay.
  *
  * Collecting a counter takes NIC_CLK_PER_CNTR clocks, so the period is
- * at least nr x that, rounded up to a power of two.  With sync, every
- * counter of a sample is read in the same clock (the sample's time);
- * without it, counter i is read NIC_CLK_PER_CNTR x i clocks later, and
- * a sample is complete, and visible, once its last counter is read.
+ * at least nr x that, rounded up to a power of two.  Without sync,
+ * counter i is read NIC_CLK_PER_CNTR x i clocks after the sample's time,
+ * and a sample is complete, and visible, once its last counter is read.
+ * With sync, the counters stop together for the collection: nr x
+ * NIC_CLK_PER_CNTR clocks before the sample's time, when they are read
+ * as of that one clock; they start again at the sample's time, the
+ * sample complete.  What happens while they are stopped is not counted
+ * (the PMU's slots, which count on their own, see it), and the period is
+ * at least twice the collection so that they count at least half of it.
  *
  * debugfs nic/: "stall" (rw, 1: no samples fall due; 0: collection goes
  * on from now) and "overrun" (w, N: take N samples now, back to back, as
@@ -70,6 +75,32 @@ static u64 nic_entry_lag(const struct sim_nic *nic, unsigned int i)
 	return nic->diag.sync ? 0 : nic_clk_ns(nic, (u64)NIC_CLK_PER_CNTR * i);
 }
 
+/* Sim ns a synchronized sample's counters are stopped before its time. */
+static u64 nic_sync_stop_ns(const struct sim_nic *nic)
+{
+	return nic_clk_ns(nic, (u64)NIC_CLK_PER_CNTR * nic->diag.nr);
+}
+
+/*
+ * Sync: stops the applied counters at sim time @t (or now, if the flows
+ * have gone past it) for the collection of the next sample: @snap holds
+ * what they read until it is taken.
+ */
+static void nic_sync_stop(struct sim_nic *nic, u64 t)
+{
+	struct nic_diag *d = &nic->diag;
+	unsigned int i;
+
+	nic_flows_run(nic, t);
+	for (i = 0; i < d->nr; i++) {
+		unsigned int c = d->idx[i];
+
+		d->snap[i] = nic_cntr_is_stat(nic, c) ? nic_cntr_value(nic, c) :
+							nic->val[c];
+	}
+	d->stopped = true;
+}
+
 /*
  * Takes sample @k at sim time @t: reads each applied counter at its
  * time into slot @k's place in the buffer (or nowhere, if !@store: a
@@ -82,14 +113,22 @@ static void nic_take(struct sim_nic *nic, u64 k, u64 t, bool store)
 	u64 *slot = d->buf + (k & (nic_nsamples(d) - 1)) * d->nr;
 	unsigned int i;
 
+	if (d->sync && !d->stopped)
+		nic_sync_stop(nic, t - min(t, nic_sync_stop_ns(nic)));
 	for (i = 0; i < d->nr; i++) {
 		unsigned int c = d->idx[i];
 		u64 v;
 
 		nic_flows_run(nic, t + nic_entry_lag(nic, i));
 		if (nic_cntr_is_stat(nic, c)) {
-			v = nic_cntr_value(nic, c);
+			/* with sync, what it measured while stopped is dropped */
+			v = d->sync ? d->snap[i] : nic_cntr_value(nic, c);
 			nic_stat_reset(nic, c);
+		} else if (d->sync) {
+			v = d->snap[i] - d->base[i];
+			/* what came while stopped is not counted */
+			d->base[i] = d->clear ? nic->val[c] :
+					       d->base[i] + nic->val[c] - d->snap[i];
 		} else {
 			v = nic->val[c] - d->base[i];
 			if (d->clear)
@@ -98,6 +137,7 @@ static void nic_take(struct sim_nic *nic, u64 k, u64 t, bool store)
 		if (store)
 			slot[i] = v;
 	}
+	d->stopped = false;
 	if (store)
 		d->ts[k & (nic_nsamples(d) - 1)] = t;
 }
@@ -152,15 +192,29 @@ void nic_diag_catch_up(struct sim_nic *nic, u64 now)
 		due = nic_samples_due(nic, now, U64_MAX);
 	k = d->taken;
 	if (due > n) {
-		/* only the last n stay: the one before them sets them up */
-		k += due - n - 1;
-		nic_take(nic, k, nic_sample_ns(nic, k), false);
-		k++;
+		u64 first = k + due - n;
+
+		/*
+		 * Only the last n stay: the one before them sets them up.
+		 * With sync and no clear, every stop before them counts
+		 * (a catch-up costs a take per sample).
+		 */
+		k = d->sync && !d->clear ? k : first - 1;
+		for (; k < first; k++)
+			nic_take(nic, k, nic_sample_ns(nic, k), false);
 		due = n;
 	}
 	for (; due; due--, k++)
 		nic_take(nic, k, nic_sample_ns(nic, k), true);
 	d->taken = k;
+	/* sync: the next sample's counters may be stopped already */
+	if (d->sync && !d->stopped &&
+	    (d->mode != NIC_MODE_SINGLE || d->taken < n)) {
+		u64 t = nic_sample_ns(nic, d->taken) - nic_sync_stop_ns(nic);
+
+		if (t <= now)
+			nic_sync_stop(nic, t);
+	}
 out:
 	nic_flows_run(nic, now);
 }
@@ -172,6 +226,7 @@ static void nic_diag_start(struct sim_nic *nic, u64 now)
 	unsigned int i;
 
 	d->state = NIC_STATE_RUNNING;
+	d->stopped = false;
 	d->epoch_ns = now;
 	d->epoch_k = 0;
 	d->taken = 0;
@@ -195,6 +250,7 @@ static void nic_diag_stop(struct sim_nic *nic)
 	d->taken = 0;
 	d->read = 0;
 	d->stalled = false;
+	d->stopped = false;
 }
 
 /**
@@ -218,9 +274,9 @@ struct nic_cfg {
  * long enough to collect them all.  More than NIC_MAX_LOG_PERIOD: none.
  */
 static int nic_actual_log_period(const struct sim_nic *nic, u8 req,
-				 unsigned int nr)
+				 unsigned int nr, bool sync)
 {
-	unsigned int need = order_base_2(max(nr, 1U) * NIC_CLK_PER_CNTR);
+	unsigned int need = order_base_2(max(nr, 1U) * NIC_CLK_PER_CNTR) + sync;
 	unsigned int lp = max3((unsigned int)req, nic->log_min_period, need);
 
 	return lp > NIC_MAX_LOG_PERIOD ? -1 : lp;
@@ -248,7 +304,7 @@ static int nic_cfg_check(const struct sim_nic *nic, const struct nic_cfg *cfg,
 	     ((u64)nr << cfg->log_samples) > nic->diag.cap))
 		return NIC_DIAG_ERR_CAPACITY;
 	if (cfg->log_period > NIC_MAX_LOG_PERIOD ||
-	    nic_actual_log_period(nic, cfg->log_period, nr) < 0)
+	    nic_actual_log_period(nic, cfg->log_period, nr, cfg->sync) < 0)
 		return NIC_DIAG_ERR_PERIOD;
 	for (i = 0; i < nr; i++) {
 		*fail = i;
@@ -276,7 +332,8 @@ static void nic_cfg_apply(struct sim_nic *nic, const struct nic_cfg *cfg,
 	d->clear = cfg->clear;
 	d->log_samples = cfg->mode == NIC_MODE_ON_DEMAND ? 0 : cfg->log_samples;
 	d->log_period_req = cfg->log_period;
-	d->log_period = nic_actual_log_period(nic, cfg->log_period, nr);
+	d->log_period = nic_actual_log_period(nic, cfg->log_period, nr,
+					       cfg->sync);
 	d->nr = nr;
 	for (i = 0; i < nr; i++)
 		d->idx[i] = cntr[i];
@@ -902,10 +959,11 @@ int nic_diag_alloc(struct sim_nic *nic)
 	d->owner_pf = -1;
 	d->idx = kvcalloc(ids, sizeof(*d->idx), GFP_KERNEL);
 	d->base = kvcalloc(ids, sizeof(*d->base), GFP_KERNEL);
+	d->snap = kvcalloc(ids, sizeof(*d->snap), GFP_KERNEL);
 	d->scratch = kvcalloc(cap, sizeof(u64), GFP_KERNEL);
 	d->buf = kvcalloc(cap, sizeof(*d->buf), GFP_KERNEL);
 	d->ts = kvcalloc(cap, sizeof(*d->ts), GFP_KERNEL);
-	if (!d->idx || !d->base || !d->scratch || !d->buf || !d->ts) {
+	if (!d->idx || !d->base || !d->snap || !d->scratch || !d->buf || !d->ts) {
 		nic_diag_free(nic);
 		return -ENOMEM;
 	}
@@ -922,11 +980,13 @@ void nic_diag_free(struct sim_nic *nic)
 
 	kvfree(d->idx);
 	kvfree(d->base);
+	kvfree(d->snap);
 	kvfree(d->scratch);
 	kvfree(d->buf);
 	kvfree(d->ts);
 	d->idx = NULL;
 	d->base = NULL;
+	d->snap = NULL;
 	d->scratch = NULL;
 	d->buf = NULL;
 	d->ts = NULL;
@@ -958,6 +1018,8 @@ static int nic_stall_set(void *data, u64 val)
 		d->epoch_ns = now;
 		d->epoch_k = d->taken;
 	}
+	/* stalled, the counters count on: a stop is dropped */
+	d->stopped = false;
 	d->stalled = val;
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	return 0;

@@ -637,6 +637,14 @@ TEST_F(nic, period)
 	ASSERT_EQ(NIC_STAT_OK, QPARAMS(NIC_DIAG_PARAMS_LEN(20)));
 	EXPECT_EQ(11U, nic_get(out, NIC_DIAG_LOG_PERIOD));
 	EXPECT_EQ(cid[19], nic_get(out, NIC_DIAG_CNTR_ID(19)));
+	/* sync: at least twice the collection, 20 x 64 x 2: 2^12 */
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_SINGLE | M_SYNC, 0, 10, cid, 20));
+	ASSERT_EQ(NIC_STAT_OK, QPARAMS(NIC_DIAG_PARAMS_LEN(20)));
+	EXPECT_EQ(12U, nic_get(out, NIC_DIAG_LOG_PERIOD));
+	/* 8 x 64 x 2 is the minimum, 2^10 */
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_SINGLE | M_SYNC, 0, 10, cid, 8));
+	ASSERT_EQ(NIC_STAT_OK, QPARAMS(NIC_DIAG_PARAMS_LEN(20)));
+	EXPECT_EQ(10U, nic_get(out, NIC_DIAG_LOG_PERIOD));
 	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_SINGLE, 4, 0, cid, 148));
 	ASSERT_EQ(NIC_STAT_OK, QPARAMS(NIC_DIAG_PARAMS_LEN(20)));
 	EXPECT_EQ(14U, nic_get(out, NIC_DIAG_LOG_PERIOD));
@@ -773,6 +781,51 @@ TEST_F(nic, repetitive)
 	EXPECT_EQ(8U, REC_VAL(2));
 }
 
+/*
+ * Sync: the counters stop for the collection, 64 clocks per counter
+ * before the sample's time, and what comes meanwhile is not counted.
+ */
+TEST_F(nic, sync_stop)
+{
+	uint32_t cid[2] = { nic_cid_of(SIM_ID, DID(RX_PACKETS, 0)),
+			    nic_cid_of(SIM_ID, DID(RX_BYTES, 0)) };
+	const unsigned int stop = 2 * 64;	/* ns, at 1 GHz */
+	uint64_t t0 = sim_now_ns();
+	unsigned int k;
+
+	/* no clear: counts from the start, less the stops */
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_REP | M_SYNC, 2, 10, cid, 2));
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=100 count=3"));
+	ASSERT_EQ(0, nic_advance(PERIOD - stop - 1));
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=100 count=1"));	/* counted */
+	ASSERT_EQ(0, nic_advance(1));
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=100 count=7"));	/* stopped */
+	ASSERT_EQ(0, nic_advance(stop - 1));
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=100 count=9"));	/* stopped */
+	ASSERT_EQ(0, nic_advance(1));
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=100 count=5"));	/* sample 1 */
+	ASSERT_EQ(0, nic_advance(PERIOD));
+	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 4, 0));
+	EXPECT_EQ(4U, REC_VAL(0));
+	EXPECT_EQ(400U, REC_VAL(1));
+	EXPECT_EQ((uint32_t)(t0 + PERIOD), REC_TS(0));
+	EXPECT_EQ(REC_TS(0), REC_TS(1));
+	EXPECT_EQ(9U, REC_VAL(2));
+	EXPECT_EQ(900U, REC_VAL(3));
+	/* the device's own counters saw all 25 */
+	EXPECT_EQ(25, cval(DID(RX_PACKETS, 0)));
+
+	/* clear, with a flow of one packet per 4 ns: 256 a period, 32 stopped */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/flows", "add id=1 rate=250000000 ev=rx port=0 size=10"));
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_REP | M_SYNC | M_CLEAR, 2, 10, cid, 2));
+	ASSERT_EQ(0, nic_advance(4 * PERIOD));
+	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 8, 0));
+	for (k = 0; k < 4; k++) {
+		EXPECT_EQ(224U, REC_VAL(2 * k)) TH_LOG("sample %u", k);
+		EXPECT_EQ(2240U, REC_VAL(2 * k + 1));
+	}
+}
+
 /* A catch-up over many periods takes the ones that stay, exactly. */
 TEST_F(nic, catch_up)
 {
@@ -790,8 +843,8 @@ TEST_F(nic, catch_up)
 	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 8, 0));
 	for (m = 0; m < 8; m++) {
 		uint64_t k = k0 + m, slot = k % 8;
-		/* packets by the end of period k, minus by the end of k - 1 */
-		uint64_t exp = (k + 1) * PERIOD / 1000 - k * PERIOD / 1000;
+		/* packets by the stop for sample k, minus by the end of k - 1 */
+		uint64_t exp = ((k + 1) * PERIOD - 64) / 1000 - k * PERIOD / 1000;
 
 		EXPECT_EQ((uint32_t)(k & 0xffff), REC_SID(slot));
 		EXPECT_EQ(exp, REC_VAL(slot)) TH_LOG("sample %llu", (unsigned long long)k);
