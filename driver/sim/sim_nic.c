@@ -74,6 +74,28 @@ static int nic_query_hca_cap(struct nic_cmd *c)
 	return NIC_STAT_OK;
 }
 
+/*
+ * QUERY_ADAPTER: Mellanox's vendor IDs, the device's name as its
+ * vendor-specific data, a PSID from its serial number.
+ */
+static int nic_query_adapter(struct nic_cmd *c)
+{
+	struct sim_nic *nic = c->pf->nic;
+	int st;
+
+	st = nic_cmd_lens(c, NIC_HDR_IN_LEN, NIC_ADAPTER_OUT_LEN);
+	if (st)
+		return st;
+	nic_set(c->out, NIC_ADAPTER_IEEE_VENDOR_ID, NIC_IEEE_VENDOR_ID);
+	nic_set(c->out, NIC_ADAPTER_VSD_VENDOR_ID, NIC_PCI_VENDOR_ID);
+	snprintf((char *)c->out + NIC_ADAPTER_VSD, NIC_ADAPTER_VSD_LEN,
+		 "upmu_sim NIC %u", nic->sd->dev.id);
+	snprintf((char *)c->out + NIC_ADAPTER_PSID, NIC_ADAPTER_PSID_LEN, "UPM%08X",
+		 NIC_SERIAL_BASE + nic->sd->dev.id);
+	c->len = NIC_ADAPTER_OUT_LEN;
+	return NIC_STAT_OK;
+}
+
 static int nic_create_uctx(struct nic_cmd *c)
 {
 	struct sim_nic_pf *pf = c->pf;
@@ -135,6 +157,9 @@ static void nic_exec(struct nic_cmd *c)
 	switch (opcode) {
 	case NIC_OP_QUERY_HCA_CAP:
 		st = nic_query_hca_cap(c);
+		break;
+	case NIC_OP_QUERY_ADAPTER:
+		st = nic_query_adapter(c);
 		break;
 	case NIC_OP_CREATE_UCTX:
 		st = nic_create_uctx(c);

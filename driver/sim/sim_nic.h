@@ -26,6 +26,8 @@
 
 #define NIC_FW_REV		((28 << 16) | 43)
 #define NIC_SERIAL_BASE		0x4e1c0000
+#define NIC_IEEE_VENDOR_ID	0x0002c9	/* Mellanox's OUI */
+#define NIC_PCI_VENDOR_ID	0x15b3
 
 /* Device defaults (new_device options) */
 #define NIC_DEF_KHZ		1000000	/* 1 GHz: a clock is a ns */

@@ -303,6 +303,29 @@ TEST_F(nic, delivery)
 	EXPECT_EQ(NIC_STAT_BAD_PARAM, CMD(0, in, 16, out, NIC_CAP_OUT_LEN));
 }
 
+/* QUERY_ADAPTER: mlx5's layout, as mlx5_query_board_id() reads it */
+TEST_F(nic, adapter)
+{
+	uint8_t *in = self->in->b, *out = self->out->b;
+	char psid[17] = {};
+
+	hdr(in, NIC_OP_QUERY_ADAPTER, 0, 0);
+	ASSERT_EQ(NIC_STAT_OK, CMD(1, in, 16, out, NIC_ADAPTER_OUT_LEN));
+	EXPECT_EQ((uint32_t)NIC_ADAPTER_OUT_LEN, last_len);
+	EXPECT_EQ(0x0002c9U, nic_get(out, NIC_ADAPTER_IEEE_VENDOR_ID));
+	EXPECT_EQ(0x15b3U, nic_get(out, NIC_ADAPTER_VSD_VENDOR_ID));
+	/* byte-exact: ieee_vendor_id bytes 0x29-0x2b, vsd_vendor_id 0x2e-0x2f */
+	EXPECT_EQ(0x00, out[0x28]);
+	EXPECT_EQ(0xc9, out[0x2b]);
+	EXPECT_EQ(0x15, out[0x2e]);
+	EXPECT_EQ(0xb3, out[0x2f]);
+	EXPECT_STREQ("upmu_sim NIC 17", (char *)out + NIC_ADAPTER_VSD);
+	memcpy(psid, out + NIC_ADAPTER_PSID, NIC_ADAPTER_PSID_LEN);
+	EXPECT_STREQ("UPM4E1C0011", psid);
+	/* an outbox too short for it */
+	EXPECT_EQ(NIC_STAT_BAD_OUTP_LEN, CMD(0, in, 16, out, NIC_ADAPTER_OUT_LEN - 4));
+}
+
 TEST_F(nic, hca_caps)
 {
 	uint8_t *in = self->in->b, *out = self->out->b, *cap = out + 16;

@@ -493,6 +493,7 @@ TEST_F(nic, scope_rules)
 		uint32_t scope;
 		int err;
 	} cases[] = {
+		{ NIC_OP_QUERY_ADAPTER, FWCTL_RPC_CONFIGURATION, 0 },
 		{ NIC_OP_QUERY_DIAGNOSTIC_PARAMS, FWCTL_RPC_CONFIGURATION, -EBADMSG },
 		{ NIC_OP_QUERY_DIAGNOSTIC_PARAMS, FWCTL_RPC_DEBUG_READ_ONLY, 0 },
 		{ NIC_OP_QUERY_DIAGNOSTIC_COUNTERS, FWCTL_RPC_CONFIGURATION, -EBADMSG },
@@ -545,6 +546,12 @@ TEST_F(nic, scope_rules)
 			       cases[i].scope, strerror(-ret));
 		if (!ret)
 			EXPECT_LE(NIC_HDR_OUT_LEN, (int)len);
+		/* the firmware answers it: the board ID (PSID) of this NIC */
+		if (!ret && cases[i].opcode == NIC_OP_QUERY_ADAPTER) {
+			EXPECT_EQ(0U, nic_get(out->b, NIC_HDR_STATUS));
+			EXPECT_EQ((uint32_t)NIC_ADAPTER_OUT_LEN, len);
+			EXPECT_EQ(0, strncmp((char *)out->b + NIC_ADAPTER_PSID, "UPM4E1C", 7));
+		}
 	}
 	close(fd);
 	free(in);

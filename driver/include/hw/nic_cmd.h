@@ -176,6 +176,19 @@ static inline void nic_set64(void *box, unsigned int off, __u64 v)
 #define NIC_OP_CREATE_UCTX			0xa04
 #define NIC_OP_DESTROY_UCTX			0xa06
 
+/*
+ * QUERY_ADAPTER: out the header, then query_adapter_struct (mlx5_ifc.h
+ * query_adapter_param_block_bits) at +0x10: vendor IDs, the 208-byte
+ * vendor-specific data and the PSID (board ID), ASCII, NUL-padded.
+ */
+#define NIC_ADAPTER_OUT_LEN		0x110
+#define NIC_ADAPTER_IEEE_VENDOR_ID	NIC_FLD(0x148, 24)
+#define NIC_ADAPTER_VSD_VENDOR_ID	NIC_FLD(0x170, 16)
+#define NIC_ADAPTER_VSD			0x30
+#define NIC_ADAPTER_VSD_LEN		208
+#define NIC_ADAPTER_PSID		0x100
+#define NIC_ADAPTER_PSID_LEN		16
+
 /* CREATE_UCTX: in 0x10 + uctx (cap at +0x10); out: uid. */
 #define NIC_CREATE_UCTX_IN_LEN		0x20
 #define NIC_CREATE_UCTX_CAP		NIC_FLD(0x80, 32)
