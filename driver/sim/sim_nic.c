@@ -13,6 +13,7 @@
  */
 
 #include <linux/debugfs.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -188,6 +189,19 @@ static void nic_doorbell(struct sim_nic_pf *pf)
 	};
 	u32 deliv = NIC_DELIVERY_OK;
 
+	switch (pf->fault) {
+	case NIC_FAULT_HELD:		/* busy: the doorbell is not heard */
+		return;
+	case NIC_FAULT_HANG:
+		pf->fault = NIC_FAULT_HELD;
+		pf->status = NIC_CMD_STATUS_BUSY;
+		return;
+	case NIC_FAULT_DELIVERY:
+		pf->fault = NIC_FAULT_NONE;
+		pf->out_len = 0;
+		pf->status = pf->fault_delivery << 8;
+		return;
+	}
 	if (pf->in_len < NIC_HDR_IN_LEN || pf->in_len > NIC_INBOX_SIZE)
 		deliv = NIC_DELIVERY_IN_LENGTH_ERR;
 	else if (pf->out_len < NIC_HDR_OUT_LEN || pf->out_len > NIC_OUTBOX_SIZE)
@@ -201,8 +215,106 @@ static void nic_doorbell(struct sim_nic_pf *pf)
 	memset(pf->outbox, 0, pf->out_len);
 	nic_exec(&c);
 	pf->out_len = c.len;
+	if (pf->fault == NIC_FAULT_SHORT) {
+		pf->fault = NIC_FAULT_NONE;
+		pf->out_len = NIC_HDR_OUT_LEN / 2;
+	}
 	pf->status = NIC_DELIVERY_OK << 8;
 }
+
+/*
+ * debugfs nic/cmd_fault: "PF hang" (the PF's next command stays busy),
+ * "PF release" (the hung command runs now and completes), "PF short"
+ * (the next one publishes an output too short for its header), "PF
+ * delivery=S" (the next one is not delivered, delivery status S), "PF
+ * none"; reading gives each PF's fault.
+ */
+static const char *const nic_fault_names[] = {
+	[NIC_FAULT_NONE] = "none", [NIC_FAULT_HANG] = "hang",
+	[NIC_FAULT_HELD] = "held", [NIC_FAULT_DELIVERY] = "delivery",
+	[NIC_FAULT_SHORT] = "short",
+};
+
+static int nic_fault_show(struct seq_file *m, void *v)
+{
+	struct sim_nic *nic = m->private;
+	unsigned int p;
+
+	for (p = 0; p < nic->nr_pfs; p++) {
+		const struct sim_nic_pf *pf = &nic->pf[p];
+		u8 fault = READ_ONCE(pf->fault);
+
+		seq_printf(m, "%u %s", p, nic_fault_names[fault]);
+		if (fault == NIC_FAULT_DELIVERY)
+			seq_printf(m, "=%u", READ_ONCE(pf->fault_delivery));
+		seq_putc(m, '\n');
+	}
+	return 0;
+}
+
+static int nic_fault_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, nic_fault_show, inode->i_private);
+}
+
+static ssize_t nic_fault_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	struct sim_nic *nic = ((struct seq_file *)file->private_data)->private;
+	struct sim_dev *sd = nic->sd;
+	char act[16], *buf;
+	struct sim_nic_pf *pf;
+	unsigned long flags;
+	unsigned int p, deliv = 0;
+	int ret = 0;
+
+	buf = sim_user_buf(ubuf, len, NIC_CMD_MAX);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	if (sscanf(buf, "%u %15s", &p, act) != 2 || p >= nic->nr_pfs ||
+	    (!strncmp(act, "delivery=", 9) &&
+	     (kstrtouint(act + 9, 0, &deliv) || !deliv || deliv > 0xff)))
+		ret = -EINVAL;
+	kfree(buf);
+	if (ret)
+		return ret;
+	pf = &nic->pf[p];
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	if (!strcmp(act, "release")) {
+		if (pf->fault == NIC_FAULT_HELD) {
+			sim_unit_catch_up(sd, &nic->unit, sim_now(sd));
+			pf->fault = NIC_FAULT_NONE;
+			nic_doorbell(pf);
+		} else {
+			ret = -EINVAL;
+		}
+	} else if (pf->fault == NIC_FAULT_HELD) {
+		ret = -EBUSY;		/* release it first */
+	} else if (!strcmp(act, "none")) {
+		pf->fault = NIC_FAULT_NONE;
+	} else if (!strcmp(act, "hang")) {
+		pf->fault = NIC_FAULT_HANG;
+	} else if (!strcmp(act, "short")) {
+		pf->fault = NIC_FAULT_SHORT;
+	} else if (deliv) {
+		pf->fault = NIC_FAULT_DELIVERY;
+		pf->fault_delivery = deliv;
+	} else {
+		ret = -EINVAL;
+	}
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return ret ?: len;
+}
+
+static const struct file_operations nic_fault_fops = {
+	.owner = THIS_MODULE,
+	.open = nic_fault_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = nic_fault_write,
+};
 
 /* ---- PF register window --------------------------------------------------- */
 
@@ -444,6 +556,7 @@ int sim_nic_add(struct sim_dev *sd)
 	dir = debugfs_create_dir("nic", sd->ddir);
 	nic_ids_debugfs(nic, dir);
 	nic_diag_debugfs(nic, dir);
+	debugfs_create_file("cmd_fault", 0600, dir, nic, &nic_fault_fops);
 
 	for (p = 0; p < nic->nr_pfs; p++) {
 		nic->pf[p].pdev = sim_add_pdev(sd, "upmu-nic-pf", &nic->pf[p].regs,

@@ -24,6 +24,15 @@
 #define NIC_MAX_FLOWS		32
 #define NIC_CMD_MAX		256	/* longest command of nic/inject, nic/flows */
 
+/* What nic/cmd_fault does to a PF's next command. */
+enum nic_fault {
+	NIC_FAULT_NONE,
+	NIC_FAULT_HANG,		/* it stays busy until "release" */
+	NIC_FAULT_HELD,		/* a hung command, busy */
+	NIC_FAULT_DELIVERY,	/* not delivered: delivery status fault_delivery */
+	NIC_FAULT_SHORT,	/* runs, but publishes an output of 8 bytes */
+};
+
 #define NIC_FW_REV		((28 << 16) | 43)
 #define NIC_SERIAL_BASE		0x4e1c0000
 #define NIC_IEEE_VENDOR_ID	0x0002c9	/* Mellanox's OUI */
@@ -81,6 +90,8 @@ struct sim_nic;
  * @in_len: NIC_REG_CMD_IN_LEN
  * @out_len: NIC_REG_CMD_OUT_LEN
  * @status: NIC_REG_CMD_STATUS
+ * @fault: what nic/cmd_fault does to the next command (enum nic_fault)
+ * @fault_delivery: the delivery status of NIC_FAULT_DELIVERY
  * @uids: user contexts allocated (bit uid - 1)
  * @uctx_cap: the cap each was created with
  * @inbox: NIC_INBOX_SIZE bytes
@@ -94,6 +105,8 @@ struct sim_nic_pf {
 	u32 in_len;
 	u32 out_len;
 	u32 status;
+	u8 fault;
+	u8 fault_delivery;
 	DECLARE_BITMAP(uids, NIC_MAX_UCTX);
 	u32 uctx_cap[NIC_MAX_UCTX];
 	u8 *inbox;

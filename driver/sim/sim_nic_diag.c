@@ -333,7 +333,7 @@ static void nic_cfg_apply(struct sim_nic *nic, const struct nic_cfg *cfg,
 	d->log_samples = cfg->mode == NIC_MODE_ON_DEMAND ? 0 : cfg->log_samples;
 	d->log_period_req = cfg->log_period;
 	d->log_period = nic_actual_log_period(nic, cfg->log_period, nr,
-					       cfg->sync);
+					      cfg->sync);
 	d->nr = nr;
 	for (i = 0; i < nr; i++)
 		d->idx[i] = cntr[i];

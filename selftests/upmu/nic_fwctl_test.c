@@ -1107,6 +1107,82 @@ TEST_F(nic, concurrent_rpcs)
 	EXPECT_EQ(0, bad);
 }
 
+/* nic/cmd_fault's first line, "0 none" */
+static void fault_state(char *buf, size_t len)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/nic/cmd_fault", SIM_ID);
+	buf[0] = 0;
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(buf, len, f))
+		buf[0] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+}
+
+/*
+ * A mailbox that does not answer or does not deliver: the errnos of
+ * Documentation/upmu-nic-fwctl.rst, and the PF works again afterwards.
+ */
+TEST_F(nic, mailbox_faults)
+{
+	struct box *out = box_new();
+	char state[64];
+	int fd, fd1;
+
+	NEED_FWCTL();
+	ASSERT_NE(NULL, out);
+	fd = FW_OPEN(0);
+	fd1 = FW_OPEN(1);
+	ASSERT_EQ(0, general_cap(fd, out->b));
+
+	/* a command that stays busy: ETIMEDOUT after the driver's 2 s */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/cmd_fault", "0 hang"));
+	EXPECT_EQ(-ETIMEDOUT, general_cap(fd, out->b));
+	fault_state(state, sizeof(state));
+	EXPECT_STREQ("0 held", state);
+	/* the mailbox is still the late command's: EBUSY, at once */
+	EXPECT_EQ(-EBUSY, general_cap(fd, out->b));
+	/* the other PF's mailbox is its own */
+	EXPECT_EQ(0, general_cap(fd1, out->b));
+	EXPECT_EQ(-EBUSY, sim_ctl(SIM_ID, "nic/cmd_fault", "0 short"));
+	/* the late command completes: the PF works again */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/cmd_fault", "0 release"));
+	EXPECT_EQ(0, general_cap(fd, out->b));
+	EXPECT_EQ(-EINVAL, sim_ctl(SIM_ID, "nic/cmd_fault", "0 release"));
+
+	/* not delivered: firmware error, a length refused, unknown status */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/cmd_fault", "0 delivery=6"));
+	fault_state(state, sizeof(state));
+	EXPECT_STREQ("0 delivery=6", state);
+	EXPECT_EQ(-EIO, general_cap(fd, out->b));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/cmd_fault", "0 delivery=8"));
+	EXPECT_EQ(-EMSGSIZE, general_cap(fd, out->b));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/cmd_fault", "0 delivery=0x11"));
+	EXPECT_EQ(-EPROTO, general_cap(fd, out->b));
+	/* delivered, but an output without its header */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/cmd_fault", "0 short"));
+	EXPECT_EQ(-EPROTO, general_cap(fd, out->b));
+	/* each fault was for one command */
+	EXPECT_EQ(0, general_cap(fd, out->b));
+	fault_state(state, sizeof(state));
+	EXPECT_STREQ("0 none", state);
+
+	/* what the knob refuses */
+	EXPECT_EQ(-EINVAL, sim_ctl(SIM_ID, "nic/cmd_fault", "%u hang", NIC_PFS));
+	EXPECT_EQ(-EINVAL, sim_ctl(SIM_ID, "nic/cmd_fault", "0 delivery=0"));
+	EXPECT_EQ(-EINVAL, sim_ctl(SIM_ID, "nic/cmd_fault", "0 delivery=256"));
+	EXPECT_EQ(-EINVAL, sim_ctl(SIM_ID, "nic/cmd_fault", "0 sideways"));
+	EXPECT_EQ(-EINVAL, sim_ctl(SIM_ID, "nic/cmd_fault", "hang"));
+	close(fd);
+	close(fd1);
+	free(out);
+}
+
 /*
  * del_device with files open: afterwards every ioctl is ENODEV, closing
  * is fine; RPCs running while the NIC goes end cleanly.
