@@ -12,6 +12,8 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+#include <linux/list.h>
+
 #include "upmu.h"
 
 struct device;
@@ -32,6 +34,7 @@ struct nic_pmu;
  * @uctx_cap: the general HCA capability's uctx_cap
  * @fwctl: the PF's fwctl device, or NULL
  * @pmu: the NIC's perf PMU, if this PF registered it
+ * @node: in the list of bound PFs the PMUs move between
  */
 struct upmu_nic_pf {
 	struct device *dev;
@@ -45,6 +48,7 @@ struct upmu_nic_pf {
 	u32 uctx_cap;
 	struct upmu_nic_fwctl *fwctl;
 	struct nic_pmu *pmu;
+	struct list_head node;
 };
 
 int upmu_nic_cmd_exec(struct upmu_nic_pf *pf, const void *in, size_t in_len,
@@ -54,6 +58,7 @@ int upmu_nic_cmd(struct upmu_nic_pf *pf, const void *in, size_t in_len,
 
 void upmu_nic_pmu_add(struct upmu_nic_pf *pf);
 void upmu_nic_pmu_del(struct upmu_nic_pf *pf);
+void upmu_nic_pmu_closing(void);
 
 #if IS_ENABLED(CONFIG_FWCTL)
 int upmu_nic_fwctl_add(struct upmu_nic_pf *pf);

@@ -364,13 +364,25 @@ static struct platform_driver nic_driver = {
 	.driver = {
 		.name = "upmu-nic",
 		.dev_groups = nic_groups,
-		.suppress_bind_attrs = true,
 	},
 	.id_table = nic_ids,
 	.probe = nic_probe,
 	.remove = nic_remove,
 };
-module_platform_driver(nic_driver);
+
+static int __init nic_init(void)
+{
+	return platform_driver_register(&nic_driver);
+}
+module_init(nic_init);
+
+static void __exit nic_exit(void)
+{
+	/* every PF goes: the PMU need not move from one to the next */
+	upmu_nic_pmu_closing();
+	platform_driver_unregister(&nic_driver);
+}
+module_exit(nic_exit);
 
 MODULE_DESCRIPTION("upmu: ConnectX-like NIC physical functions (command mailbox, fwctl)");
 MODULE_LICENSE("GPL");

@@ -11,7 +11,9 @@
  * event is created and the last one destroyed (event_get/event_put).
  *
  * One PMU per NIC, registered through the first of its PFs that binds
- * (PFs of a NIC share NIC_REG_DEV_SERIAL), and removed with that PF.
+ * (PFs of a NIC share NIC_REG_DEV_SERIAL).  When that PF goes, the PMU
+ * goes with it (perf's events on it end) and comes back through another
+ * bound PF of the NIC, if there is one.
  */
 
 #include <linux/bsearch.h>
@@ -54,9 +56,11 @@ struct nic_pmu {
 	u64 *ids;
 };
 
-/* The NICs that have a PMU, by serial. */
+/* The NICs that have a PMU, by serial, and every bound PF. */
 static LIST_HEAD(nic_pmus);
+static LIST_HEAD(nic_pfs);
 static DEFINE_MUTEX(nic_pmus_lock);
+static bool nic_pmus_closing;		/* the driver is going */
 
 enum { NIC_FMT_DATA_ID };
 
@@ -421,6 +425,30 @@ err:
 	return ret;
 }
 
+/* Registers a PMU for @pf's NIC through @pf; nic_pmus_lock held. */
+static void nic_pmu_create(struct upmu_nic_pf *pf)
+{
+	struct nic_pmu *np;
+	int ret;
+
+	lockdep_assert_held(&nic_pmus_lock);
+	np = kzalloc_obj(*np);
+	if (!np)
+		return;
+	np->serial = pf->serial;
+	kref_init(&np->ref);
+	mutex_init(&np->lock);
+	np->pf = pf;
+	ret = nic_pmu_register(np, pf);
+	if (ret) {
+		dev_info(pf->dev, "no perf PMU for this NIC: %d\n", ret);
+		kref_put(&np->ref, nic_pmu_release);
+		return;
+	}
+	pf->pmu = np;
+	list_add(&np->list, &nic_pmus);
+}
+
 /**
  * upmu_nic_pmu_add() - give the PF's NIC a PMU, if it has none yet
  * @pf: a PF that is binding
@@ -431,27 +459,13 @@ err:
 void upmu_nic_pmu_add(struct upmu_nic_pf *pf)
 {
 	struct nic_pmu *np;
-	int ret;
 
 	mutex_lock(&nic_pmus_lock);
+	list_add_tail(&pf->node, &nic_pfs);
 	list_for_each_entry(np, &nic_pmus, list)
 		if (np->serial == pf->serial)
 			goto unlock;
-	np = kzalloc_obj(*np);
-	if (!np)
-		goto unlock;
-	np->serial = pf->serial;
-	kref_init(&np->ref);
-	mutex_init(&np->lock);
-	np->pf = pf;
-	ret = nic_pmu_register(np, pf);
-	if (ret) {
-		dev_info(pf->dev, "no perf PMU for this NIC: %d\n", ret);
-		kref_put(&np->ref, nic_pmu_release);
-		goto unlock;
-	}
-	pf->pmu = np;
-	list_add(&np->list, &nic_pmus);
+	nic_pmu_create(pf);
 unlock:
 	mutex_unlock(&nic_pmus_lock);
 }
@@ -463,17 +477,20 @@ unlock:
  * On Linux 6.15+ perf detaches the open events first (their event_put
  * releases the ownership through the PF).  Before, the PMU stays, dead,
  * until they are closed: the ownership is given back here, while the PF
- * is still there, and their event_put only drops references.
+ * is still there, and their event_put only drops references.  Then the
+ * NIC gets a new PMU, of the same name, through another of its PFs.
+ * nic_pmus_lock is held throughout, so that PF cannot go meanwhile.
  */
 void upmu_nic_pmu_del(struct upmu_nic_pf *pf)
 {
 	struct nic_pmu *np = pf->pmu;
+	struct upmu_nic_pf *next;
 
-	if (!np)
-		return;
 	mutex_lock(&nic_pmus_lock);
+	list_del(&pf->node);
+	if (!np)
+		goto unlock;
 	list_del(&np->list);
-	mutex_unlock(&nic_pmus_lock);
 
 	upmu_pmu_unregister(np->upmu);
 
@@ -484,4 +501,27 @@ void upmu_nic_pmu_del(struct upmu_nic_pf *pf)
 	mutex_unlock(&np->lock);
 	pf->pmu = NULL;
 	kref_put(&np->ref, nic_pmu_release);
+
+	list_for_each_entry(next, &nic_pfs, node) {
+		if (nic_pmus_closing)
+			break;
+		if (next->serial == pf->serial) {
+			dev_info(next->dev, "the NIC's PMU moves to PF %u\n",
+				 next->pf);
+			nic_pmu_create(next);
+			break;
+		}
+	}
+unlock:
+	mutex_unlock(&nic_pmus_lock);
+}
+
+/**
+ * upmu_nic_pmu_closing() - the driver is going: PMUs go with their PF
+ */
+void upmu_nic_pmu_closing(void)
+{
+	mutex_lock(&nic_pmus_lock);
+	nic_pmus_closing = true;
+	mutex_unlock(&nic_pmus_lock);
 }

@@ -583,7 +583,8 @@ void sim_nic_del(struct sim_dev *sd)
 
 	if (!nic)
 		return;
-	for (p = 0; p < nic->nr_pfs; p++)
+	/* last PF first, as PCI removes the functions of a device */
+	for (p = nic->nr_pfs; p-- > 0;)
 		sim_del_pdev(&nic->pf[p].pdev);
 	/* debugfs files of the NIC point at it: take them first */
 	debugfs_lookup_and_remove("nic", sd->ddir);

@@ -4,12 +4,14 @@
  * simulated NIC: its sysfs tables, exact counts of named (with
  * parameters) and raw data IDs against injected traffic, a Statistic,
  * the slot bank's limit, the arbitration with a fwctl owner of the
- * diagnostic engine, reserved config bits, removal with events open, and
- * one perf stat line when perf is there.  Needs upmu_core and upmu_sim
- * loaded; loads upmu_nic from $UPMU_MODDIR if it is not.  Without fwctl
+ * diagnostic engine, reserved config bits, removal with events open, the
+ * PMU following its PF when that is unbound, and one perf stat line when
+ * perf is there.  Needs upmu_core and upmu_sim loaded; loads upmu_nic
+ * from $UPMU_MODDIR if it is not.  Without fwctl
  * (Linux 6.1) the arbitration test SKIPs.
  */
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -336,6 +338,105 @@ TEST_F(nic, del_device)
 	/* a new device of the same id gets its PMU back */
 	ASSERT_EQ(0, sim_new(SIM_ID, 1, NIC_OPTS));
 	EXPECT_TRUE(pmu_exists(PMU));
+}
+
+#define NIC_DRV	"/sys/bus/platform/drivers/upmu-nic"
+
+/* The platform device of PF @pf of this NIC (bound), into @name. */
+static int pf_device(unsigned int pf, char *name, size_t len)
+{
+	char path[PATH_MAX], buf[64];
+	struct dirent *e;
+	int ret = -ENOENT;
+	DIR *d;
+
+	d = opendir(NIC_DRV);
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "upmu-nic-pf.", 12))
+			continue;
+		snprintf(path, sizeof(path), NIC_DRV "/%s/serial", e->d_name);
+		if (read_str(path, buf, sizeof(buf)) || strcmp(buf, PMU + 9))
+			continue;
+		snprintf(path, sizeof(path), NIC_DRV "/%s/pf", e->d_name);
+		if (read_str(path, buf, sizeof(buf)) || atoi(buf) != (int)pf)
+			continue;
+		snprintf(name, len, "%s", e->d_name);
+		ret = 0;
+		break;
+	}
+	closedir(d);
+	return ret;
+}
+
+/* Bind or unbind platform device @name to or from upmu-nic. */
+static int nic_drv(const char *what, const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), NIC_DRV "/%s", what);
+	return write_str(path, name);
+}
+
+/*
+ * The PMU's PF goes: the PMU comes back, same name, through the other
+ * PF and counts there; a PF that binds again leaves it where it is.
+ * Where perf cannot detach events (before 6.15) an open event keeps
+ * the old PMU until it is closed, and the PMU comes back with the next
+ * PF that binds.
+ */
+TEST_F(nic, follows_pf)
+{
+	char pf0[64], pf1[64], buf[64];
+	uint64_t v;
+	int fd;
+
+	ASSERT_EQ(0, pf_device(0, pf0, sizeof(pf0)));
+	ASSERT_EQ(0, pf_device(1, pf1, sizeof(pf1)));
+	ASSERT_EQ(0, pmu_read(PMU, "pf", buf, sizeof(buf)));
+	EXPECT_STREQ("0", buf);
+
+	/* no events: PF 0 goes, the PMU is PF 1's */
+	ASSERT_EQ(0, nic_drv("unbind", pf0));
+	ASSERT_TRUE(pmu_exists(PMU));
+	ASSERT_EQ(0, pmu_read(PMU, "pf", buf, sizeof(buf)));
+	EXPECT_STREQ("1", buf);
+	fd = OPEN("port_rx_packets,port=0");
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=64 count=7"));
+	EXPECT_EQ(7ULL, count_of(_metadata, fd));
+	/* PF 0 back: nothing moves */
+	ASSERT_EQ(0, nic_drv("bind", pf0));
+	ASSERT_EQ(0, pmu_read(PMU, "pf", buf, sizeof(buf)));
+	EXPECT_STREQ("1", buf);
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=64 count=2"));
+	EXPECT_EQ(9ULL, count_of(_metadata, fd));
+
+	/* PF 1 goes with the event open */
+	ASSERT_EQ(0, nic_drv("unbind", pf1));
+	if (kernel_revokes_events()) {
+		/* the event ends with its count; the PMU is PF 0's */
+		ASSERT_EQ(0, count_read(fd, &v));
+		EXPECT_EQ(9ULL, v);
+		close(fd);
+		ASSERT_TRUE(pmu_exists(PMU));
+		ASSERT_EQ(0, pmu_read(PMU, "pf", buf, sizeof(buf)));
+		EXPECT_STREQ("0", buf);
+	} else {
+		/* the old PMU stays, dead, while the event is open */
+		EXPECT_EQ(-ENODEV, pmu_open(PMU, "icmc_hits", -1));
+		close(fd);
+		EXPECT_TRUE(pmu_gone_within(PMU, 5000));
+		/* the next PF that binds brings it back */
+		ASSERT_EQ(0, nic_drv("bind", pf1));
+		ASSERT_TRUE(pmu_exists(PMU));
+		ASSERT_EQ(0, pmu_read(PMU, "pf", buf, sizeof(buf)));
+		EXPECT_STREQ("1", buf);
+	}
+	fd = OPEN("icmc_hits");
+	ASSERT_EQ(0, nic_inject("ev=icmc_hit count=4"));
+	EXPECT_EQ(4ULL, count_of(_metadata, fd));
+	close(fd);
 }
 
 /* perf stat on a named event with a parameter, when perf is there. */
