@@ -1008,7 +1008,7 @@ TEST_F(nic, random_rpcs)
 		NIC_OP_EXT_RESTART, NIC_OP_EXT_QUERY_STATE,
 		NIC_OP_EXT_QUERY_SAMPLES,
 	};
-	unsigned long n = upmu_loops("UPMU_LOOPS_NIC_FUZZ", 1000, 50000), i;
+	unsigned long n = upmu_loops("UPMU_LOOPS_NIC_FUZZ", 5000, 100000), i;
 	uint8_t *in = calloc(2, NIC_OUTBOX_SIZE), *out = calloc(2, NIC_OUTBOX_SIZE);
 	const char *env = getenv("UPMU_NIC_FUZZ_SEED");
 	unsigned int seed = env ? strtoul(env, NULL, 0) : (unsigned long)time(NULL);
