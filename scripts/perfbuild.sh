@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build perf from the 7.2 source tree with the project's patch series
+# (tools/perf-patches/, applied in the order of its "series" file) on a
+# copy of the files perf needs (tools/perf/MANIFEST): the unpacked tree
+# the kernel is built from is never changed.  Cached by source version
+# and a hash of the series, the patches and the build flags, like the
+# kernel.  Prints the path of the perf binary on stdout, and says on
+# stderr which version and series it used.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+# What perf 7.2 needs off to build on Debian 12 (../shared notes:
+# environment.md); libelf and libtraceevent stay, for symbols and for
+# perf script's tracepoint fields.  NO_RUST: the machine's rustc breaks
+# the test workload archive.
+PERF_FLAGS="NO_RUST=1 NO_LIBPYTHON=1 NO_LIBPERL=1 NO_LIBBPF=1 NO_BPF_SKEL=1
+NO_JVMTI=1 NO_LIBUNWIND=1 NO_SLANG=1 NO_GTK2=1 NO_LIBBABELTRACE=1 NO_LIBNUMA=1
+NO_SDT=1 NO_LIBLLVM=1 NO_DEMANGLE=1 NO_SHELLCHECK=1 NO_LIBPFM4=1 NO_CAPSTONE=1"
+
+patches="$UPMU_TOP/tools/perf-patches"
+src=$("$UPMU_TOP/scripts/ksrc.sh")
+ver=$(awk '{print $2}' "$src/.upmu-unpacked")
+
+series=()
+while IFS= read -r p; do
+	case "$p" in '' | '#'*) continue ;; esac
+	[ -f "$patches/$p" ] || upmu_die "perf: $p of tools/perf-patches/series does not exist"
+	series+=("$p")
+done < "$patches/series"
+
+hash=$( { echo "$PERF_FLAGS"; cat "$patches/series";
+	  for p in "${series[@]}"; do cat "$patches/$p"; done; } | sha256sum | cut -c1-12)
+out="$UPMU_CACHE/perf/$ver-$hash"
+
+if [ -x "$out/perf" ] && [ -f "$out/.upmu-built" ]; then
+	upmu_log "perf: $(cat "$out/.upmu-built") (cached in $out)"
+	echo "$out/perf"
+	exit 0
+fi
+
+rm -rf "$out"
+mkdir -p "$out/tree" "$out/build"
+upmu_log "building perf $ver with ${#series[@]} patches (series $hash) in $out (takes ~5-8 min on 2 cores)"
+
+# The files perf's own source package takes (make perf-tar-src-pkg).
+(cd "$src" &&
+ while IFS= read -r m; do
+	 [ -n "$m" ] || continue
+	 # globs (arch/*/include/...) expand here; a missing one is fine
+	 for f in $m; do
+		 [ -e "$f" ] && cp -a --parents "$f" "$out/tree/"
+	 done
+ done < tools/perf/MANIFEST)
+cp -a "$src/Makefile" "$out/tree/" 2>/dev/null || true
+
+for p in "${series[@]}"; do
+	patch -d "$out/tree" -p1 --quiet --no-backup-if-mismatch < "$patches/$p" ||
+		upmu_die "perf: $p does not apply to linux-source $ver"
+done
+
+# shellcheck disable=SC2086
+make -s -C "$out/tree/tools/perf" O="$out/build" -j"$UPMU_JOBS" $PERF_FLAGS \
+	WERROR=1 >"$out/build.log" 2>&1 ||
+	{ tail -n 40 "$out/build.log" >&2; upmu_die "perf: build failed (log: $out/build.log)"; }
+cp "$out/build/perf" "$out/perf"
+rm -rf "$out/tree" "$out/build"
+echo "perf $("$out/perf" version | awk '{print $3}'), series $hash: ${series[*]:-no patches}" \
+	> "$out/.upmu-built"
+upmu_log "perf: $(cat "$out/.upmu-built") built in $out"
+echo "$out/perf"
