@@ -859,16 +859,19 @@ static int ext_load_ids(struct upmu_diag *d)
 /*
  * Takes the engine (EXT_OWNERSHIP, with @force) and learns who this
  * context is to the device.  An engine that runs without an owner (a
- * PRM user's) is busy too, unless @force stops it.
+ * PRM user's, @st the state before) is busy too, unless @force: taking
+ * it stops it.
  */
-static int ext_take(struct upmu_diag *d, bool force)
+static int ext_take(struct upmu_diag *d, bool force, uint8_t *st)
 {
 	uint8_t in[NIC_HDR_IN_LEN] = { 0 }, out[NIC_HDR_OUT_LEN] = { 0 };
-	uint8_t st[NIC_EXT_STATE_OUT_LEN];
 	unsigned int pf, uid;
 	bool valid;
 	int ret;
 
+	if (!force && !nic_get(st, NIC_EXT_STATE_OWNED) &&
+	    nic_get(st, NIC_EXT_STATE_STATE) != NIC_STATE_IDLE)
+		return -EBUSY;
 	hdr(in, NIC_OP_EXT_OWNERSHIP, NIC_OWN_TAKE);
 	nic_set(in, NIC_EXT_OWN_FORCE, force);
 	ret = diag_cmd(d, FWCTL_RPC_DEBUG_WRITE, in, sizeof(in), out, sizeof(out));
@@ -1199,7 +1202,7 @@ static int create(const struct upmu_diag_transport *t, bool force, bool observer
 			goto fail;
 	}
 	if (!observer) {
-		ret = d->ext ? ext_take(d, force) : prm_take(d, force);
+		ret = d->ext ? ext_take(d, force, st) : prm_take(d, force);
 		if (ret)
 			goto fail;
 		d->observer = false;
