@@ -46,7 +46,8 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/fuzz_test build/selftests/stress_test \
 	     build/selftests/upmu-metrics build/selftests/upmu-pcimap \
 	     build/selftests/nic_fw_test \
-	     build/selftests/upmu-diag build/selftests/diag_unit_test
+	     build/selftests/upmu-diag build/selftests/diag_unit_test \
+	     build/selftests/nic_diag_lib
 
 .PHONY: all modules tools selftests check soak demo bench deps kernel lint clean install dkms-src
 
@@ -100,6 +101,13 @@ build/selftests/diag_unit_test: selftests/upmu/diag_unit_test.c $(DIAGLIB) \
 	$(CC) $(USERCFLAGS) -Itools/lib $(DIAGINC) \
 		-I"$$(scripts/ksrc.sh 2>/dev/null)/tools/testing/selftests" \
 		-o $@ $(filter %.c,$^) -ljson-c -lm
+
+# The diag library on the simulated NIC (run by nic_diag_test.sh).
+build/selftests/nic_diag_lib: selftests/upmu/nic_diag_lib.c $(DIAGLIB) | $(FWCTL_UAPI)
+	@mkdir -p $(@D)
+	$(CC) $(USERCFLAGS) -Itools/lib $(DIAGINC) \
+		-I"$$(scripts/ksrc.sh 2>/dev/null)/tools/testing/selftests" \
+		-o $@ $(filter %.c,$^)
 
 build/selftests/nic_fw_test: driver/include/hw/nic_cmd.h
 build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/upmu_lib.h \

@@ -4,7 +4,10 @@
  * upmu-diag's JSON and CSV code, under ASan/UBSan: nothing here needs a
  * device.  The library runs against a small fake firmware behind its
  * transport hook, which answers the mlx5 PRM commands of hw/nic_cmd.h
- * from a sample buffer the tests fill with known values.
+ * from a sample buffer the tests fill with known values, and, with
+ * fw.ext, the extension's commands too (owner, state machine, samples in
+ * the output formats): both of the library's paths are tested.  Each
+ * transport is a "file" with a PF and a uid, as fwctl gives them.
  */
 
 #include <errno.h>
@@ -35,13 +38,38 @@ static const uint64_t fw_ids[] = {
 };
 #define FW_NR	(sizeof(fw_ids) / sizeof(fw_ids[0]))
 
+struct fw;
+
+/* A transport: an open file of the device through PF @pf, fwctl's @uid. */
+struct fw_file {
+	struct fw *fw;
+	unsigned int pf, uid;
+};
+
 struct fw {
 	bool enable, single, repetitive, on_demand, sync, clear;
 	unsigned int n, log_samples, log_period;
 	uint16_t cid[FW_NR];
 	uint64_t taken;		/* samples the engine took since enable */
 	unsigned int rpcs, closed;
+	/* the extension, when ext */
+	bool ext;
+	bool refuse_ext;	/* the kernel refuses the opcodes (-EBADMSG) */
+	int owner_pf;		/* -1: none (set by fw_init) */
+	unsigned int owner_uid;
+	unsigned int xstate, xmode, xformat, xmax, xn;
+	uint64_t xid[FW_NR], xread, ts0;
+	unsigned int lag;	/* ns from one data ID to the next, without sync */
+	unsigned int last_op, last_st;	/* the last extension command */
+	struct fw_file files[8];
+	unsigned int nr_files;
 };
+
+/* A plain mlx5 device: BAD_OP for the extension's opcodes. */
+#define FW_PRM	{ .owner_pf = -1, .ts0 = FW_TS0 }
+/* The extension's device: the same counters and samples. */
+#define FW_EXT	{ .ext = true, .owner_pf = -1, .ts0 = FW_TS0 }
+#define FW_OF(ext)	((ext) ? (struct fw)FW_EXT : (struct fw)FW_PRM)
 
 static bool fw_sync(uint16_t cid)
 {
@@ -56,7 +84,7 @@ static uint64_t fw_val(unsigned int k, unsigned int j)
 
 static uint64_t fw_ts(const struct fw *fw, uint64_t k)
 {
-	return FW_TS0 + (k + 1) * (1ull << fw->log_period);
+	return fw->ts0 + (k + 1) * (1ull << fw->log_period);
 }
 
 static uint32_t fw_synd(unsigned int reason, unsigned int i)
@@ -64,10 +92,14 @@ static uint32_t fw_synd(unsigned int reason, unsigned int i)
 	return NIC_SYND(reason, i);
 }
 
+static int fw_ext_rpc(struct fw_file *f, unsigned int scope, const void *in,
+		      size_t in_len, void *out, size_t *out_len);
+
 static int fw_rpc(void *priv, unsigned int scope, const void *in, size_t in_len,
 		  void *out, size_t *out_len)
 {
-	struct fw *fw = priv;
+	struct fw_file *f = priv;
+	struct fw *fw = f->fw;
 	unsigned int op = nic_get(in, NIC_HDR_OPCODE), st = NIC_STAT_OK, i, j;
 	uint32_t synd = 0;
 	uint8_t *o = out;
@@ -76,6 +108,10 @@ static int fw_rpc(void *priv, unsigned int scope, const void *in, size_t in_len,
 	if (in_len < NIC_HDR_IN_LEN || *out_len < NIC_HDR_OUT_LEN)
 		return -EMSGSIZE;
 	memset(out, 0, *out_len);
+	if (fw->refuse_ext && op >= NIC_OP_EXT_QUERY_DATA_IDS)
+		return -EBADMSG;
+	if (fw->ext && op >= NIC_OP_EXT_QUERY_DATA_IDS && op <= NIC_OP_EXT_QUERY_SAMPLES)
+		return fw_ext_rpc(f, scope, in, in_len, out, out_len);
 	switch (op) {
 	case NIC_OP_QUERY_HCA_CAP: {
 		uint8_t *cap = o + NIC_HDR_OUT_LEN;
@@ -218,20 +254,312 @@ static int fw_rpc(void *priv, unsigned int scope, const void *in, size_t in_len,
 	return 0;
 }
 
+static void fw_xstop(struct fw *fw)
+{
+	fw->xstate = NIC_STATE_IDLE;
+	fw->xn = 0;
+	fw->taken = 0;
+	fw->xread = 0;
+}
+
+/* Closing the owner's file frees the engine, as DESTROY_UCTX does. */
 static void fw_close(void *priv)
 {
-	((struct fw *)priv)->closed++;
+	struct fw_file *f = priv;
+	struct fw *fw = f->fw;
+
+	fw->closed++;
+	if (fw->owner_pf == (int)f->pf && fw->owner_uid == f->uid) {
+		fw->owner_pf = -1;
+		fw->owner_uid = 0;
+		fw_xstop(fw);
+	}
+}
+
+static struct upmu_diag_transport fw_file(struct fw *fw, unsigned int pf)
+{
+	struct fw_file *f = &fw->files[fw->nr_files++ % 8];
+	struct upmu_diag_transport t = { fw_rpc, fw_close, f };
+
+	f->fw = fw;
+	f->pf = pf;
+	f->uid = fw->nr_files;	/* 1, 2, ...: never the kernel's 0 */
+	return t;
+}
+
+/* A context on a new file of PF @pf. */
+static struct upmu_diag *fw_create_pf(struct fw *fw, unsigned int pf, bool force,
+				      int *ret)
+{
+	struct upmu_diag_transport t = fw_file(fw, pf);
+	struct upmu_diag *d = NULL;
+
+	*ret = upmu_diag_create_transport(&t, force, &d);
+	return d;
 }
 
 static struct upmu_diag *fw_create(struct __test_metadata *_metadata,
 				   struct fw *fw, bool force, int *ret)
 {
-	struct upmu_diag_transport t = { fw_rpc, fw_close, fw };
-	struct upmu_diag *d = NULL;
-
 	(void)_metadata;
-	*ret = upmu_diag_create_transport(&t, force, &d);
-	return d;
+	return fw_create_pf(fw, 0, force, ret);
+}
+
+/* ---- the fake's extension (Documentation/upmu-nic.rst) ------------------ */
+
+static bool fw_mine(const struct fw_file *f)
+{
+	return f->fw->owner_pf == (int)f->pf && f->fw->owner_uid == f->uid && f->uid;
+}
+
+/* Sample @k in the configured format at @p, built field by field. */
+static void fw_put_sample(const struct fw *fw, uint8_t *p, uint64_t k)
+{
+	uint64_t t0 = fw_ts(fw, k), lag = fw->sync ? 0 : fw->lag;
+	unsigned int j;
+
+	nic_be32_set(p, 0, (uint32_t)k);
+	for (j = 0; j < fw->xn; j++) {
+		if (fw->xformat == 0) {
+			uint8_t *e = p + 8 + 24 * j;
+
+			nic_set64(e, 0, fw->xid[j]);
+			nic_set64(e, 64, t0 + lag * j);
+			nic_set64(e, 128, fw_val(k, j));
+		} else if (fw->xformat == 1) {
+			nic_set64(p + 16 + 8 * j, 0, fw_val(k, j));
+		} else {
+			nic_be32_set(p + 16 + 4 * j, 0, (uint32_t)fw_val(k, j));
+		}
+	}
+	if (fw->xformat) {
+		nic_set64(p, 32, t0);
+		nic_be32_set(p, 12, (uint32_t)(t0 + lag * (fw->xn - 1)));
+	}
+}
+
+static uint32_t fw_size(const struct fw *fw)
+{
+	return fw->xformat == 0 ? 8 + 24 * fw->xn :
+	       fw->xformat == 1 ? 16 + 8 * fw->xn : 16 + 4 * fw->xn;
+}
+
+static int fw_ext_rpc(struct fw_file *f, unsigned int scope, const void *in,
+		      size_t in_len, void *out, size_t *out_len)
+{
+	struct fw *fw = f->fw;
+	unsigned int op = nic_get(in, NIC_HDR_OPCODE), st = NIC_STAT_OK, i, j;
+	bool write = op != NIC_OP_EXT_QUERY_DATA_IDS && op != NIC_OP_EXT_QUERY_STATE &&
+		     op != NIC_OP_EXT_QUERY_SAMPLES;
+	bool engine = op != NIC_OP_EXT_QUERY_DATA_IDS && op != NIC_OP_EXT_QUERY_STATE &&
+		      op != NIC_OP_EXT_OWNERSHIP;
+	uint32_t synd = 0;
+	uint8_t *o = out;
+	size_t len = NIC_HDR_OUT_LEN;
+
+	/* the driver's allow-list: queries read, the rest writes */
+	if (scope < (write ? 2u : 1u))
+		return -EBADMSG;
+	if (engine && !fw_mine(f)) {
+		st = NIC_STAT_RES_BUSY;
+		synd = NIC_SYND(NIC_DIAG_ERR_OWNER, NIC_SYND_NO_INDEX);
+		goto done;
+	}
+#define BAD_STATE() do { st = NIC_STAT_BAD_SYS_STATE; \
+	synd = NIC_SYND(NIC_DIAG_ERR_STATE, NIC_SYND_NO_INDEX); goto done; } while (0)
+#define BAD(r, ix) do { st = NIC_STAT_BAD_PARAM; synd = NIC_SYND(r, ix); goto done; } while (0)
+	switch (op) {
+	case NIC_OP_EXT_QUERY_STATE:
+		if (*out_len < NIC_EXT_STATE_OUT_LEN)
+			return -EMSGSIZE;
+		nic_set(o, NIC_EXT_STATE_STATE, fw->xstate);
+		nic_set(o, NIC_EXT_STATE_MODE, fw->xmode);
+		nic_set(o, NIC_EXT_STATE_FORMAT, fw->xformat);
+		nic_set(o, NIC_EXT_STATE_OWNED, fw->owner_pf >= 0);
+		nic_set(o, NIC_EXT_STATE_OWNER_PF, fw->owner_pf >= 0 ? fw->owner_pf : 0);
+		nic_set(o, NIC_EXT_STATE_OWNER_UID, fw->owner_uid);
+		nic_set(o, NIC_EXT_STATE_NUM_IDS, fw->xn);
+		len = NIC_EXT_STATE_OUT_LEN;
+		break;
+	case NIC_OP_EXT_QUERY_DATA_IDS: {
+		unsigned int start = nic_get(in, NIC_EXT_IDS_START);
+		unsigned int n = start < FW_NR ? FW_NR - start : 0;
+
+		/* two per page, to make the library ask again */
+		n = n < 2 ? n : 2;
+		n = n < nic_get(in, NIC_EXT_IDS_MAX) ? n : nic_get(in, NIC_EXT_IDS_MAX);
+		if (*out_len < NIC_EXT_ID(n))
+			return -EMSGSIZE;
+		nic_set(o, NIC_EXT_IDS_TOTAL, FW_NR);
+		nic_set(o, NIC_EXT_IDS_RETURNED, n);
+		for (i = 0; i < n; i++) {
+			uint8_t *e = o + NIC_EXT_ID(i);
+
+			nic_set64(e, NIC_EXT_ID_DATA_ID, fw_ids[start + i]);
+			nic_set(e, NIC_EXT_ID_SYNC, fw_sync(upmu_diag_id_to_cid(fw_ids[start + i])));
+			nic_set(e, NIC_EXT_ID_CNTR_ID, upmu_diag_id_to_cid(fw_ids[start + i]));
+		}
+		len = NIC_EXT_ID(n);
+		break;
+	}
+	case NIC_OP_EXT_OWNERSHIP:
+		nic_set(o, NIC_EXT_OWN_PREV_VALID, fw->owner_pf >= 0);
+		nic_set(o, NIC_EXT_OWN_PREV_PF, fw->owner_pf >= 0 ? fw->owner_pf : 0);
+		nic_set(o, NIC_EXT_OWN_PREV_UID, fw->owner_uid);
+		if (nic_get(in, NIC_HDR_OP_MOD) == NIC_OWN_RELEASE) {
+			if (!fw_mine(f))
+				BAD(NIC_DIAG_ERR_OWNER, NIC_SYND_NO_INDEX);
+			fw->owner_pf = -1;
+			fw->owner_uid = 0;
+			fw_xstop(fw);
+			break;
+		}
+		if (fw_mine(f))
+			break;
+		if (fw->owner_pf >= 0 && (!nic_get(in, NIC_EXT_OWN_FORCE) || !fw->owner_uid)) {
+			st = NIC_STAT_RES_BUSY;
+			synd = NIC_SYND(NIC_DIAG_ERR_OWNER, NIC_SYND_NO_INDEX);
+			break;
+		}
+		fw_xstop(fw);
+		fw->owner_pf = f->pf;
+		fw->owner_uid = f->uid;
+		break;
+	case NIC_OP_EXT_SET_CONFIG: {
+		unsigned int mode = nic_get(in, NIC_EXT_CFG_MODE);
+		bool sync = nic_get(in, NIC_EXT_CFG_SYNC), clear = nic_get(in, NIC_EXT_CFG_CLEAR);
+		uint64_t ns = nic_get64(in, NIC_EXT_CFG_PERIOD_NS);
+		unsigned int lp = FW_LOG_MIN;
+
+		if (in_len < NIC_EXT_CFG_IN_LEN) {
+			st = NIC_STAT_BAD_INP_LEN;
+			break;
+		}
+		if (fw->xstate != NIC_STATE_IDLE)
+			BAD_STATE();
+		if (mode > 2 || (clear && !sync) || (mode == 2 && (sync || clear)))
+			BAD(NIC_DIAG_ERR_MODE, NIC_SYND_NO_INDEX);
+		if (nic_get(in, NIC_EXT_CFG_FORMAT) > 2)
+			BAD(NIC_DIAG_ERR_FORMAT, NIC_SYND_NO_INDEX);
+		fw->xmax = nic_get(in, NIC_EXT_CFG_MAX_IDS);
+		if (!fw->xmax || fw->xmax > FW_NR)
+			BAD(NIC_DIAG_ERR_COUNT, NIC_SYND_NO_INDEX);
+		fw->log_samples = mode == 2 ? 0 : nic_get(in, NIC_EXT_CFG_LOG_SAMPLES);
+		if ((fw->xmax << fw->log_samples) > 1u << FW_LOG_MAX)
+			BAD(NIC_DIAG_ERR_CAPACITY, NIC_SYND_NO_INDEX);
+		while ((1ull << lp) < ns)	/* 1 GHz: clocks are ns */
+			lp++;
+		fw->xmode = mode;
+		fw->xformat = nic_get(in, NIC_EXT_CFG_FORMAT);
+		fw->sync = sync;
+		fw->clear = clear;
+		fw->log_period = lp;
+		fw->xstate = NIC_STATE_CONFIGURED;
+		break;
+	}
+	case NIC_OP_EXT_APPLY_IDS: {
+		unsigned int n = nic_get(in, NIC_EXT_APPLY_NUM);
+
+		if (in_len < NIC_EXT_APPLY_IN_LEN(n) || *out_len < NIC_EXT_APPLY_OUT_LEN) {
+			st = NIC_STAT_BAD_INP_LEN;
+			break;
+		}
+		if (fw->xstate != NIC_STATE_CONFIGURED)
+			BAD_STATE();
+		if (!n || n > fw->xmax)
+			BAD(NIC_DIAG_ERR_COUNT, n ? fw->xmax : NIC_SYND_NO_INDEX);
+		for (i = 0; i < n; i++) {
+			uint64_t id = nic_get64(in, NIC_EXT_APPLY_ID(i));
+			bool known = false;
+
+			for (j = 0; j < FW_NR; j++)
+				known |= fw_ids[j] == id;
+			if (!known)
+				BAD(NIC_DIAG_ERR_UNKNOWN_ID, i);
+			for (j = 0; j < i; j++)
+				if (fw->xid[j] == id)
+					BAD(NIC_DIAG_ERR_DUPLICATE, i);
+			if (fw->sync && !fw_sync(upmu_diag_id_to_cid(id)))
+				BAD(NIC_DIAG_ERR_NO_SYNC, i);
+			fw->xid[i] = id;
+		}
+		fw->xn = n;
+		/* longer with more than 2 data IDs */
+		fw->log_period += n > 2;
+		nic_set64(o, NIC_EXT_APPLY_PERIOD_NS, 1ull << fw->log_period);
+		nic_set(o, NIC_EXT_APPLY_LOG_PERIOD, fw->log_period);
+		nic_set(o, NIC_EXT_APPLY_SAMPLE_SIZE, fw_size(fw));
+		fw->xstate = NIC_STATE_READY;
+		len = NIC_EXT_APPLY_OUT_LEN;
+		break;
+	}
+	case NIC_OP_EXT_START:
+	case NIC_OP_EXT_RESTART:
+		if (op == NIC_OP_EXT_START ? fw->xstate != NIC_STATE_READY :
+		    fw->xstate != NIC_STATE_RUNNING || fw->xmode != NIC_MODE_SINGLE)
+			BAD_STATE();
+		fw->xstate = NIC_STATE_RUNNING;
+		fw->taken = 0;
+		fw->xread = 0;
+		break;
+	case NIC_OP_EXT_STOP:
+		if (fw->xstate == NIC_STATE_IDLE)
+			BAD_STATE();
+		fw_xstop(fw);
+		break;
+	case NIC_OP_EXT_QUERY_SAMPLES: {
+		unsigned int max = nic_get(in, NIC_EXT_SMP_MAX), size = fw_size(fw), n;
+		uint64_t b = 1ull << fw->log_samples, oldest, lost = 0, avail;
+		unsigned int fit = (*out_len - NIC_EXT_SMP_HDR_LEN) / size;
+
+		if (*out_len < NIC_EXT_SMP_HDR_LEN)
+			return -EMSGSIZE;
+		if (fw->xstate != NIC_STATE_RUNNING)
+			BAD_STATE();
+		if (fw->xmode == NIC_MODE_ON_DEMAND) {
+			avail = 1;
+			n = max && fit;
+			if (n) {
+				/* a fresh sample: the values of "taken" now */
+				uint64_t k = fw->taken;
+
+				fw_put_sample(fw, o + NIC_EXT_SMP_HDR_LEN, k);
+				nic_be32_set(o + NIC_EXT_SMP_HDR_LEN, 0, (uint32_t)fw->xread++);
+			}
+		} else {
+			uint64_t taken = fw->xmode == NIC_MODE_SINGLE && fw->taken > b ? b : fw->taken;
+
+			oldest = taken > b ? taken - b : 0;
+			if (fw->xread < oldest) {
+				lost = oldest - fw->xread;
+				fw->xread = oldest;
+			}
+			avail = taken - fw->xread;
+			n = avail < max ? avail : max;
+			n = n < fit ? n : fit;
+			for (i = 0; i < n; i++)
+				fw_put_sample(fw, o + NIC_EXT_SMP_HDR_LEN + i * size, fw->xread + i);
+			fw->xread += n;
+		}
+		nic_set(o, NIC_EXT_SMP_RETURNED, n);
+		nic_set(o, NIC_EXT_SMP_LOST, lost);
+		nic_set(o, NIC_EXT_SMP_SIZE, size);
+		nic_set(o, NIC_EXT_SMP_AVAILABLE, avail);
+		len = NIC_EXT_SMP_HDR_LEN + n * size;
+		break;
+	}
+	}
+#undef BAD
+#undef BAD_STATE
+done:
+	if (op != NIC_OP_EXT_QUERY_STATE) {	/* the library's own look */
+		fw->last_op = op;
+		fw->last_st = st;
+	}
+	nic_set(o, NIC_HDR_STATUS, st);
+	nic_set(o, NIC_HDR_SYNDROME, synd);
+	*out_len = st ? NIC_HDR_OUT_LEN : len;
+	return 0;
 }
 
 /* Create, configure in @mode with 2^@log samples, apply @n of fw_ids, start. */
@@ -418,7 +746,7 @@ TEST(extend_ts)
 
 TEST(state_machine)
 {
-	struct fw fw = { 0 };
+	struct fw fw = FW_PRM;
 	struct upmu_diag *d;
 	uint64_t ns;
 	size_t size;
@@ -475,7 +803,7 @@ TEST(state_machine)
 
 TEST(apply_failures)
 {
-	struct fw fw = { 0 };
+	struct fw fw = FW_PRM;
 	struct upmu_diag *d;
 	uint64_t ids[3] = { fw_ids[0], fw_ids[2], fw_ids[0] };
 	uint64_t bad[2] = { fw_ids[1], NIC_DID(NIC_DID_RX_BYTES, 7) };
@@ -514,7 +842,7 @@ TEST(apply_failures)
 
 TEST(ownership)
 {
-	struct fw fw = { .enable = true, .n = 1 };
+	struct fw fw = { .enable = true, .n = 1, .owner_pf = -1, .ts0 = FW_TS0 };
 	struct upmu_diag *d;
 	int ret;
 
@@ -529,9 +857,9 @@ TEST(ownership)
 	upmu_diag_destroy(d);
 }
 
-TEST(query_new_only_and_null_buffer)
+static void t_query_new_only_and_null_buffer(struct __test_metadata *_metadata, bool ext)
 {
-	struct fw fw = { 0 };
+	struct fw fw = FW_OF(ext);
 	struct upmu_diag_read r = { 0 };
 	struct upmu_diag_sample s;
 	struct upmu_diag *d;
@@ -589,9 +917,20 @@ TEST(query_new_only_and_null_buffer)
 	upmu_diag_destroy(d);
 }
 
-TEST(query_max_per_read_and_last_seen)
+/* the same on both paths */
+TEST(query_new_only_and_null_buffer)
 {
-	struct fw fw = { 0 };
+	t_query_new_only_and_null_buffer(_metadata, false);
+}
+
+TEST(ext_query_new_only_and_null_buffer)
+{
+	t_query_new_only_and_null_buffer(_metadata, true);
+}
+
+static void t_query_max_per_read_and_last_seen(struct __test_metadata *_metadata, bool ext)
+{
+	struct fw fw = FW_OF(ext);
 	struct upmu_diag_read r = { 0 };
 	struct upmu_diag_sample s;
 	struct upmu_diag *d;
@@ -641,9 +980,20 @@ TEST(query_max_per_read_and_last_seen)
 	upmu_diag_destroy(d);
 }
 
-TEST(query_sample_id_wrap)
+/* the same on both paths */
+TEST(query_max_per_read_and_last_seen)
 {
-	struct fw fw = { 0 };
+	t_query_max_per_read_and_last_seen(_metadata, false);
+}
+
+TEST(ext_query_max_per_read_and_last_seen)
+{
+	t_query_max_per_read_and_last_seen(_metadata, true);
+}
+
+static void t_query_sample_id_wrap(struct __test_metadata *_metadata, bool ext)
+{
+	struct fw fw = FW_OF(ext);
 	struct upmu_diag_read r = { 0 };
 	struct upmu_diag *d;
 	uint8_t buf[16 * (16 + 8)];
@@ -670,9 +1020,20 @@ TEST(query_sample_id_wrap)
 	upmu_diag_destroy(d);
 }
 
-TEST(single_mode_stops_and_restarts)
+/* the same on both paths */
+TEST(query_sample_id_wrap)
 {
-	struct fw fw = { 0 };
+	t_query_sample_id_wrap(_metadata, false);
+}
+
+TEST(ext_query_sample_id_wrap)
+{
+	t_query_sample_id_wrap(_metadata, true);
+}
+
+static void t_single_mode_stops_and_restarts(struct __test_metadata *_metadata, bool ext)
+{
+	struct fw fw = FW_OF(ext);
 	struct upmu_diag_read r = { 0 };
 	struct upmu_diag *d;
 	uint8_t buf[32 * 24];
@@ -698,9 +1059,20 @@ TEST(single_mode_stops_and_restarts)
 	upmu_diag_destroy(d);
 }
 
-TEST(on_demand)
+/* the same on both paths */
+TEST(single_mode_stops_and_restarts)
 {
-	struct fw fw = { 0 };
+	t_single_mode_stops_and_restarts(_metadata, false);
+}
+
+TEST(ext_single_mode_stops_and_restarts)
+{
+	t_single_mode_stops_and_restarts(_metadata, true);
+}
+
+static void t_on_demand(struct __test_metadata *_metadata, bool ext)
+{
+	struct fw fw = FW_OF(ext);
 	struct upmu_diag_read r = { 0 };
 	struct upmu_diag_sample s;
 	struct upmu_diag *d;
@@ -722,6 +1094,365 @@ TEST(on_demand)
 	ASSERT_EQ(0, upmu_diag_query_counters(d, buf, &r));
 	ASSERT_EQ(0, upmu_diag_decode(buf, sizeof(buf), UPMU_DIAG_FMT2, 2, 0, &s, v, NULL));
 	EXPECT_EQ(1, s.sample_id);
+	upmu_diag_destroy(d);
+}
+
+/* the same on both paths */
+TEST(on_demand)
+{
+	t_on_demand(_metadata, false);
+}
+
+TEST(ext_on_demand)
+{
+	t_on_demand(_metadata, true);
+}
+
+/* ---- the extension's path ------------------------------------------------- */
+
+TEST(ext_probe_and_fallback)
+{
+	struct fw prm = FW_PRM, ext = FW_EXT, refused = FW_PRM;
+	struct upmu_diag_owner o;
+	struct upmu_diag *d;
+	uint64_t ids[FW_NR + 1];
+	bool sync[FW_NR + 1];
+	unsigned int i;
+	int ret;
+
+	/* a plain mlx5 device (BAD_OP) keeps the PRM path */
+	d = fw_create(_metadata, &prm, false, &ret);
+	ASSERT_EQ(0, ret);
+	EXPECT_FALSE(upmu_diag_has_ext(d));
+	EXPECT_EQ(-EOPNOTSUPP, upmu_diag_get_owner(d, &o));
+	EXPECT_EQ(FW_NR, upmu_diag_get_data_ids(d, ids, sync, FW_NR + 1));
+	for (i = 0; i < FW_NR; i++) {
+		EXPECT_EQ(fw_ids[i], ids[i]);
+		EXPECT_EQ(fw_sync(upmu_diag_id_to_cid(fw_ids[i])), sync[i]);
+	}
+	upmu_diag_destroy(d);
+	/* so does a kernel that refuses the opcodes */
+	refused.refuse_ext = true;
+	d = fw_create(_metadata, &refused, false, &ret);
+	ASSERT_EQ(0, ret);
+	EXPECT_FALSE(upmu_diag_has_ext(d));
+	upmu_diag_destroy(d);
+	/* the extension: its data-ID list (read 2 a page), and an owner */
+	d = fw_create(_metadata, &ext, false, &ret);
+	ASSERT_EQ(0, ret);
+	EXPECT_TRUE(upmu_diag_has_ext(d));
+	memset(ids, 0, sizeof(ids));
+	EXPECT_EQ(FW_NR, upmu_diag_get_data_ids(d, ids, sync, 2));
+	EXPECT_EQ(fw_ids[1], ids[1]);
+	EXPECT_EQ(0, ids[2]);
+	EXPECT_EQ(FW_NR, upmu_diag_get_data_ids(d, ids, sync, FW_NR));
+	EXPECT_EQ(fw_ids[FW_NR - 1], ids[FW_NR - 1]);
+	EXPECT_FALSE(sync[2]);		/* qp_desched */
+	ASSERT_EQ(0, upmu_diag_get_owner(d, &o));
+	EXPECT_TRUE(o.owned);
+	EXPECT_TRUE(o.self);
+	EXPECT_EQ(0, o.pf);
+	EXPECT_EQ(ext.files[0].uid, o.uid);
+	upmu_diag_get_prev_owner(d, &o);
+	EXPECT_FALSE(o.owned);
+	upmu_diag_destroy(d);
+	EXPECT_EQ(-1, ext.owner_pf);	/* released */
+	EXPECT_EQ(1, ext.closed);
+}
+
+/* Every illegal transition goes to the device, which refuses it. */
+#define REFUSED(op, call) do { \
+	enum upmu_diag_state was = upmu_diag_get_state(d); \
+	unsigned int st_; uint32_t synd_; \
+	fw.last_op = 0; \
+	EXPECT_EQ(-UPMU_DIAG_EBADSTATE, call); \
+	EXPECT_EQ(op, fw.last_op); \
+	EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, fw.last_st); \
+	upmu_diag_last_fw(d, &st_, &synd_); \
+	EXPECT_EQ(NIC_STAT_BAD_SYS_STATE, st_); \
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_STATE, NIC_SYND_NO_INDEX), synd_); \
+	EXPECT_EQ(was, upmu_diag_get_state(d)); \
+} while (0)
+
+TEST(ext_state_machine)
+{
+	struct fw fw = FW_EXT;
+	struct upmu_diag_read r = { 0 };
+	struct upmu_diag *d;
+	uint8_t buf[256];
+	uint64_t ns;
+	size_t size;
+	int ret, fi, fr;
+	bool ok, sync;
+
+	d = fw_create(_metadata, &fw, false, &ret);
+	ASSERT_EQ(0, ret);
+	EXPECT_EQ(UPMU_DIAG_IDLE, upmu_diag_get_state(d));
+	/* Idle */
+	REFUSED(NIC_OP_EXT_START, upmu_diag_start(d));
+	REFUSED(NIC_OP_EXT_STOP, upmu_diag_stop(d));
+	REFUSED(NIC_OP_EXT_RESTART, upmu_diag_restart(d));
+	REFUSED(NIC_OP_EXT_APPLY_IDS, upmu_diag_apply_counters(d, fw_ids, 1, &fi, &fr));
+	EXPECT_EQ(-1, fi);
+	EXPECT_EQ(NIC_DIAG_ERR_STATE, fr);
+	EXPECT_EQ(-UPMU_DIAG_EBADSTATE, upmu_diag_check_data_id(d, fw_ids[0], &ok, &sync));
+	EXPECT_EQ(-UPMU_DIAG_EBADSTATE, upmu_diag_get_sample_size(d, &size));
+	r.count = 1;
+	EXPECT_EQ(-UPMU_DIAG_EBADSTATE, upmu_diag_query_counters(d, buf, &r));
+	/* the device checks the configuration: clear needs sync */
+	EXPECT_EQ(0, upmu_diag_set_data_clear(d, true));
+	EXPECT_EQ(-EINVAL, upmu_diag_apply_config(d));
+	EXPECT_EQ(NIC_OP_EXT_SET_CONFIG, fw.last_op);
+	EXPECT_EQ(NIC_STAT_BAD_PARAM, fw.last_st);
+	EXPECT_EQ(UPMU_DIAG_IDLE, upmu_diag_get_state(d));
+	EXPECT_EQ(0, upmu_diag_set_data_clear(d, false));
+	EXPECT_EQ(0, upmu_diag_set_sample_period(d, 3000));	/* 2^12 clocks */
+	EXPECT_EQ(0, upmu_diag_apply_config(d));
+	EXPECT_EQ(UPMU_DIAG_CONFIGURED, upmu_diag_get_state(d));
+	EXPECT_EQ(NIC_STATE_CONFIGURED, fw.xstate);
+	/* Configured */
+	REFUSED(NIC_OP_EXT_SET_CONFIG, upmu_diag_apply_config(d));
+	REFUSED(NIC_OP_EXT_START, upmu_diag_start(d));
+	REFUSED(NIC_OP_EXT_RESTART, upmu_diag_restart(d));
+	EXPECT_EQ(-UPMU_DIAG_EBADSTATE, upmu_diag_set_sample_mode(d, UPMU_DIAG_SINGLE));
+	EXPECT_EQ(0, upmu_diag_check_data_id(d, fw_ids[2], &ok, &sync));
+	EXPECT_TRUE(ok);
+	EXPECT_FALSE(sync);
+	EXPECT_EQ(0, upmu_diag_check_data_id(d, NIC_DID(NIC_DID_RX_BYTES, 1), &ok, &sync));
+	EXPECT_FALSE(ok);
+	ASSERT_EQ(0, upmu_diag_apply_counters(d, fw_ids, 3, &fi, &fr));
+	EXPECT_EQ(UPMU_DIAG_READY, upmu_diag_get_state(d));
+	/* the device's period, longer for 3 data IDs, and its sample size */
+	EXPECT_EQ(0, upmu_diag_get_sample_period(d, &ns));
+	EXPECT_EQ(8192, ns);
+	EXPECT_EQ(0, upmu_diag_get_sample_size(d, &size));
+	EXPECT_EQ(8 + 3 * 24, size);
+	/* Ready */
+	REFUSED(NIC_OP_EXT_SET_CONFIG, upmu_diag_apply_config(d));
+	REFUSED(NIC_OP_EXT_APPLY_IDS, upmu_diag_apply_counters(d, fw_ids, 1, &fi, &fr));
+	REFUSED(NIC_OP_EXT_RESTART, upmu_diag_restart(d));
+	ASSERT_EQ(0, upmu_diag_start(d));
+	EXPECT_EQ(UPMU_DIAG_RUNNING, upmu_diag_get_state(d));
+	EXPECT_EQ(NIC_STATE_RUNNING, fw.xstate);
+	/* Running */
+	REFUSED(NIC_OP_EXT_START, upmu_diag_start(d));
+	REFUSED(NIC_OP_EXT_SET_CONFIG, upmu_diag_apply_config(d));
+	EXPECT_EQ(0, upmu_diag_restart(d));	/* single mode, the default */
+	EXPECT_EQ(0, upmu_diag_stop(d));
+	EXPECT_EQ(UPMU_DIAG_IDLE, upmu_diag_get_state(d));
+	EXPECT_EQ(NIC_STATE_IDLE, fw.xstate);
+	/* repetitive mode: no restart */
+	EXPECT_EQ(0, upmu_diag_set_sample_mode(d, UPMU_DIAG_REPETITIVE));
+	EXPECT_EQ(0, upmu_diag_apply_config(d));
+	EXPECT_EQ(0, upmu_diag_apply_counters(d, fw_ids, 1, &fi, &fr));
+	EXPECT_EQ(0, upmu_diag_start(d));
+	REFUSED(NIC_OP_EXT_RESTART, upmu_diag_restart(d));
+	/* the device's state is the one that counts: stopped behind our back */
+	fw_xstop(&fw);
+	r.count = 1;
+	EXPECT_EQ(-UPMU_DIAG_EBADSTATE, upmu_diag_query_counters(d, buf, &r));
+	EXPECT_EQ(UPMU_DIAG_IDLE, upmu_diag_get_state(d));
+	upmu_diag_destroy(d);
+	EXPECT_EQ(-1, fw.owner_pf);
+}
+
+/* Formats 0/1/2 as the device makes them, byte for byte, 64-bit times. */
+TEST(ext_formats_bytes)
+{
+	static const uint8_t f0[8 + 2 * 24] = {
+		0, 0, 0, 3, 0, 0, 0, 0,
+		0x10, 0x20, 0, 0x01, 0, 0, 0, 0,	/* port_rx_bytes.p0 */
+		0, 0, 0, 0x04, 0, 0, 0, 0,		/* 0x400000000 ns */
+		0, 0, 0, 0, 0, 0, 0x0f, 0xa0,		/* 4000 */
+		0x11, 0x40, 0, 0x01, 0, 0, 0, 0,	/* port_tx_bytes.p0 */
+		0, 0, 0, 0x04, 0, 0, 0, 0x40,		/* 64 ns later */
+		0, 0, 0, 0, 0, 0, 0x0f, 0xa1,		/* 4001 */
+	};
+	static const uint8_t f1[16 + 2 * 8] = {
+		0, 0, 0, 3, 0, 0, 0, 0x04, 0, 0, 0, 0, 0, 0, 0, 0x40,
+		0, 0, 0, 0, 0, 0, 0x0f, 0xa0, 0, 0, 0, 0, 0, 0, 0x0f, 0xa1,
+	};
+	static const uint8_t f2[16 + 2 * 4] = {
+		0, 0, 0, 3, 0, 0, 0, 0x04, 0, 0, 0, 0, 0, 0, 0, 0x40,
+		0, 0, 0x0f, 0xa0, 0, 0, 0x0f, 0xa1,
+	};
+	const uint8_t *want[3] = { f0, f1, f2 };
+	struct upmu_diag_sample s;
+	struct upmu_diag *d;
+	uint8_t buf[8 * 56];
+	uint64_t v[2];
+	size_t size;
+	int f, ret, fi, fr;
+
+	for (f = 0; f <= 2; f++) {
+		struct fw fw = FW_EXT;
+		struct upmu_diag_read r = { .count = 8 };
+
+		/* sample 3 is at 0x400000000 ns: past 32 bits */
+		fw.ts0 = 0x400000000ull - 4 * 1024;
+		fw.lag = 64;
+		d = fw_create(_metadata, &fw, false, &ret);
+		ASSERT_EQ(0, ret);
+		EXPECT_EQ(0, upmu_diag_set_sample_mode(d, UPMU_DIAG_REPETITIVE));
+		EXPECT_EQ(0, upmu_diag_set_log_num_samples(d, 3));
+		EXPECT_EQ(0, upmu_diag_set_output_format(d, f));
+		EXPECT_EQ(0, upmu_diag_apply_config(d));
+		EXPECT_EQ(0, upmu_diag_apply_counters(d, fw_ids, 2, &fi, &fr));
+		EXPECT_EQ(0, upmu_diag_start(d));
+		EXPECT_EQ(0, upmu_diag_get_sample_size(d, &size));
+		EXPECT_EQ(upmu_diag_sample_size(f, 2), size);
+		fw.taken = 5;
+		ASSERT_EQ(0, upmu_diag_query_counters(d, buf, &r));
+		ASSERT_EQ(5, r.count);
+		EXPECT_EQ(0, memcmp(want[f], buf + 3 * size, size)) TH_LOG("format %d", f);
+		ASSERT_EQ(0, upmu_diag_decode(buf, r.count * size, f, 2, 2, &s, v, NULL));
+		EXPECT_EQ(0x400000000ull - 1024, s.ts_first);
+		EXPECT_EQ(0x400000000ull - 1024 + 64, s.ts_last);
+		EXPECT_EQ(3001, v[1]);
+		EXPECT_EQ(0x400000000ull + 1024 + 64, r.latest_ts);
+		upmu_diag_destroy(d);
+	}
+}
+
+TEST(ext_apply_failures)
+{
+	struct fw fw = FW_EXT;
+	struct upmu_diag *d;
+	uint64_t ids[3] = { fw_ids[0], fw_ids[2], fw_ids[0] };
+	uint64_t bad[2] = { fw_ids[1], NIC_DID(NIC_DID_RX_BYTES, 7) };
+	uint32_t max;
+	int ret, fi, fr;
+
+	d = fw_create(_metadata, &fw, false, &ret);
+	ASSERT_EQ(0, ret);
+	EXPECT_EQ(0, upmu_diag_set_sync_start(d, true));
+	EXPECT_EQ(0, upmu_diag_set_log_num_samples(d, 2));
+	EXPECT_EQ(0, upmu_diag_set_max_num_data_ids(d, 2));
+	EXPECT_EQ(0, upmu_diag_get_max_num_data_ids(d, &max));
+	EXPECT_EQ(2, max);
+	EXPECT_EQ(0, upmu_diag_apply_config(d));
+	EXPECT_EQ(2, fw.xmax);
+	/* the device's index and reason */
+	EXPECT_EQ(-UPMU_DIAG_EBADCONFIG, upmu_diag_apply_counters(d, ids, 2, &fi, &fr));
+	EXPECT_EQ(1, fi);
+	EXPECT_EQ(NIC_DIAG_ERR_NO_SYNC, fr);
+	EXPECT_EQ(-E2BIG, upmu_diag_apply_counters(d, ids, 3, &fi, &fr));
+	EXPECT_EQ(2, fi);	/* the first past max_num_data_ids */
+	EXPECT_EQ(NIC_DIAG_ERR_COUNT, fr);
+	EXPECT_EQ(-UPMU_DIAG_ENOTSUPP_ID, upmu_diag_apply_counters(d, bad, 2, &fi, &fr));
+	EXPECT_EQ(1, fi);
+	EXPECT_EQ(NIC_DIAG_ERR_UNKNOWN_ID, fr);
+	EXPECT_EQ(NIC_OP_EXT_APPLY_IDS, fw.last_op);
+	ids[1] = ids[0];
+	EXPECT_EQ(-EEXIST, upmu_diag_apply_counters(d, ids, 2, &fi, &fr));
+	EXPECT_EQ(1, fi);
+	EXPECT_EQ(NIC_DIAG_ERR_DUPLICATE, fr);
+	EXPECT_EQ(-E2BIG, upmu_diag_apply_counters(d, ids, 0, &fi, &fr));
+	EXPECT_EQ(-1, fi);
+	EXPECT_EQ(UPMU_DIAG_CONFIGURED, upmu_diag_get_state(d));
+	ids[1] = fw_ids[1];
+	EXPECT_EQ(0, upmu_diag_apply_counters(d, ids, 2, &fi, &fr));
+	EXPECT_EQ(-1, fi);
+	upmu_diag_destroy(d);
+}
+
+/* One owner per device, through any PF; force; the owner's file frees it. */
+TEST(ext_ownership)
+{
+	struct fw fw = FW_EXT;
+	struct upmu_diag_read r = { 0 };
+	struct upmu_diag_owner o;
+	struct upmu_diag *a, *b, *c, *obs;
+	struct upmu_diag_transport t;
+	uint8_t buf[64];
+	uint64_t ids[FW_NR];
+	int ret, fi, fr;
+	bool ok, sync;
+
+	a = fw_create_pf(&fw, 0, false, &ret);		/* uid 1 on PF 0 */
+	ASSERT_EQ(0, ret);
+	EXPECT_EQ(0, upmu_diag_set_sample_mode(a, UPMU_DIAG_REPETITIVE));
+	EXPECT_EQ(0, upmu_diag_apply_config(a));
+	EXPECT_EQ(0, upmu_diag_apply_counters(a, fw_ids, 1, &fi, &fr));
+	EXPECT_EQ(0, upmu_diag_start(a));
+	/* through the other PF, and through the same one: busy */
+	b = fw_create_pf(&fw, 1, false, &ret);
+	EXPECT_EQ(-EBUSY, ret);
+	EXPECT_EQ(NULL, b);
+	b = fw_create_pf(&fw, 0, false, &ret);
+	EXPECT_EQ(-EBUSY, ret);
+	EXPECT_EQ(2, fw.closed);	/* b's files (a's stays open) */
+	EXPECT_EQ(NIC_STATE_RUNNING, fw.xstate);
+	/* who has it: a context that does not take the engine tells */
+	t = fw_file(&fw, 1);
+	ASSERT_EQ(0, upmu_diag_open_transport(&t, &obs));
+	ASSERT_EQ(0, upmu_diag_get_owner(obs, &o));
+	EXPECT_TRUE(o.owned);
+	EXPECT_FALSE(o.self);
+	EXPECT_EQ(0, o.pf);
+	EXPECT_EQ(1, o.uid);
+	EXPECT_EQ(FW_NR, upmu_diag_get_data_ids(obs, ids, NULL, FW_NR));
+	EXPECT_EQ(-EPERM, upmu_diag_apply_config(obs));
+	EXPECT_EQ(-EPERM, upmu_diag_stop(obs));
+	upmu_diag_destroy(obs);
+	EXPECT_EQ(NIC_STATE_RUNNING, fw.xstate);	/* untouched */
+	/* force, through PF 1: taken over, a's engine stopped */
+	b = fw_create_pf(&fw, 1, true, &ret);
+	ASSERT_EQ(0, ret);
+	upmu_diag_get_prev_owner(b, &o);
+	EXPECT_TRUE(o.owned);
+	EXPECT_EQ(0, o.pf);
+	EXPECT_EQ(1, o.uid);
+	EXPECT_EQ(1, fw.owner_pf);
+	EXPECT_EQ(NIC_STATE_IDLE, fw.xstate);
+	/* a learns it at its next command, clearly, and for good */
+	r.count = 1;
+	EXPECT_EQ(-UPMU_DIAG_ELOSTOWNER, upmu_diag_query_counters(a, buf, &r));
+	EXPECT_EQ(UPMU_DIAG_IDLE, upmu_diag_get_state(a));
+	EXPECT_EQ(-UPMU_DIAG_ELOSTOWNER, upmu_diag_apply_config(a));
+	EXPECT_EQ(-UPMU_DIAG_ELOSTOWNER, upmu_diag_stop(a));
+	EXPECT_STREQ("another user took the engine over",
+		     upmu_diag_strerror(-UPMU_DIAG_ELOSTOWNER));
+	ASSERT_EQ(0, upmu_diag_get_owner(a, &o));
+	EXPECT_FALSE(o.self);
+	EXPECT_EQ(1, o.pf);
+	/* destroying a gives back nothing of b's */
+	upmu_diag_destroy(a);
+	EXPECT_EQ(1, fw.owner_pf);
+	ASSERT_EQ(0, upmu_diag_get_owner(b, &o));
+	EXPECT_TRUE(o.self);
+	EXPECT_EQ(0, upmu_diag_apply_config(b));
+	EXPECT_EQ(0, upmu_diag_check_data_id(b, fw_ids[0], &ok, &sync));
+	/* b's file closed (its process killed): the engine is free */
+	upmu_diag_destroy(b);
+	EXPECT_EQ(-1, fw.owner_pf);
+	c = fw_create_pf(&fw, 0, false, &ret);
+	ASSERT_EQ(0, ret);
+	upmu_diag_get_prev_owner(c, &o);
+	EXPECT_FALSE(o.owned);
+	upmu_diag_destroy(c);
+	/* the kernel's (uid 0: perf events) is not forced out */
+	fw.owner_pf = 1;
+	fw.owner_uid = 0;
+	c = fw_create_pf(&fw, 0, true, &ret);
+	EXPECT_EQ(-EBUSY, ret);
+	EXPECT_EQ(1, fw.owner_pf);
+}
+
+/* An engine running without an owner (a PRM user's) is busy too. */
+TEST(ext_ownerless_engine)
+{
+	struct fw fw = FW_EXT;
+	struct upmu_diag *d;
+	int ret;
+
+	fw.xstate = NIC_STATE_RUNNING;
+	d = fw_create(_metadata, &fw, false, &ret);
+	EXPECT_EQ(-EBUSY, ret);
+	EXPECT_EQ(-1, fw.owner_pf);	/* given back */
+	d = fw_create(_metadata, &fw, true, &ret);
+	ASSERT_EQ(0, ret);
+	EXPECT_EQ(NIC_STATE_IDLE, fw.xstate);
 	upmu_diag_destroy(d);
 }
 

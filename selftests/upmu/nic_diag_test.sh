@@ -1,27 +1,34 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # upmu-diag (the sanitized build) against the simulated NIC through
-# upmu_nic's fwctl devices: exact CSV values for traffic injected on the
-# manual clock (single mode with synchronized start, repetitive mode with
-# a forced overrun and its lost count, on demand), the list of data IDs
-# against the simulator's, and apply failures and bad input with their
-# messages and exit codes.  Needs upmu_core and upmu_sim; loads upmu_nic
-# if it is not (and unloads it if it did).  Without fwctl (Linux 6.1)
-# only the checks that need no device run; the rest SKIPs.
+# upmu_nic's fwctl devices and the device's extension commands: exact CSV
+# values for traffic injected on the manual clock (single mode with
+# synchronized start, repetitive mode with a forced overrun and its lost
+# count, on demand), the list of data IDs against the simulator's, apply
+# failures and bad input with their messages and exit codes, and the
+# engine's ownership across processes and PFs (refused with the owner
+# named, taken over with -f and the loser told, freed by a killed owner).
+# build/selftests/nic_diag_lib checks the library itself on the device
+# (formats byte for byte, lost counts, NULL-buffer and last-seen reads,
+# the state machine, ownership).  Needs upmu_core and upmu_sim; loads
+# upmu_nic if it is not (and unloads it if it did).  Without fwctl
+# (Linux 6.1) only the checks that need no device run; the rest SKIPs.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/upmu/lib.sh"
 DIAG=$top/build/selftests/upmu-diag
+LIB=$top/build/selftests/nic_diag_lib
 ID=37
 D=/sys/kernel/debug/upmu_sim/$ID
 ADDR=$(printf '%08x' $((0x4e1c0000 + ID))).0
 ADDR1=${ADDR%.0}.1
 TMP=$(mktemp -d)
-NTESTS=10
+NTESTS=17
 
 tap_plan $NTESTS
 loaded_here=0
 cleanup() {
 	[ -z "${bg:-}" ] || kill "$bg" 2>/dev/null
+	[ -z "${bg2:-}" ] || kill "$bg2" 2>/dev/null
 	wait 2>/dev/null
 	sim_del $ID
 	[ $loaded_here = 0 ] || mod_unload upmu_nic
@@ -43,6 +50,7 @@ if [ $nofw = 0 ] && ! grep -q "^upmu_nic " /proc/modules; then
 	loaded_here=1
 fi
 [ -x "$DIAG" ] || { echo "Bail out! $DIAG: not built (make selftests)"; exit 1; }
+[ -x "$LIB" ] || { echo "Bail out! $LIB: not built (make selftests)"; exit 1; }
 
 # A NIC with 2 PFs, 2 ports, 1 PCIe link, 1 host, 2 functions; 1 GHz clock
 # (a clock is a ns), 2^12 counter-samples, shortest period 2^10 clocks.
@@ -247,18 +255,65 @@ t_apply_fail() {
 }
 fw_check "apply failures: index, data ID and reason" t_apply_fail
 
-# ---- 7: one user at a time, through either PF
+# ---- 7: one owner per NIC, through either PF; the refusal names it
+# (uid 1: the first fwctl file of PF 0 on a fresh NIC)
 t_busy() {
 	newnic || return 1
 	run_bg "$TMP/a.err" -p "$ADDR" -di "$TMP/one.json" -sm 1 -o "$TMP/a.csv" || return 1
-	fails "Device or resource busy (-f takes it over)" "$DIAG" -p "$ADDR1" -rt 0 -o "$TMP/b.csv" &&
-	fails "Device or resource busy" "$DIAG" -p "$ADDR" -rt 0 -o "$TMP/b.csv"
+	fails "$ADDR1: engine owned by PF 0 uid 1; -f takes it over" \
+		"$DIAG" -p "$ADDR1" -rt 0 -o "$TMP/b.csv" &&
+	fails "$ADDR: engine owned by PF 0 uid 1; -f takes it over" \
+		"$DIAG" -p "$ADDR" -rt 0 -o "$TMP/b.csv" &&
+	fails_rc 1 "$DIAG" -p "$ADDR1" -rt 0 -o "$TMP/b.csv"
 	local r=$?
 	finish_bg "$TMP/a.err" && return $r
 }
-fw_check "a second user is refused (EBUSY) through either PF" t_busy
+fw_check "a second user is refused through either PF, the owner named" t_busy
 
-# ---- 8: the default data IDs (-e) round trip through -di, -j flags
+# ---- 8: -f takes the engine over; the first user is told and exits 1
+t_force() {
+	local rc
+	newnic || return 1
+	run_bg "$TMP/a.err" -p "$ADDR" -di "$TMP/one.json" -sm 1 -sp 1024 -o "$TMP/a.csv" || return 1
+	local a=$bg
+	"$DIAG" -rt 600 -f -p "$ADDR1" -di "$TMP/one.json" -sm 1 -o "$TMP/b.csv" 2> "$TMP/b.err" &
+	bg2=$!
+	wait_line "$TMP/b.err" "actual sample period" || return 1
+	grep -q "^upmu-diag: took the engine over from PF 0 uid 1$" "$TMP/b.err" ||
+		{ echo "# b:"; sed 's/^/#   /' "$TMP/b.err"; return 1; }
+	# a's next read (within 500 ms) finds the engine gone
+	wait "$a"
+	rc=$?
+	bg=
+	[ $rc = 1 ] || { echo "# a exited $rc"; sed 's/^/#   /' "$TMP/a.err"; return 1; }
+	grep -q "^upmu-diag: lost the engine: PF 1 uid 1 took it over (force); 0 samples written to $TMP/a.csv, 0 lost$" "$TMP/a.err" ||
+		{ echo "# a:"; sed 's/^/#   /' "$TMP/a.err"; return 1; }
+	# b samples on
+	advance 2048
+	wait_line "$TMP/b.csv" '^1,' || return 1
+	kill -INT "$bg2"
+	wait "$bg2"
+	rc=$?
+	bg2=
+	[ $rc = 0 ] || { echo "# b exited $rc"; sed 's/^/#   /' "$TMP/b.err"; return 1; }
+}
+fw_check "-f takes the engine over through the other PF; the first user exits 1" t_force
+
+# ---- 9: an owner killed (SIGKILL) frees the engine: no -f needed
+t_stale() {
+	newnic || return 1
+	run_bg "$TMP/a.err" -p "$ADDR" -di "$TMP/one.json" -sm 1 -o "$TMP/a.csv" || return 1
+	kill -KILL "$bg"
+	wait "$bg" 2>/dev/null
+	bg=
+	"$DIAG" -p "$ADDR1" -di "$TMP/one.json" -sm 1 -rt 0 -o "$TMP/b.csv" 2> "$TMP/b.err" ||
+		{ echo "# b failed:"; sed 's/^/#   /' "$TMP/b.err"; return 1; }
+	! grep -q "took the engine over" "$TMP/b.err" &&
+	grep -q "0 samples written to $TMP/b.csv, 0 lost" "$TMP/b.err"
+}
+fw_check "a killed owner frees the engine for the other PF" t_stale
+
+# ---- 10: the default data IDs (-e) round trip through -di, -j flags
 t_json() {
 	newnic || return 1
 	"$DIAG" -e "$TMP/def.json" &&
@@ -277,7 +332,7 @@ EOF
 }
 fw_check "-e default data IDs and -j flags file" t_json
 
-# ---- 9: malformed input: a message and exit 2, never a crash
+# ---- 11: malformed input: a message and exit 2, never a crash
 t_bad_input() {
 	printf '{"data_ids": [' > "$TMP/bad1.json"
 	printf '{"data_ids": ["icmc_hits",]}' > "$TMP/bad2.json"
@@ -293,11 +348,27 @@ t_bad_input() {
 }
 tap_check "malformed flags and JSON: message, exit 2" t_bad_input
 
-# ---- 10: a device that is not there
+# ---- 12: a device that is not there
 t_no_device() {
 	fails "No such device" "$DIAG" -p 0badc0de.0 -rt 0 -o "$TMP/x.csv" &&
 	fails_rc 1 "$DIAG" -p fwctl999 -rt 0 -o "$TMP/x.csv"
 }
 tap_check "unknown device: ENODEV, exit 1" t_no_device
+
+# ---- 13-17: the library itself on the device (nic_diag_lib), one test
+# each on a fresh NIC
+t_lib() {
+	local out rc
+	newnic || return 1
+	out=$(UPMU_DIAG_DEV=$ADDR UPMU_DIAG_DEV1=$ADDR1 UPMU_DIAG_SIM=$D "$LIB" -t "$1" 2>&1)
+	rc=$?
+	echo "$out" | grep -v '^ok\|^TAP\|^1\.\.' | sed 's/^/# /'
+	[ $rc = 0 ] && echo "$out" | grep -q "^ok 1 global.$1$"
+}
+fw_check "library: formats 0/1/2 byte-exact, 64-bit timestamps" t_lib formats
+fw_check "library: lost samples counted exactly, NULL buffer" t_lib lost
+fw_check "library: max samples per read and last-seen timestamp" t_lib last_seen
+fw_check "library: illegal transitions refused by the device" t_lib state_machine
+fw_check "library: ownership across PFs, force, lost ownership" t_lib ownership
 
 tap_exit

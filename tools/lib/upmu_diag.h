@@ -9,7 +9,10 @@
  * The context follows DOCA's state machine: Idle (after create or stop),
  * Configured (apply_config), Ready (apply_counters), Running (start).
  * Setters work in Idle only; every call made in the wrong state fails with
- * -UPMU_DIAG_EBADSTATE and changes nothing.
+ * -UPMU_DIAG_EBADSTATE and changes nothing.  On a device with upmu's
+ * extension commands (NIC_OP_EXT_*) the device owns the state machine,
+ * the engine's ownership, the data-ID list and the output formats; on a
+ * plain mlx5 device the library does them over the PRM commands.
  *
  * Every function returns 0 (or a count) on success and a negative code on
  * failure: -errno values, plus the UPMU_DIAG_E* codes below;
@@ -45,6 +48,7 @@ enum upmu_diag_state {
 #define UPMU_DIAG_EINSUFF	4098	/* buffer too small or NULL: count says how many */
 #define UPMU_DIAG_EFW		4099	/* firmware failed the command (status in last_status) */
 #define UPMU_DIAG_ENOTSUPP_ID	4100	/* data ID not supported by the device */
+#define UPMU_DIAG_ELOSTOWNER	4101	/* another user took the engine over (force) */
 
 /*
  * Sample layouts in a query buffer (all fields big-endian, like the
@@ -80,18 +84,56 @@ struct upmu_diag_transport {
  * @dev: "/dev/fwctl/fwctlN", "fwctlN", the PF's sysfs directory, or its
  *       address "SERIAL.PF" (sysfs serial and pf of the PF device); NULL
  *       or "" picks the first MLX5-type fwctl device
- * @force: take the engine over even when another user runs it
+ * @force: take the engine over from another user
  * @out: the new context, in Idle
  *
- * Return: 0, -ENODEV (no such device), -EBUSY (engine in use, no @force),
+ * With the extension the engine has one owner per device, whichever PF
+ * it was taken through; the owner's file closed (or its process killed)
+ * frees it.  Without it, "owned" means "sampling".
+ *
+ * Return: 0, -ENODEV (no such device), -EBUSY (engine owned by another
+ * user and no @force, or owned by the kernel, which @force does not take
+ * from: upmu_diag_open() and upmu_diag_get_owner() name it),
  * -EACCES/-EPERM (device node permissions), or another code.
  */
 int upmu_diag_create(const char *dev, bool force, struct upmu_diag **out);
 /* The same over a caller's transport (tests); takes @t over, even on failure. */
 int upmu_diag_create_transport(const struct upmu_diag_transport *t, bool force,
 			       struct upmu_diag **out);
+/*
+ * A context that does not take the engine: getters, the data-ID list and
+ * the owner work; apply_config, apply_counters, start, stop, restart and
+ * query_counters fail with -EPERM.
+ */
+int upmu_diag_open(const char *dev, struct upmu_diag **out);
+int upmu_diag_open_transport(const struct upmu_diag_transport *t,
+			     struct upmu_diag **out);
 /* Stops sampling if it runs, releases the engine, frees @d (NULL is fine). */
 void upmu_diag_destroy(struct upmu_diag *d);
+
+/* Whether the device has upmu's extension commands (else the PRM path). */
+bool upmu_diag_has_ext(const struct upmu_diag *d);
+
+/* Who owns the diagnostic engine (extension only). */
+struct upmu_diag_owner {
+	bool owned;		/* somebody does */
+	bool self;		/* this context */
+	unsigned int pf;	/* the PF it was taken through */
+	unsigned int uid;	/* its fwctl user context; 0: the kernel (perf) */
+};
+
+/* The owner now (EXT_QUERY_STATE); -EOPNOTSUPP without the extension. */
+int upmu_diag_get_owner(struct upmu_diag *d, struct upmu_diag_owner *o);
+/* Whom create took the engine from with force (owned false: nobody). */
+void upmu_diag_get_prev_owner(const struct upmu_diag *d,
+			      struct upmu_diag_owner *o);
+/*
+ * The data IDs the device has, in its order, and whether each can take
+ * a synchronized start: up to @room of them into @ids and @sync (either
+ * may be NULL).  Any state.  Return: how many the device has.
+ */
+int upmu_diag_get_data_ids(struct upmu_diag *d, uint64_t *ids, bool *sync,
+			   unsigned int room);
 
 /* Configuration, in Idle.  Getters work in every state. */
 int upmu_diag_set_sample_mode(struct upmu_diag *d, enum upmu_diag_mode mode);
@@ -110,6 +152,13 @@ int upmu_diag_set_data_clear(struct upmu_diag *d, bool clear);
 int upmu_diag_get_data_clear(struct upmu_diag *d, bool *clear);
 int upmu_diag_set_output_format(struct upmu_diag *d, enum upmu_diag_format f);
 int upmu_diag_get_output_format(struct upmu_diag *d, enum upmu_diag_format *f);
+/*
+ * Most data IDs apply_counters will be given (extension: the device
+ * reserves the buffer for them).  0, the default: as many as the buffer
+ * holds at log_num_samples, at most the device's data IDs.
+ */
+int upmu_diag_set_max_num_data_ids(struct upmu_diag *d, uint32_t n);
+int upmu_diag_get_max_num_data_ids(struct upmu_diag *d, uint32_t *n);
 enum upmu_diag_state upmu_diag_get_state(const struct upmu_diag *d);
 /* Device clock, kHz (QUERY_HCA_CAP device_frequency_khz). */
 uint32_t upmu_diag_device_khz(const struct upmu_diag *d);
@@ -147,7 +196,8 @@ int upmu_diag_get_sample_size(struct upmu_diag *d, size_t *size);
  * @count: in: room of the buffer, in samples; out: samples written, or
  *	with a NULL buffer (or too little room) the samples available
  * @lost: out: samples overwritten before anybody read them, since the
- *	previous query (they are never skipped silently)
+ *	previous query (they are never skipped silently; a query with a
+ *	NULL buffer tells them without consuming them)
  * @latest_ts: out: timestamp of the newest sample written (0 if none),
  *	the @last_seen_ts of a next query
  * @first_sample_id: out: sample_id of the first sample written
@@ -167,7 +217,8 @@ struct upmu_diag_read {
  * At most max_samples_per_read samples per call; fewer when no more are
  * new.  Return: 0; -UPMU_DIAG_EINSUFF with @buf NULL or @r->count 0 while
  * samples are available (@r->count says how many, nothing is consumed);
- * -UPMU_DIAG_EBADSTATE when not Running.
+ * -UPMU_DIAG_EBADSTATE when not Running; -UPMU_DIAG_ELOSTOWNER when
+ * another user took the engine over.
  */
 int upmu_diag_query_counters(struct upmu_diag *d, void *buf,
 			     struct upmu_diag_read *r);
@@ -189,7 +240,7 @@ struct upmu_diag_sample {
 int upmu_diag_decode(const void *buf, size_t len, enum upmu_diag_format f,
 		     unsigned int n, unsigned int i, struct upmu_diag_sample *s,
 		     uint64_t *values, uint64_t *ids);
-/* Encode a sample (the inverse; what the library writes into a buffer). */
+/* Encode a sample (the inverse; what the PRM path writes into a buffer). */
 int upmu_diag_encode(void *buf, size_t len, enum upmu_diag_format f,
 		     unsigned int n, unsigned int i,
 		     const struct upmu_diag_sample *s, const uint64_t *values,

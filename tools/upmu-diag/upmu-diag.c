@@ -72,50 +72,76 @@ static void usage(FILE *f)
 "  -h,  --help                     this text\n"
 "example:\n"
 "  upmu-diag -e /tmp/ids.json\n"
-"  upmu-diag -p 4e1c0001.0 -di /tmp/ids.json -sm 1 -sp 100000 -ns 10 -rt 2 -o /tmp/out.csv\n");
+"  upmu-diag -p 4e1c0001.0 -di /tmp/ids.json -sm 1 -sp 100000 -ns 9 -rt 2 -o /tmp/out.csv\n");
+}
+
+/* "PF 0 uid 3", or the kernel's perf events */
+static void owner_str(const struct upmu_diag_owner *o, char *buf, size_t len)
+{
+	if (o->uid)
+		snprintf(buf, len, "PF %u uid %u", o->pf, o->uid);
+	else
+		snprintf(buf, len, "the kernel (upmu_nic perf events) through PF %u", o->pf);
+}
+
+/* Create failed with -EBUSY: say who has the engine, if the device knows. */
+static void busy(const struct diag_opts *o)
+{
+	const char *dev = o->dev[0] ? o->dev : "the first fwctl device";
+	struct upmu_diag_owner own;
+	struct upmu_diag *d;
+	char who[96];
+
+	if (upmu_diag_open(o->dev, &d) || upmu_diag_get_owner(d, &own) || !own.owned) {
+		fprintf(stderr, "upmu-diag: %s: %s (-f takes it over)\n", dev,
+			upmu_diag_strerror(-EBUSY));
+	} else {
+		owner_str(&own, who, sizeof(who));
+		fprintf(stderr, "upmu-diag: %s: engine owned by %s; %s\n", dev, who,
+			own.uid ? "-f takes it over" : "-f does not take it from the kernel");
+	}
+	upmu_diag_destroy(d);
 }
 
 static int list(const struct diag_opts *o)
 {
 	struct upmu_diag *d;
 	unsigned int i;
-	uint64_t id;
-	bool ok, sync;
-	int ret, inst;
+	uint64_t *ids = NULL;
+	bool *sync = NULL;
+	int ret, n;
 
-	ret = upmu_diag_create(o->dev, false, &d);
-	if (ret == -EBUSY)	/* list only reads the capabilities */
-		ret = upmu_diag_create(o->dev, true, &d);
+	/* list only reads: it does not take the engine from anybody */
+	ret = upmu_diag_open(o->dev, &d);
 	if (ret) {
 		fprintf(stderr, "upmu-diag: %s: %s\n", o->dev[0] ? o->dev : "no fwctl device",
 			upmu_diag_strerror(ret));
 		return 1;
 	}
-	ret = upmu_diag_apply_config(d);
-	if (ret) {
-		fprintf(stderr, "upmu-diag: %s\n", upmu_diag_strerror(ret));
-		upmu_diag_destroy(d);
-		return 1;
+	n = upmu_diag_get_data_ids(d, NULL, NULL, 0);
+	ids = calloc(n + 1, sizeof(*ids));
+	sync = calloc(n + 1, sizeof(*sync));
+	if (!ids || !sync) {
+		fprintf(stderr, "upmu-diag: %s\n", strerror(ENOMEM));
+		ret = 1;
+		goto out;
 	}
+	upmu_diag_get_data_ids(d, ids, sync, n);
 	printf("%-40s %-18s %-9s %-4s %s\n", "NAME", "DATA ID", "CLASS", "SYNC", "DESCRIPTION");
-	/* every row, every instance (counter_id) the device has */
-	for (i = 0; i < upmu_diag_nr_ids; i++) {
-		const struct upmu_diag_id_row *r = &upmu_diag_ids[i];
+	for (i = 0; i < (unsigned int)n; i++) {
+		const struct upmu_diag_id_row *r = upmu_diag_id_row(ids[i]);
+		char name[96];
 
-		for (inst = 0; inst < 0x400; inst++) {
-			char name[96];
-
-			id = upmu_diag_cid_to_id(NIC_CID(i, inst));
-			if (!id || upmu_diag_check_data_id(d, id, &ok, &sync) || !ok)
-				continue;
-			upmu_diag_id_name(id, name, sizeof(name));
-			printf("%-40s 0x%016" PRIx64 " %-9s %-4s %s\n", name, id,
-			       r->statistic ? "Statistic" : "Counter", sync ? "yes" : "no",
-			       r->desc);
-		}
+		upmu_diag_id_name(ids[i], name, sizeof(name));
+		printf("%-40s 0x%016" PRIx64 " %-9s %-4s %s\n", name, ids[i],
+		       r ? (r->statistic ? "Statistic" : "Counter") : "-",
+		       sync[i] ? "yes" : "no", r ? r->desc : "-");
 	}
+out:
+	free(ids);
+	free(sync);
 	upmu_diag_destroy(d);
-	return 0;
+	return ret;
 }
 
 static int fail_lib(const char *what, int ret)
@@ -173,6 +199,18 @@ static long drain(struct upmu_diag *d, const struct diag_ids *ids, void *buf,
 	return total;
 }
 
+/* Another user took the engine over (-f): say who, and what was kept. */
+static void lost_engine(struct upmu_diag *d, long total, const char *output)
+{
+	struct upmu_diag_owner own;
+	char who[96] = "another user";
+
+	if (!upmu_diag_get_owner(d, &own) && own.owned)
+		owner_str(&own, who, sizeof(who));
+	fprintf(stderr, "upmu-diag: lost the engine: %s took it over (force); %ld samples written to %s, %" PRIu64 " lost\n",
+		who, total, output, upmu_diag_lost_total(d));
+}
+
 static int run(const struct diag_opts *o)
 {
 	struct upmu_diag *d = NULL;
@@ -184,6 +222,7 @@ static int run(const struct diag_opts *o)
 	uint32_t room;
 	size_t size;
 	long n, total = 0;
+	struct upmu_diag_owner prev;
 	int ret, fi, fr, rc = 1;
 
 	if (o->data_ids[0])
@@ -195,12 +234,22 @@ static int run(const struct diag_opts *o)
 		return 2;
 	}
 	ret = upmu_diag_create(o->dev, o->force, &d);
-	if (ret) {
-		fprintf(stderr, "upmu-diag: %s: %s%s\n", o->dev[0] ? o->dev : "no fwctl device",
-			upmu_diag_strerror(ret), ret == -EBUSY ? " (-f takes it over)" : "");
+	if (ret == -EBUSY) {
+		busy(o);
 		goto out;
 	}
+	if (ret) {
+		fprintf(stderr, "upmu-diag: %s: %s\n", o->dev[0] ? o->dev : "no fwctl device",
+			upmu_diag_strerror(ret));
+		goto out;
+	}
+	upmu_diag_get_prev_owner(d, &prev);
+	if (prev.owned) {
+		owner_str(&prev, err, sizeof(err));
+		fprintf(stderr, "upmu-diag: took the engine over from %s\n", err);
+	}
 	if ((ret = upmu_diag_set_sample_mode(d, o->mode)) ||
+	    (ret = upmu_diag_set_max_num_data_ids(d, ids.n)) ||
 	    (o->period_ns && (ret = upmu_diag_set_sample_period(d, o->period_ns))) ||
 	    (o->log_samples >= 0 && (ret = upmu_diag_set_log_num_samples(d, o->log_samples))) ||
 	    (o->max_per_read && (ret = upmu_diag_set_max_samples_per_read(d, o->max_per_read))) ||
@@ -262,6 +311,10 @@ static int run(const struct diag_opts *o)
 		if (!stop && t < t_end)
 			sleep_ns(t_end - t < interval ? t_end - t : interval);
 		n = drain(d, &ids, buf, room, o->format, csv);
+		if (n == -UPMU_DIAG_ELOSTOWNER) {
+			lost_engine(d, total, o->output);
+			goto out;
+		}
 		if (n < 0) {
 			rc = fail_lib("query", n);
 			goto out;
