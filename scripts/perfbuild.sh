@@ -52,7 +52,9 @@ upmu_log "building perf $ver with ${#series[@]} patches (series $hash) in $out (
 		 [ -e "$f" ] && cp -a --parents "$f" "$out/tree/"
 	 done
  done < tools/perf/MANIFEST)
-cp -a "$src/Makefile" "$out/tree/" 2>/dev/null || true
+# Its version: what the tree's Makefile says (PERF-VERSION-GEN's fallback
+# when there is no git repository).
+echo "#define PERF_VERSION \"$(make -s -C "$src" kernelversion)\"" > "$out/tree/PERF-VERSION-FILE"
 
 for p in "${series[@]}"; do
 	patch -d "$out/tree" -p1 --quiet --no-backup-if-mismatch < "$patches/$p" ||
