@@ -857,6 +857,14 @@ TEST(ownership)
 	upmu_diag_destroy(d);
 }
 
+/*
+ * A test run on both paths: NAME with the PRM commands, ext_NAME with
+ * the extension; t_NAME(_metadata, ext) is the test.
+ */
+#define BOTH_PATHS(name)					\
+	TEST(name) { t_##name(_metadata, false); }		\
+	TEST(ext_##name) { t_##name(_metadata, true); }
+
 static void t_query_new_only_and_null_buffer(struct __test_metadata *_metadata, bool ext)
 {
 	struct fw fw = FW_OF(ext);
@@ -917,16 +925,7 @@ static void t_query_new_only_and_null_buffer(struct __test_metadata *_metadata, 
 	upmu_diag_destroy(d);
 }
 
-/* the same on both paths */
-TEST(query_new_only_and_null_buffer)
-{
-	t_query_new_only_and_null_buffer(_metadata, false);
-}
-
-TEST(ext_query_new_only_and_null_buffer)
-{
-	t_query_new_only_and_null_buffer(_metadata, true);
-}
+BOTH_PATHS(query_new_only_and_null_buffer)
 
 static void t_query_max_per_read_and_last_seen(struct __test_metadata *_metadata, bool ext)
 {
@@ -980,16 +979,7 @@ static void t_query_max_per_read_and_last_seen(struct __test_metadata *_metadata
 	upmu_diag_destroy(d);
 }
 
-/* the same on both paths */
-TEST(query_max_per_read_and_last_seen)
-{
-	t_query_max_per_read_and_last_seen(_metadata, false);
-}
-
-TEST(ext_query_max_per_read_and_last_seen)
-{
-	t_query_max_per_read_and_last_seen(_metadata, true);
-}
+BOTH_PATHS(query_max_per_read_and_last_seen)
 
 static void t_query_sample_id_wrap(struct __test_metadata *_metadata, bool ext)
 {
@@ -1020,16 +1010,7 @@ static void t_query_sample_id_wrap(struct __test_metadata *_metadata, bool ext)
 	upmu_diag_destroy(d);
 }
 
-/* the same on both paths */
-TEST(query_sample_id_wrap)
-{
-	t_query_sample_id_wrap(_metadata, false);
-}
-
-TEST(ext_query_sample_id_wrap)
-{
-	t_query_sample_id_wrap(_metadata, true);
-}
+BOTH_PATHS(query_sample_id_wrap)
 
 static void t_single_mode_stops_and_restarts(struct __test_metadata *_metadata, bool ext)
 {
@@ -1059,16 +1040,7 @@ static void t_single_mode_stops_and_restarts(struct __test_metadata *_metadata, 
 	upmu_diag_destroy(d);
 }
 
-/* the same on both paths */
-TEST(single_mode_stops_and_restarts)
-{
-	t_single_mode_stops_and_restarts(_metadata, false);
-}
-
-TEST(ext_single_mode_stops_and_restarts)
-{
-	t_single_mode_stops_and_restarts(_metadata, true);
-}
+BOTH_PATHS(single_mode_stops_and_restarts)
 
 static void t_on_demand(struct __test_metadata *_metadata, bool ext)
 {
@@ -1097,16 +1069,7 @@ static void t_on_demand(struct __test_metadata *_metadata, bool ext)
 	upmu_diag_destroy(d);
 }
 
-/* the same on both paths */
-TEST(on_demand)
-{
-	t_on_demand(_metadata, false);
-}
-
-TEST(ext_on_demand)
-{
-	t_on_demand(_metadata, true);
-}
+BOTH_PATHS(on_demand)
 
 /* ---- the extension's path ------------------------------------------------- */
 

@@ -386,29 +386,33 @@ static int nic_drv(const char *what, const char *name)
  * the old PMU until it is closed, and the PMU comes back with the next
  * PF that binds.
  */
+/* The PMU is there, counting through PF @want. */
+#define EXPECT_PMU_PF(want) do {					\
+	char _pf[16];							\
+	ASSERT_TRUE(pmu_exists(PMU));					\
+	ASSERT_EQ(0, pmu_read(PMU, "pf", _pf, sizeof(_pf)));		\
+	EXPECT_STREQ(want, _pf);					\
+} while (0)
+
 TEST_F(nic, follows_pf)
 {
-	char pf0[64], pf1[64], buf[64];
+	char pf0[64], pf1[64];
 	uint64_t v;
 	int fd;
 
 	ASSERT_EQ(0, pf_device(0, pf0, sizeof(pf0)));
 	ASSERT_EQ(0, pf_device(1, pf1, sizeof(pf1)));
-	ASSERT_EQ(0, pmu_read(PMU, "pf", buf, sizeof(buf)));
-	EXPECT_STREQ("0", buf);
+	EXPECT_PMU_PF("0");
 
 	/* no events: PF 0 goes, the PMU is PF 1's */
 	ASSERT_EQ(0, nic_drv("unbind", pf0));
-	ASSERT_TRUE(pmu_exists(PMU));
-	ASSERT_EQ(0, pmu_read(PMU, "pf", buf, sizeof(buf)));
-	EXPECT_STREQ("1", buf);
+	EXPECT_PMU_PF("1");
 	fd = OPEN("port_rx_packets,port=0");
 	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=64 count=7"));
 	EXPECT_EQ(7ULL, count_of(_metadata, fd));
 	/* PF 0 back: nothing moves */
 	ASSERT_EQ(0, nic_drv("bind", pf0));
-	ASSERT_EQ(0, pmu_read(PMU, "pf", buf, sizeof(buf)));
-	EXPECT_STREQ("1", buf);
+	EXPECT_PMU_PF("1");
 	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=64 count=2"));
 	EXPECT_EQ(9ULL, count_of(_metadata, fd));
 
@@ -419,9 +423,7 @@ TEST_F(nic, follows_pf)
 		ASSERT_EQ(0, count_read(fd, &v));
 		EXPECT_EQ(9ULL, v);
 		close(fd);
-		ASSERT_TRUE(pmu_exists(PMU));
-		ASSERT_EQ(0, pmu_read(PMU, "pf", buf, sizeof(buf)));
-		EXPECT_STREQ("0", buf);
+		EXPECT_PMU_PF("0");
 	} else {
 		/* the old PMU stays, dead, while the event is open */
 		EXPECT_EQ(-ENODEV, pmu_open(PMU, "icmc_hits", -1));
@@ -429,9 +431,7 @@ TEST_F(nic, follows_pf)
 		EXPECT_TRUE(pmu_gone_within(PMU, 5000));
 		/* the next PF that binds brings it back */
 		ASSERT_EQ(0, nic_drv("bind", pf1));
-		ASSERT_TRUE(pmu_exists(PMU));
-		ASSERT_EQ(0, pmu_read(PMU, "pf", buf, sizeof(buf)));
-		EXPECT_STREQ("1", buf);
+		EXPECT_PMU_PF("1");
 	}
 	fd = OPEN("icmc_hits");
 	ASSERT_EQ(0, nic_inject("ev=icmc_hit count=4"));

@@ -1087,7 +1087,9 @@ static int fwctl_find(const char *dev)
 static int create(const struct upmu_diag_transport *t, bool force, bool observer,
 		  struct upmu_diag **out);
 
-int upmu_diag_create(const char *dev, bool force, struct upmu_diag **out)
+/* create() on the fwctl device @dev */
+static int fwctl_create(const char *dev, bool force, bool open_only,
+			struct upmu_diag **out)
 {
 	struct upmu_diag_transport t = { fwctl_rpc, fwctl_close, NULL };
 	int fd = fwctl_find(dev);
@@ -1096,19 +1098,17 @@ int upmu_diag_create(const char *dev, bool force, struct upmu_diag **out)
 	if (fd < 0)
 		return fd;
 	t.priv = (void *)(intptr_t)fd;
-	return create(&t, force, false, out);
+	return create(&t, force, open_only, out);
+}
+
+int upmu_diag_create(const char *dev, bool force, struct upmu_diag **out)
+{
+	return fwctl_create(dev, force, false, out);
 }
 
 int upmu_diag_open(const char *dev, struct upmu_diag **out)
 {
-	struct upmu_diag_transport t = { fwctl_rpc, fwctl_close, NULL };
-	int fd = fwctl_find(dev);
-
-	*out = NULL;
-	if (fd < 0)
-		return fd;
-	t.priv = (void *)(intptr_t)fd;
-	return create(&t, false, true, out);
+	return fwctl_create(dev, false, true, out);
 }
 
 int upmu_diag_create_transport(const struct upmu_diag_transport *t, bool force,
