@@ -47,9 +47,10 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/upmu-metrics build/selftests/upmu-pcimap \
 	     build/selftests/nic_fw_test \
 	     build/selftests/upmu-diag build/selftests/diag_unit_test \
-	     build/selftests/nic_diag_lib
+	     build/selftests/nic_diag_lib build/selftests/aux_parse_test
 
-.PHONY: all modules tools selftests check soak demo bench deps kernel lint clean install dkms-src
+.PHONY: all modules tools selftests check soak demo bench deps kernel lint clean install dkms-src \
+	fuzz perf-patches
 
 all: modules
 
@@ -108,6 +109,33 @@ build/selftests/nic_diag_lib: selftests/upmu/nic_diag_lib.c $(DIAGLIB) | $(FWCTL
 	$(CC) $(USERCFLAGS) -Itools/lib $(DIAGINC) \
 		-I"$$(scripts/ksrc.sh 2>/dev/null)/tools/testing/selftests" \
 		-o $@ $(filter %.c,$^)
+
+# The perf decoder's parse library (tools/perf-aux/), which the perf patch
+# series (tools/perf-patches/) carries: its record format is the kernel's
+# header, its data-ID names are generated from the diag library's table.
+PERFAUX := tools/perf-aux/upmu-nic-aux-parse.c tools/perf-aux/upmu-nic-aux-parse.h \
+	   tools/perf-aux/upmu-nic-aux-ids.c build/perf-aux/upmu-nic-aux.h
+PERFAUXINC := -Ibuild/perf-aux -Itools/perf-aux -Itools/lib -Idriver/include
+build/perf-aux/upmu-nic-aux.h: driver/include/hw/upmu_aux.h
+	@mkdir -p $(@D)
+	cp $< $@
+build/perf-aux/gen-ids: tools/perf-aux/gen-ids.c tools/lib/upmu_diag_ids.c tools/lib/upmu_diag.h
+	@mkdir -p $(@D)
+	$(CC) $(TOOLCFLAGS) -Itools/lib -Idriver/include -o $@ $(filter %.c,$^)
+build/selftests/aux_parse_test: selftests/upmu/aux_parse_test.c $(PERFAUX) \
+				tools/lib/upmu_diag_ids.c tools/lib/upmu_diag.h
+	@mkdir -p $(@D)
+	$(CC) $(USERCFLAGS) $(PERFAUXINC) -o $@ $(filter %.c,$^)
+# make fuzz: the parse library under libFuzzer (clang), FUZZ_ARGS for it
+build/fuzz/aux_parse_fuzz: selftests/upmu/aux_parse_test.c $(PERFAUX) \
+			   tools/lib/upmu_diag_ids.c tools/lib/upmu_diag.h
+	@mkdir -p $(@D)
+	clang -g -O1 -D_GNU_SOURCE -DUPMU_LIBFUZZER -fsanitize=fuzzer,address,undefined \
+		$(PERFAUXINC) -o $@ $(filter %.c,$^)
+fuzz: build/fuzz/aux_parse_fuzz build/selftests/aux_parse_test
+	UPMU_AUX_FUZZ_N=$${UPMU_AUX_FUZZ_N:-100000000} build/selftests/aux_parse_test
+	@mkdir -p build/fuzz/corpus
+	build/fuzz/aux_parse_fuzz -max_total_time=$${FUZZ_TIME:-600} $(FUZZ_ARGS) build/fuzz/corpus
 
 build/selftests/nic_fw_test: driver/include/hw/nic_cmd.h
 build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/upmu_lib.h \
