@@ -47,7 +47,8 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/upmu-metrics build/selftests/upmu-pcimap \
 	     build/selftests/nic_fw_test \
 	     build/selftests/upmu-diag build/selftests/diag_unit_test \
-	     build/selftests/nic_diag_lib build/selftests/aux_parse_test
+	     build/selftests/nic_diag_lib build/selftests/aux_parse_test \
+	     build/selftests/aux_perfdata
 
 .PHONY: all modules tools selftests check soak demo bench deps kernel lint clean install dkms-src \
 	fuzz perf-patches
@@ -126,6 +127,10 @@ build/selftests/aux_parse_test: selftests/upmu/aux_parse_test.c $(PERFAUX) \
 				tools/lib/upmu_diag_ids.c tools/lib/upmu_diag.h
 	@mkdir -p $(@D)
 	$(CC) $(USERCFLAGS) $(PERFAUXINC) -o $@ $(filter %.c,$^)
+# perf.data streams with known AUX records for the patched perf (aux_perf_test.sh)
+build/selftests/aux_perfdata: selftests/upmu/aux_perfdata.c build/perf-aux/upmu-nic-aux.h
+	@mkdir -p $(@D)
+	$(CC) $(USERCFLAGS) -Ibuild/perf-aux -o $@ $<
 # make fuzz: the parse library under libFuzzer (clang), FUZZ_ARGS for it
 build/fuzz/aux_parse_fuzz: selftests/upmu/aux_parse_test.c $(PERFAUX) \
 			   tools/lib/upmu_diag_ids.c tools/lib/upmu_diag.h

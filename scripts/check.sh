@@ -76,6 +76,9 @@ step "modules build (debug $(basename "$kdir" | cut -d- -f1), W=1 -Werror)" \
 step "selftests build (-Wall -Wextra -Werror, ASan/UBSan)" make -s -j"$UPMU_JOBS" selftests
 step "tools build (-Wall -Wextra -Werror)" make -s -j"$UPMU_JOBS" tools
 step "diag library and upmu-diag unit tests (host, ASan/UBSan)" build/selftests/diag_unit_test
+step "perf patches carry tools/perf-aux and hw/upmu_aux.h (scripts/perf-patches.sh check)" \
+	scripts/perf-patches.sh check
+step "AUX parse library test (host, ASan/UBSan, 10^6 fuzz inputs)" build/selftests/aux_parse_test
 # (these rebuild modules: before the VMs load them)
 [ -z "$stock" ] || step "make install (staging dir) and dkms build for $skver" \
 	scripts/install-check.sh "$stock"
@@ -135,6 +138,12 @@ fi
 # Host checks that do not touch what the VMs use, meanwhile.
 step "test infrastructure self-test (scripts/infra-test.sh)" scripts/infra-test.sh
 step "checkpatch --strict clean on driver/" scripts/lint.sh checkpatch "$ksrc"
+# perf 7.2 with tools/perf-patches (cold: ~5-8 min on 2 cores, then cached)
+# and its AUX decoder on crafted perf.data streams
+step "perf 7.2 with the upmu patch series (scripts/perfbuild.sh)" scripts/perfbuild.sh
+perf=$(scripts/perfbuild.sh 2>/dev/null) || perf=/nonexistent/perf
+step "patched perf: report -D, script, report on crafted AUX perf.data (aux_perf_test.sh)" \
+	selftests/upmu/aux_perf_test.sh "$perf" build/selftests/aux_perfdata
 
 suite_report debug-7.2a
 suite_report debug-7.2b

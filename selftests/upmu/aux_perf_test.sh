@@ -1,0 +1,206 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The patched perf (tools/perf-patches/) on perf.data streams that
+# aux_perfdata writes with known AUX records (host, no VM): perf script,
+# perf report -D and perf report print exactly the expected lines, the
+# diag samples interleaved by time with cpu-clock samples; corrupt
+# variants print what is wrong, where, and go on without crashing.
+#
+# usage: aux_perf_test.sh PERF AUX_PERFDATA   (TAP on stdout)
+set -uo pipefail
+
+perf=${1:?perf binary} gen=${2:?aux_perfdata binary}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; }
+# whitespace runs are one space: perf pads columns to the longest name
+norm() { sed -e 's/[[:space:]]\+/ /g' -e 's/ $//'; }
+
+# run VARIANT TOOL ARGS...: $tmp/VARIANT.TOOL.{out,err,rc}
+run() {
+	local v=$1 tool=$2 rc
+	shift 2
+	"$gen" "$v" > "$tmp/$v.data" || { echo "# aux_perfdata $v failed"; return 1; }
+	"$perf" "$tool" "$@" -i - < "$tmp/$v.data" > "$tmp/$v.$tool.out" 2> "$tmp/$v.$tool.err"
+	rc=$?
+	echo $rc > "$tmp/$v.$tool.rc"
+	# a signal (crash) is >= 128
+	if [ $rc -ge 128 ]; then
+		echo "# perf $tool on $v: killed by signal $((rc - 128))"
+		return 1
+	fi
+}
+
+# expect NAME FILE: FILE (normalized) is exactly stdin
+expect() {
+	if diff -u <(norm) <(norm < "$2") > "$tmp/diff"; then
+		ok "$1"
+	else
+		sed 's/^/# /' "$tmp/diff" | head -n 40
+		not_ok "$1"
+	fi
+}
+
+# has NAME FILE LINE...: FILE has every LINE (whole lines, normalized)
+has() {
+	local name=$1 file=$2 l miss=0
+	shift 2
+	for l in "$@"; do
+		if ! norm < "$file" | grep -qxF -- "$(echo "$l" | norm)"; then
+			echo "# missing in $(basename "$file"): $l"
+			miss=1
+		fi
+	done
+	[ $miss = 0 ] && ok "$name" || { sed 's/^/#   /' "$file" | head -n 30; not_ok "$name"; }
+}
+
+script() { run "$1" script -F cpu,time,event,synth; }
+
+echo "TAP version 13"
+
+# --- a good stream: two CPUs, a LOST, a straddling record, TRUNCATED ---
+script good
+expect "perf script: 7 samples and 2 losses, interleaved with cpu-clock by time" \
+	"$tmp/good.script.out" <<'EOF'
+[000] 100.001100: upmu-nic-diag: sample_id 17 port_rx_bytes.p0 6400 port_tx_bytes.p0 0 pcie_rd_lat_total_ns.l0 500
+[000] 100.001150: cpu-clock:
+[001] 100.001200: upmu-nic-diag: sample_id 5 pcie_rd_lat_total_ns.l0 1
+[001] 100.001250: cpu-clock:
+[000] 100.001300: upmu-nic-diag: sample_id 18 port_rx_bytes.p0 12800 port_tx_bytes.p0 64 pcie_rd_lat_total_ns.l0 1000
+[000] 100.002000: upmu-nic-lost: lost 3 samples (sample_id 19..21)
+[000] 100.002050: cpu-clock:
+[000] 100.002100: upmu-nic-diag: sample_id 22 port_rx_bytes.p0 19200 port_tx_bytes.p0 128 pcie_rd_lat_total_ns.l0 1500
+[000] 100.002150: cpu-clock:
+[001] 100.002200: upmu-nic-diag: sample_id 6 pcie_rd_lat_total_ns.l0 2
+[000] 100.002300: upmu-nic-diag: sample_id 23 port_rx_bytes.p0 25600 port_tx_bytes.p0 192 pcie_rd_lat_total_ns.l0 2000
+[000] 100.002500: upmu-nic-lost: AUX area full (TRUNCATED) at offset 0x208, the stream stopped until perf re-enabled it
+[001] 100.003000: cpu-clock:
+[000] 100.003100: upmu-nic-diag: sample_id 24 port_rx_bytes.p0 32000 port_tx_bytes.p0 256 pcie_rd_lat_total_ns.l0 2500
+[000] 100.003300: cpu-clock:
+EOF
+cp "$tmp/good.script.out" "$tmp/good.lines"
+has "perf script: the summary" "$tmp/good.script.err" \
+	"upmu-nic: 7 samples, lost 3 samples in 1 gaps" \
+	"upmu-nic: AUX area full 1 times (TRUNCATED), 1 commits with lost samples (PARTIAL), of 5 AUX records"
+
+# default fields: the comm and tid of the cpu-clock samples, the event names
+run good script
+if grep -q 'worker *4242 \[000\] *100.001150: *1000000 *cpu-clock:' "$tmp/good.script.out" &&
+   [ "$(grep -c 'upmu-nic-diag: sample_id' "$tmp/good.script.out")" = 7 ]; then
+	ok "perf script, default fields: 7 upmu-nic-diag lines"
+else
+	sed 's/^/#   /' "$tmp/good.script.out" | head -n 20
+	not_ok "perf script, default fields: 7 upmu-nic-diag lines"
+fi
+
+run good report -D
+grep -E '^\. \.\.\. UPMU|^\.  [0-9a-f]{8}: |^upmu-nic|^  (PMU Type|Format version)' \
+	"$tmp/good.report.out" > "$tmp/good.dump"
+expect "perf report -D: each AUXTRACE buffer, one line per record, the summary" \
+	"$tmp/good.dump" <<'EOF'
+  PMU Type 42
+  Format version 1
+. ... UPMU NIC diag data: size 248 bytes, records 3
+.  00000000: META seq 0 time 100001000000 serial 42 dev_khz 1000000 mode repetitive period_ns 1048576 dev_time 1005000 flags 0 ids 3: port_rx_bytes.p0 port_tx_bytes.p0 pcie_rd_lat_total_ns.l0
+.  00000058: SAMPLE seq 1 time 100001100000 sample_id 17 dev_ts 1104980..1105000: port_rx_bytes.p0 6400 port_tx_bytes.p0 0 pcie_rd_lat_total_ns.l0 500
+.  000000a8: SAMPLE seq 2 time 100001300000 sample_id 18 dev_ts 1304980..1305000: port_rx_bytes.p0 12800 port_tx_bytes.p0 64 pcie_rd_lat_total_ns.l0 1000
+. ... UPMU NIC diag data: size 272 bytes, records 3
+.  00000000: META seq 3 time 100002000000 serial 42 dev_khz 1000000 mode repetitive period_ns 1048576 dev_time 2005000 flags 0 ids 3: port_rx_bytes.p0 port_tx_bytes.p0 pcie_rd_lat_total_ns.l0
+.  00000058: LOST seq 4 time 100002000000 lost 3 samples (sample_id 19..21) reason 1
+.  00000098: SAMPLE seq 5 time 100002100000 sample_id 22 dev_ts 2104980..2105000: port_rx_bytes.p0 19200 port_tx_bytes.p0 128 pcie_rd_lat_total_ns.l0 1500
+. ... UPMU NIC diag data: size 200 bytes, records 3
+.  00000000: META seq 0 time 100001050000 serial 42 dev_khz 1000000 mode repetitive period_ns 1048576 dev_time 1055000 flags 0 ids 1: pcie_rd_lat_total_ns.l0
+.  00000048: SAMPLE seq 1 time 100001200000 sample_id 5 dev_ts 1204980..1205000: pcie_rd_lat_total_ns.l0 1
+.  00000088: SAMPLE seq 2 time 100002200000 sample_id 6 dev_ts 2204980..2205000: pcie_rd_lat_total_ns.l0 2
+. ... UPMU NIC diag data: size 208 bytes, records 3
+.  00000000: SAMPLE seq 6 time 100002300000 sample_id 23 dev_ts 2304980..2305000: port_rx_bytes.p0 25600 port_tx_bytes.p0 192 pcie_rd_lat_total_ns.l0 2000
+.  00000028: META seq 7 time 100003000000 serial 42 dev_khz 1000000 mode repetitive period_ns 1048576 dev_time 3005000 flags 0 ids 3: port_rx_bytes.p0 port_tx_bytes.p0 pcie_rd_lat_total_ns.l0
+.  00000080: SAMPLE seq 8 time 100003100000 sample_id 24 dev_ts 3104980..3105000: port_rx_bytes.p0 32000 port_tx_bytes.p0 256 pcie_rd_lat_total_ns.l0 2500
+upmu-nic: 7 samples, lost 3 samples in 1 gaps
+EOF
+has "perf report -D: PERF_RECORD_AUX with PARTIAL and TRUNCATED" "$tmp/good.report.out" \
+	"0 100002400000 0x3d0 [0x40]: PERF_RECORD_AUX offset: 0xf8 size: 0x110 flags: 0x4 [P]" \
+	"0 100002500000 0x688 [0x40]: PERF_RECORD_AUX offset: 0x208 size: 0 flags: 0x1 [T]"
+
+run good report --stdio
+has "perf report: the samples counted as their own events" "$tmp/good.report.out" \
+	"# Samples: 7 of event 'upmu-nic-diag'" \
+	"# Samples: 2 of event 'upmu-nic-lost'" \
+	"# Samples: 6 of event 'cpu-clock'"
+
+# the same stream as a perf.data file (perf inject writes the AUXTRACE index)
+"$gen" good | "$perf" inject -i - -o "$tmp/good.file" 2>/dev/null
+"$perf" script -F cpu,time,event,synth -i "$tmp/good.file" > "$tmp/file.out" 2>/dev/null
+expect "perf script on a perf.data file: the same lines" "$tmp/file.out" < "$tmp/good.lines"
+
+# --- one bad record: said where, skipped, and what it cost ---
+for v in magic version size nr; do
+	case $v in
+	magic) what="bad magic (0x21444142)" ;;
+	version) what="unknown version (0x7)" ;;
+	size) what="bad record size (0x54)" ;;
+	nr) what="record size does not match nr (0x50)" ;;
+	esac
+	if script $v; then
+		has "corrupt $v: reported where it is, the rest decoded" "$tmp/$v.script.out" \
+			"[000] 100.002000: upmu-nic-lost: bad data: $what, 80 bytes skipped" \
+			"[000] 100.002300: upmu-nic-lost: 1 records missing (seq 5..5)" \
+			"[000] 100.002300: upmu-nic-lost: lost 1 samples (sample_id 22..22) with no LOST record" \
+			"[000] 100.002300: upmu-nic-diag: sample_id 23 port_rx_bytes.p0 25600 port_tx_bytes.p0 192 pcie_rd_lat_total_ns.l0 2000" \
+			"[000] 100.003100: upmu-nic-diag: sample_id 24 port_rx_bytes.p0 32000 port_tx_bytes.p0 256 pcie_rd_lat_total_ns.l0 2500"
+		has "corrupt $v: the error and the summary on stderr" "$tmp/$v.script.err" \
+			"upmu-nic: cpu 0: bad data in AUX buffer 1 at 0x98: $what, 80 bytes skipped" \
+			"upmu-nic: 6 samples, lost 4 samples in 2 gaps" \
+			"upmu-nic: 1 of those samples in 1 gaps have no LOST record" \
+			"upmu-nic: records missing in 1 places" \
+			"upmu-nic: bad data in 1 places, 80 bytes skipped"
+	else
+		not_ok "corrupt $v: perf script crashed"
+	fi
+	run $v report -D || not_ok "corrupt $v: perf report -D crashed"
+done
+has "report -D on a bad record: the line says what is wrong" "$tmp/nr.report.out" \
+	".  00000098: bad data: record size does not match nr (0x50), 80 bytes skipped" \
+	".  00000000: records missing: seq 5..5" \
+	".  00000000: unreported gap: 1 samples (sample_id 22..22) with no LOST record"
+
+# --- a sample_id gap no LOST record covers ---
+script gap
+has "a gap without LOST: reported with its exact range" "$tmp/gap.script.out" \
+	"[000] 100.002100: upmu-nic-lost: lost 3 samples (sample_id 19..21) with no LOST record" \
+	"[000] 100.002100: upmu-nic-diag: sample_id 22 port_rx_bytes.p0 19200 port_tx_bytes.p0 128 pcie_rd_lat_total_ns.l0 1500"
+has "a gap without LOST: in the summary" "$tmp/gap.script.err" \
+	"upmu-nic: 7 samples, lost 3 samples in 1 gaps" \
+	"upmu-nic: 3 of those samples in 1 gaps have no LOST record"
+
+# --- the file ends inside an AUXTRACE payload ---
+if script cut; then
+	has "truncated file: the cut record reported, the rest decoded" "$tmp/cut.script.err" \
+		"upmu-nic: cpu 0: bad data in AUX buffer 1 at 0: record truncated (0), 40 bytes skipped" \
+		"upmu-nic: 5 samples, lost 3 samples in 1 gaps"
+else
+	not_ok "truncated file: perf script crashed"
+fi
+
+# --- an unknown format version in AUXTRACE_INFO: a warning, records decide ---
+script info
+has "unknown AUXTRACE_INFO version: a warning, the records still decoded" "$tmp/info.script.err" \
+	"upmu-nic: record format version 2, this perf knows 1" \
+	"upmu-nic: 7 samples, lost 3 samples in 1 gaps"
+
+# --- random bytes in place of two buffers ---
+if script garbage; then
+	has "random payloads: skipped and counted" "$tmp/garbage.script.err" \
+		"upmu-nic: 4 samples, lost 0 samples in 0 gaps" \
+		"upmu-nic: bad data in 2 places, 480 bytes skipped"
+else
+	not_ok "random payloads: perf script crashed"
+fi
+run garbage report -D || not_ok "random payloads: perf report -D crashed"
+
+echo "1..$n"
+echo "# $((n - failed)) passed, $failed failed"
+[ $failed = 0 ]

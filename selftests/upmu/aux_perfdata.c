@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writes a perf.data stream (perf's pipe format) as perf record would
+ * write it for the upmu_nicdiag AUX stream, with records whose values are
+ * known, so that the patched perf's report -D, script and report can be
+ * checked line by line (selftests/upmu/aux_perf_test.sh):
+ *
+ *   two AUX queues (CPU 0 and 1), META/SAMPLE/LOST records, a record that
+ *   straddles two AUXTRACE buffers, PERF_RECORD_AUX with PARTIAL and
+ *   TRUNCATED, and cpu-clock samples of pid 4242 at known times between
+ *   the diag samples.
+ *
+ * usage: aux_perfdata VARIANT > FILE; VARIANT is good, or a corruption:
+ * magic, version, size, nr, cut (the file ends inside a payload), info
+ * (an unknown format version in AUXTRACE_INFO), gap (a sample_id gap with
+ * no LOST record), garbage (random payload bytes, seed 1).
+ */
+
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "upmu-nic-aux.h"
+
+#define PMU_TYPE	42
+#define AUX_ID		100
+#define SW_ID		200
+#define AUXTRACE_TYPE	0x7570
+
+/* perf's user record types (tools/lib/perf/include/perf/event.h) */
+#define REC_HEADER_ATTR		64
+#define REC_AUXTRACE_INFO	70
+#define REC_AUXTRACE		71
+
+/* perf time of "x": 100 s + x us */
+#define T(x)			(100000000000ull + (uint64_t)(x) * 1000)
+
+static unsigned char out[1 << 20];
+static size_t olen;
+
+static void emit(const void *p, size_t n)
+{
+	if (olen + n > sizeof(out))
+		exit(2);
+	memcpy(out + olen, p, n);
+	olen += n;
+}
+
+static void emit64(uint64_t v)
+{
+	emit(&v, 8);
+}
+
+static void emit32x2(uint32_t a, uint32_t b)
+{
+	emit(&a, 4);
+	emit(&b, 4);
+}
+
+static void header(uint32_t type, uint16_t misc, uint16_t size)
+{
+	struct perf_event_header h = { .type = type, .misc = misc, .size = size };
+
+	emit(&h, sizeof(h));
+}
+
+/* sample_id_all trailer for IDENTIFIER|TID|TIME|CPU */
+static void trailer(uint32_t pid, uint64_t time, uint32_t cpu, uint64_t id)
+{
+	emit32x2(pid, pid);
+	emit64(time);
+	emit32x2(cpu, 0);
+	emit64(id);
+}
+
+static void attr(uint32_t type, uint64_t config, uint64_t sample_type, uint64_t id)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = type;
+	a.config = config;
+	a.sample_period = 1000000;
+	a.sample_type = sample_type;
+	a.sample_id_all = 1;
+	a.disabled = 0;
+	header(REC_HEADER_ATTR, 0, sizeof(struct perf_event_header) + sizeof(a) + 8);
+	emit(&a, sizeof(a));
+	emit64(id);
+}
+
+static void comm(uint32_t pid, const char *name, uint64_t time, uint32_t cpu)
+{
+	char c[16] = { 0 };
+
+	strncpy(c, name, sizeof(c) - 1);
+	header(PERF_RECORD_COMM, 0, 8 + 8 + 16 + 32);
+	emit32x2(pid, pid);
+	emit(c, 16);
+	trailer(pid, time, cpu, SW_ID);
+}
+
+/* a cpu-clock sample: IDENTIFIER|IP|TID|TIME|CPU|PERIOD */
+static void sw_sample(uint64_t time, uint32_t cpu)
+{
+	header(PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8 + 48);
+	emit64(SW_ID);
+	emit64(0x401000);
+	emit32x2(4242, 4242);
+	emit64(time);
+	emit32x2(cpu, 0);
+	emit64(1000000);
+}
+
+static void aux_rec(uint64_t time, uint32_t cpu, uint64_t off, uint64_t size,
+		    uint64_t flags)
+{
+	header(PERF_RECORD_AUX, 0, 8 + 24 + 32);
+	emit64(off);
+	emit64(size);
+	emit64(flags);
+	trailer(-1, time, cpu, AUX_ID);
+}
+
+static void auxtrace(const void *data, size_t len, uint64_t off, uint32_t idx,
+		     uint32_t cpu)
+{
+	header(REC_AUXTRACE, 0, 48);
+	emit64(len);
+	emit64(off);
+	emit64(0);
+	emit32x2(idx, -1);
+	emit32x2(cpu, 0);
+	emit(data, len);
+}
+
+/* ---- AUX records ---- */
+
+struct stream {
+	unsigned char b[4096];
+	size_t len;
+	uint64_t seq;
+};
+
+static void rhdr(struct stream *s, uint16_t type, uint32_t size, uint32_t nr,
+		 uint64_t time)
+{
+	struct upmu_aux_hdr h = {
+		.magic = UPMU_AUX_MAGIC, .version = UPMU_AUX_VERSION, .type = type,
+		.size = size, .nr = nr, .seq = s->seq++, .time = time,
+	};
+
+	memcpy(s->b + s->len, &h, sizeof(h));
+	s->len += sizeof(h);
+}
+
+static void r64(struct stream *s, uint64_t v)
+{
+	memcpy(s->b + s->len, &v, 8);
+	s->len += 8;
+}
+
+static void meta(struct stream *s, uint64_t time, unsigned int nr, const uint64_t *ids)
+{
+	uint32_t m[4] = { 0x2a, 1000000, 1, 0 };	/* serial, dev_khz, mode, flags */
+	unsigned int i;
+
+	rhdr(s, UPMU_AUX_META, sizeof(struct upmu_aux_meta) + 8 * nr, nr, time);
+	memcpy(s->b + s->len, m, sizeof(m));
+	s->len += sizeof(m);
+	r64(s, 1048576);		/* period_ns */
+	r64(s, time - T(0) + 5000);	/* dev_time at hdr.time: perf time - 100 s + 5 us */
+	for (i = 0; i < nr; i++)
+		r64(s, ids[i]);
+}
+
+static void sample(struct stream *s, uint64_t time, uint64_t sid, unsigned int nr,
+		   const uint64_t *v)
+{
+	unsigned int i;
+
+	rhdr(s, UPMU_AUX_SAMPLE, sizeof(struct upmu_aux_sample) + 8 * nr, nr, time);
+	r64(s, sid);
+	r64(s, time - T(0) + 5000 - 20);
+	r64(s, time - T(0) + 5000);
+	for (i = 0; i < nr; i++)
+		r64(s, v[i]);
+}
+
+static void lost(struct stream *s, uint64_t time, uint64_t first, uint64_t last)
+{
+	rhdr(s, UPMU_AUX_LOST, sizeof(struct upmu_aux_lost), 0, time);
+	r64(s, last - first + 1);
+	r64(s, first);
+	r64(s, last);
+	r64(s, 1);			/* reason 1, pad 0 */
+}
+
+int main(int argc, char **argv)
+{
+	static const uint64_t ids[3] = {
+		0x1020000100000000ull,	/* port_rx_bytes.p0 */
+		0x1140000100000000ull,	/* port_tx_bytes.p0 */
+		0x1160000b00000000ull,	/* pcie_rd_lat_total_ns.l0 */
+	};
+	const char *v = argc > 1 ? argv[1] : "good";
+	struct stream a = { .len = 0 }, b = { .len = 0 };
+	size_t a1, a2, cut = 0;
+	uint64_t info_version = UPMU_AUX_VERSION;
+
+	/* CPU 0: three AUXTRACE buffers; the 3rd record of the 2nd straddles */
+	meta(&a, T(1000), 3, ids);
+	sample(&a, T(1100), 17, 3, (const uint64_t[]){ 6400, 0, 500 });
+	sample(&a, T(1300), 18, 3, (const uint64_t[]){ 12800, 64, 1000 });
+	a1 = a.len;
+	meta(&a, T(2000), 3, ids);
+	if (strcmp(v, "gap"))		/* else 19..21 is an unreported gap */
+		lost(&a, T(2000), 19, 21);
+	sample(&a, T(2100), 22, 3,
+	       (const uint64_t[]){ 19200, 128, 1500 });
+	sample(&a, T(2300), 23, 3, (const uint64_t[]){ 25600, 192, 2000 });
+	a2 = a.len - 40;		/* cut inside the last SAMPLE */
+	meta(&a, T(3000), 3, ids);
+	sample(&a, T(3100), 24, 3, (const uint64_t[]){ 32000, 256, 2500 });
+
+	/* CPU 1: one buffer */
+	meta(&b, T(1050), 1, ids + 2);
+	sample(&b, T(1200), 5, 1, (const uint64_t[]){ 1 });
+	sample(&b, T(2200), 6, 1, (const uint64_t[]){ 2 });
+
+	if (!strcmp(v, "magic")) {
+		memcpy(a.b + a1 + 88 + 64, "BAD!", 4);	/* the SAMPLE after LOST */
+	} else if (!strcmp(v, "version")) {
+		a.b[a1 + 88 + 64 + 4] = 7;
+	} else if (!strcmp(v, "size")) {
+		a.b[a1 + 88 + 64 + 8] += 4;		/* not a multiple of 8 */
+	} else if (!strcmp(v, "nr")) {
+		a.b[a1 + 88 + 64 + 12] = 4;
+	} else if (!strcmp(v, "garbage")) {
+		srand(1);
+		for (size_t i = a1; i < a.len; i++)
+			a.b[i] = rand();
+	} else if (!strcmp(v, "info")) {
+		info_version = 2;
+	} else if (strcmp(v, "good") && strcmp(v, "cut") && strcmp(v, "gap")) {
+		fprintf(stderr, "aux_perfdata: unknown variant %s\n", v);
+		return 2;
+	}
+
+	emit64(0x32454c4946524550ull);	/* "PERFILE2", pipe header */
+	emit64(16);
+	attr(PMU_TYPE, 3, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	     PERF_SAMPLE_CPU, AUX_ID);
+	attr(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, PERF_SAMPLE_IDENTIFIER |
+	     PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+	     PERF_SAMPLE_PERIOD, SW_ID);
+	header(REC_AUXTRACE_INFO, 0, 8 + 8 + 24);
+	emit32x2(AUXTRACE_TYPE, 0);
+	emit64(PMU_TYPE);
+	emit64(info_version);
+	emit64(0);
+	comm(4242, "worker", T(500), 0);
+
+	sw_sample(T(1150), 0);
+	sw_sample(T(1250), 1);
+	aux_rec(T(1400), 0, 0, a1, 0);
+	auxtrace(a.b, a1, 0, 0, 0);
+	sw_sample(T(2050), 0);
+	sw_sample(T(2150), 0);
+	aux_rec(T(2400), 0, a1, a2 - a1, PERF_AUX_FLAG_PARTIAL);
+	auxtrace(a.b + a1, a2 - a1, a1, 0, 0);
+	aux_rec(T(2450), 1, 0, b.len, 0);
+	auxtrace(b.b, b.len, 0, 1, 1);
+	aux_rec(T(2500), 0, a2, 0, PERF_AUX_FLAG_TRUNCATED);
+	sw_sample(T(3000), 1);
+	if (!strcmp(v, "cut"))
+		cut = olen + 48 + 50;	/* inside the last payload */
+	aux_rec(T(3200), 0, a2, a.len - a2, 0);
+	auxtrace(a.b + a2, a.len - a2, a2, 0, 0);
+	sw_sample(T(3300), 0);
+
+	if (fwrite(out, 1, cut ? cut : olen, stdout) != (cut ? cut : olen))
+		return 1;
+	return 0;
+}
