@@ -10,6 +10,7 @@
 set -uo pipefail
 
 perf=${1:?perf binary} gen=${2:?aux_perfdata binary}
+csv="$(cd "$(dirname "$0")/../.." && pwd)/tools/upmu-aux-csv/upmu-aux-csv"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
@@ -166,6 +167,38 @@ has "report -D on a bad record: the line says what is wrong" "$tmp/nr.report.out
 	".  00000098: bad data: record size does not match nr (0x50), 80 bytes skipped" \
 	".  00000000: records missing: seq 5..5" \
 	".  00000000: unreported gap: 1 samples (sample_id 22..22) with no LOST record"
+
+# --- the machine-readable forms ---
+"$csv" < "$tmp/magic.script.out" > "$tmp/magic.csv"
+expect "upmu-aux-csv: one row per sample and per loss, a column per data ID" \
+	"$tmp/magic.csv" <<'EOF'
+time,cpu,event,sample_id,lost,first_id,last_id,note,port_rx_bytes.p0,port_tx_bytes.p0,pcie_rd_lat_total_ns.l0
+100.001100,0,upmu-nic-diag,17,,,,,6400,0,500
+100.001200,1,upmu-nic-diag,5,,,,,,,1
+100.001300,0,upmu-nic-diag,18,,,,,12800,64,1000
+100.002000,0,upmu-nic-lost,,3,19,21,,,,
+100.002000,0,upmu-nic-lost,,,,,"bad data: bad magic (0x21444142), 80 bytes skipped",,,
+100.002200,1,upmu-nic-diag,6,,,,,,,2
+100.002300,0,upmu-nic-lost,,,,,1 records missing (seq 5..5),,,
+100.002300,0,upmu-nic-lost,,1,22,22,no LOST record,,,
+100.002300,0,upmu-nic-diag,23,,,,,25600,192,2000
+100.002500,0,upmu-nic-lost,,,,,"AUX area full (TRUNCATED) at offset 0x208, the stream stopped until perf re-enabled it",,,
+100.003100,0,upmu-nic-diag,24,,,,,32000,256,2500
+EOF
+"$csv" -j < "$tmp/good.lines" > "$tmp/good.json"
+if python3 -c 'import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 9, len(rows)
+assert rows[0] == {"time": 100.0011, "cpu": 0, "event": "upmu-nic-diag", "sample_id": 17,
+		   "values": {"port_rx_bytes.p0": 6400, "port_tx_bytes.p0": 0,
+			      "pcie_rd_lat_total_ns.l0": 500}}, rows[0]
+assert rows[3] == {"time": 100.002, "cpu": 0, "event": "upmu-nic-lost", "lost": 3,
+		   "first_id": 19, "last_id": 21}, rows[3]' "$tmp/good.json"; then
+	ok "upmu-aux-csv -j: JSON lines with the exact values"
+else
+	sed 's/^/#   /' "$tmp/good.json"
+	not_ok "upmu-aux-csv -j: JSON lines with the exact values"
+fi
 
 # --- a sample_id gap no LOST record covers ---
 script gap
