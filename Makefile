@@ -123,16 +123,17 @@ build/perf-aux/upmu-nic-aux.h: driver/include/hw/upmu_aux.h
 build/perf-aux/gen-ids: tools/perf-aux/gen-ids.c tools/lib/upmu_diag_ids.c tools/lib/upmu_diag.h
 	@mkdir -p $(@D)
 	$(CC) $(TOOLCFLAGS) -Itools/lib -Idriver/include -o $@ $(filter %.c,$^)
-build/selftests/aux_parse_test: selftests/upmu/aux_parse_test.c $(PERFAUX) \
-				tools/lib/upmu_diag_ids.c tools/lib/upmu_diag.h
+build/selftests/aux_parse_test: selftests/upmu/aux_parse_test.c selftests/upmu/aux_records.h \
+				$(PERFAUX) tools/lib/upmu_diag_ids.c tools/lib/upmu_diag.h
 	@mkdir -p $(@D)
 	$(CC) $(USERCFLAGS) $(PERFAUXINC) -o $@ $(filter %.c,$^)
 # perf.data streams with known AUX records for the patched perf (aux_perf_test.sh)
-build/selftests/aux_perfdata: selftests/upmu/aux_perfdata.c build/perf-aux/upmu-nic-aux.h
+build/selftests/aux_perfdata: selftests/upmu/aux_perfdata.c selftests/upmu/aux_records.h \
+			      build/perf-aux/upmu-nic-aux.h
 	@mkdir -p $(@D)
 	$(CC) $(USERCFLAGS) -Ibuild/perf-aux -o $@ $<
 # make fuzz: the parse library under libFuzzer (clang), FUZZ_ARGS for it
-build/fuzz/aux_parse_fuzz: selftests/upmu/aux_parse_test.c $(PERFAUX) \
+build/fuzz/aux_parse_fuzz: selftests/upmu/aux_parse_test.c selftests/upmu/aux_records.h $(PERFAUX) \
 			   tools/lib/upmu_diag_ids.c tools/lib/upmu_diag.h
 	@mkdir -p $(@D)
 	clang -g -O1 -D_GNU_SOURCE -DUPMU_LIBFUZZER -fsanitize=fuzzer,address,undefined \

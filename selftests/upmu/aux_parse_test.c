@@ -18,72 +18,25 @@
 #include "upmu-nic-aux.h"
 #include "upmu-nic-aux-parse.h"
 #include "upmu_diag.h"
+#include "aux_records.h"
 
 /* ---- building records ------------------------------------------------ */
 
-struct wbuf {
-	unsigned char b[8192];
-	size_t len;
-	uint64_t seq;
-};
-
-static void put(struct wbuf *w, const void *p, size_t n)
+static void meta(struct aux_wbuf *w, uint64_t time, unsigned int nr, const uint64_t *ids)
 {
-	memcpy(w->b + w->len, p, n);
-	w->len += n;
+	aux_meta(w, time, 0x1234, 5000000, nr, ids);
 }
 
-static void put64(struct wbuf *w, uint64_t v)
-{
-	put(w, &v, 8);
-}
-
-static void hdr(struct wbuf *w, uint16_t type, uint32_t size, uint32_t nr,
-		uint64_t time)
-{
-	struct upmu_aux_hdr h = {
-		.magic = UPMU_AUX_MAGIC, .version = UPMU_AUX_VERSION, .type = type,
-		.size = size, .nr = nr, .seq = w->seq++, .time = time,
-	};
-
-	put(w, &h, sizeof(h));
-}
-
-static void meta(struct wbuf *w, uint64_t time, unsigned int nr, const uint64_t *ids)
-{
-	struct upmu_aux_meta m = {
-		.serial = 0x1234, .dev_khz = 1000000, .mode = 1, .flags = 0,
-		.period_ns = 1 << 20, .dev_time = 5000000,
-	};
-	unsigned int i;
-
-	hdr(w, UPMU_AUX_META, sizeof(m) + 8 * nr, nr, time);
-	put(w, (char *)&m + sizeof(m.hdr), sizeof(m) - sizeof(m.hdr));
-	for (i = 0; i < nr; i++)
-		put64(w, ids[i]);
-}
-
-static void sample(struct wbuf *w, uint64_t time, uint64_t sid, unsigned int nr,
+/* device times: 1000 * sample_id .. + 10 */
+static void sample(struct aux_wbuf *w, uint64_t time, uint64_t sid, unsigned int nr,
 		   const uint64_t *vals)
 {
-	unsigned int i;
-
-	hdr(w, UPMU_AUX_SAMPLE, sizeof(struct upmu_aux_sample) + 8 * nr, nr, time);
-	put64(w, sid);
-	put64(w, 1000 * sid);
-	put64(w, 1000 * sid + 10);
-	for (i = 0; i < nr; i++)
-		put64(w, vals[i]);
+	aux_sample(w, time, sid, 1000 * sid, 1000 * sid + 10, nr, vals);
 }
 
-static void lost(struct wbuf *w, uint64_t time, uint64_t first, uint64_t last)
+static void lost(struct aux_wbuf *w, uint64_t time, uint64_t first, uint64_t last)
 {
-	uint64_t v[3] = { last - first + 1, first, last };
-	uint32_t reason[2] = { 1, 0 };
-
-	hdr(w, UPMU_AUX_LOST, sizeof(struct upmu_aux_lost), 0, time);
-	put(w, v, sizeof(v));
-	put(w, reason, sizeof(reason));
+	aux_lost(w, time, first, last);
 }
 
 /* ---- checks ------------------------------------------------------------ */
@@ -140,7 +93,7 @@ static void walk(struct upmu_aux_stream *s, const unsigned char *buf, size_t len
 static void test_good(struct upmu_aux_stream *s)
 {
 	uint64_t v1[2] = { 6400, 0 }, v2[2] = { 12800, 64 };
-	struct wbuf w = { .len = 0 };
+	struct aux_wbuf w = { .len = 0 };
 	struct evlog log;
 	const struct upmu_aux_rec *r;
 
@@ -217,7 +170,7 @@ static void one_bad(struct upmu_aux_stream *s, const char *what, size_t off,
 		    const void *val, size_t n, int err, uint32_t bad, uint64_t skipped)
 {
 	uint64_t v[2] = { 1, 2 };
-	struct wbuf w = { .len = 0 };
+	struct aux_wbuf w = { .len = 0 };
 	struct evlog log;
 	unsigned int i, nerr = 0;
 
@@ -251,33 +204,38 @@ static void one_bad(struct upmu_aux_stream *s, const char *what, size_t off,
 
 static void test_malformed(struct upmu_aux_stream *s)
 {
-	uint32_t u32;
-	uint16_t u16;
+	/* a field of the middle record set to a value: its error, the bad value */
+	static const struct {
+		const char *what;
+		size_t off, width;
+		uint32_t val;
+		int err;
+		uint32_t bad;
+	} cases[] = {
+		{ "magic", 0, 4, 0xdeadbeef, UPMU_AUX_ERR_MAGIC, 0xdeadbeef },
+		{ "version", 4, 2, 2, UPMU_AUX_ERR_VERSION, 2 },
+		{ "type 0", 6, 2, 0, UPMU_AUX_ERR_TYPE, 0 },
+		{ "type 4", 6, 2, 4, UPMU_AUX_ERR_TYPE, 4 },
+		{ "size not a multiple of 8", 8, 4, 68, UPMU_AUX_ERR_SIZE, 68 },
+		{ "size < 32", 8, 4, 24, UPMU_AUX_ERR_SIZE, 24 },
+		{ "huge size", 8, 4, 0x7ffffff8, UPMU_AUX_ERR_SIZE, 0x7ffffff8 },
+		{ "size != nr", 8, 4, 64, UPMU_AUX_ERR_NR, 64 },
+		{ "nr != size", 12, 4, 3, UPMU_AUX_ERR_NR, 72 },
+		{ "nr huge", 12, 4, 0x80000000, UPMU_AUX_ERR_NR, 72 },
+	};
 
-	u32 = 0xdeadbeef;
-	one_bad(s, "magic", 0, &u32, 4, UPMU_AUX_ERR_MAGIC, 0xdeadbeef, 72);
-	u16 = 2;
-	one_bad(s, "version", 4, &u16, 2, UPMU_AUX_ERR_VERSION, 2, 72);
-	u16 = 0;
-	one_bad(s, "type 0", 6, &u16, 2, UPMU_AUX_ERR_TYPE, 0, 72);
-	u16 = 4;
-	one_bad(s, "type 4", 6, &u16, 2, UPMU_AUX_ERR_TYPE, 4, 72);
-	u32 = 68;
-	one_bad(s, "size not a multiple of 8", 8, &u32, 4, UPMU_AUX_ERR_SIZE, 68, 72);
-	u32 = 24;
-	one_bad(s, "size < 32", 8, &u32, 4, UPMU_AUX_ERR_SIZE, 24, 72);
-	u32 = 0x7ffffff8;
-	one_bad(s, "huge size", 8, &u32, 4, UPMU_AUX_ERR_SIZE, 0x7ffffff8, 72);
-	u32 = 64;
-	one_bad(s, "size != nr", 8, &u32, 4, UPMU_AUX_ERR_NR, 64, 72);
-	u32 = 3;
-	one_bad(s, "nr != size", 12, &u32, 4, UPMU_AUX_ERR_NR, 72, 72);
-	u32 = 0x80000000;
-	one_bad(s, "nr huge", 12, &u32, 4, UPMU_AUX_ERR_NR, 72, 72);
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint32_t u32 = cases[i].val;
+		uint16_t u16 = cases[i].val;
+
+		one_bad(s, cases[i].what, cases[i].off, cases[i].width == 4 ?
+			(const void *)&u32 : (const void *)&u16, cases[i].width,
+			cases[i].err, cases[i].bad, 72);
+	}
 	/* valid alone, wrong in the stream: dropped as one record */
 	{
 		uint64_t v[3] = { 1, 2, 3 };
-		struct wbuf w = { .len = 0 };
+		struct aux_wbuf w = { .len = 0 };
 		struct evlog log;
 
 		/* a SAMPLE before any META */
@@ -363,7 +321,7 @@ static void test_malformed(struct upmu_aux_stream *s)
 static void test_truncated(struct upmu_aux_stream *s)
 {
 	uint64_t v[2] = { 1, 2 };
-	struct wbuf w = { .len = 0 };
+	struct aux_wbuf w = { .len = 0 };
 	struct evlog log;
 	size_t cut;
 
@@ -566,7 +524,7 @@ static void fuzz(struct upmu_aux_stream *s, unsigned long n)
 {
 	static unsigned char good[4096], buf[4096];
 	uint64_t v[4] = { 1, 2, 3, 4 }, ids[4] = { ids2[0], ids2[1], 0x10c0000100000000ull, 7 };
-	struct wbuf *w = calloc(1, sizeof(*w));
+	struct aux_wbuf *w = calloc(1, sizeof(*w));
 	size_t glen, len, cuts[3];
 	unsigned long i;
 	unsigned int ncut, k, bad = 0;

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "upmu-nic-aux.h"
+#include "aux_records.h"
 
 #define PMU_TYPE	42
 #define AUX_ID		100
@@ -138,66 +138,24 @@ static void auxtrace(const void *data, size_t len, uint64_t off, uint32_t idx,
 	emit(data, len);
 }
 
-/* ---- AUX records ---- */
+/* ---- AUX records: device time = perf time - 100 s + 5 us ---- */
 
-struct stream {
-	unsigned char b[4096];
-	size_t len;
-	uint64_t seq;
-};
+#define DEV(t)	((t) - T(0) + 5000)
 
-static void rhdr(struct stream *s, uint16_t type, uint32_t size, uint32_t nr,
-		 uint64_t time)
+static void meta(struct aux_wbuf *s, uint64_t time, unsigned int nr, const uint64_t *ids)
 {
-	struct upmu_aux_hdr h = {
-		.magic = UPMU_AUX_MAGIC, .version = UPMU_AUX_VERSION, .type = type,
-		.size = size, .nr = nr, .seq = s->seq++, .time = time,
-	};
-
-	memcpy(s->b + s->len, &h, sizeof(h));
-	s->len += sizeof(h);
+	aux_meta(s, time, 42, DEV(time), nr, ids);
 }
 
-static void r64(struct stream *s, uint64_t v)
-{
-	memcpy(s->b + s->len, &v, 8);
-	s->len += 8;
-}
-
-static void meta(struct stream *s, uint64_t time, unsigned int nr, const uint64_t *ids)
-{
-	uint32_t m[4] = { 0x2a, 1000000, 1, 0 };	/* serial, dev_khz, mode, flags */
-	unsigned int i;
-
-	rhdr(s, UPMU_AUX_META, sizeof(struct upmu_aux_meta) + 8 * nr, nr, time);
-	memcpy(s->b + s->len, m, sizeof(m));
-	s->len += sizeof(m);
-	r64(s, 1048576);		/* period_ns */
-	r64(s, time - T(0) + 5000);	/* dev_time at hdr.time: perf time - 100 s + 5 us */
-	for (i = 0; i < nr; i++)
-		r64(s, ids[i]);
-}
-
-static void sample(struct stream *s, uint64_t time, uint64_t sid, unsigned int nr,
+static void sample(struct aux_wbuf *s, uint64_t time, uint64_t sid, unsigned int nr,
 		   const uint64_t *v)
 {
-	unsigned int i;
-
-	rhdr(s, UPMU_AUX_SAMPLE, sizeof(struct upmu_aux_sample) + 8 * nr, nr, time);
-	r64(s, sid);
-	r64(s, time - T(0) + 5000 - 20);
-	r64(s, time - T(0) + 5000);
-	for (i = 0; i < nr; i++)
-		r64(s, v[i]);
+	aux_sample(s, time, sid, DEV(time) - 20, DEV(time), nr, v);
 }
 
-static void lost(struct stream *s, uint64_t time, uint64_t first, uint64_t last)
+static void lost(struct aux_wbuf *w, uint64_t time, uint64_t first, uint64_t last)
 {
-	rhdr(s, UPMU_AUX_LOST, sizeof(struct upmu_aux_lost), 0, time);
-	r64(s, last - first + 1);
-	r64(s, first);
-	r64(s, last);
-	r64(s, 1);			/* reason 1, pad 0 */
+	aux_lost(w, time, first, last);
 }
 
 int main(int argc, char **argv)
@@ -208,7 +166,7 @@ int main(int argc, char **argv)
 		0x1160000b00000000ull,	/* pcie_rd_lat_total_ns.l0 */
 	};
 	const char *v = argc > 1 ? argv[1] : "good";
-	struct stream a = { .len = 0 }, b = { .len = 0 };
+	struct aux_wbuf a = { .len = 0 }, b = { .len = 0 };
 	size_t a1, a2, cut = 0;
 	uint64_t info_version = UPMU_AUX_VERSION;
 

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Writing AUX stream records (hw/upmu_aux.h) for the host tests of the
+ * perf decoder: aux_parse_test.c and aux_perfdata.c.
+ */
+#ifndef UPMU_AUX_RECORDS_H
+#define UPMU_AUX_RECORDS_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "upmu-nic-aux.h"
+
+struct aux_wbuf {
+	unsigned char b[8192];
+	size_t len;
+	uint64_t seq;		/* of the next record */
+};
+
+static inline void aux_put(struct aux_wbuf *w, const void *p, size_t n)
+{
+	if (w->len + n > sizeof(w->b))
+		abort();
+	memcpy(w->b + w->len, p, n);
+	w->len += n;
+}
+
+static inline void aux_put64(struct aux_wbuf *w, uint64_t v)
+{
+	aux_put(w, &v, 8);
+}
+
+static inline void aux_hdr(struct aux_wbuf *w, uint16_t type, uint32_t size,
+			   uint32_t nr, uint64_t time)
+{
+	struct upmu_aux_hdr h = {
+		.magic = UPMU_AUX_MAGIC, .version = UPMU_AUX_VERSION, .type = type,
+		.size = size, .nr = nr, .seq = w->seq++, .time = time,
+	};
+
+	aux_put(w, &h, sizeof(h));
+}
+
+/* A META: 1 GHz device, repetitive mode, period 2^20 ns. */
+static inline void aux_meta(struct aux_wbuf *w, uint64_t time, uint32_t serial,
+			    uint64_t dev_time, unsigned int nr, const uint64_t *ids)
+{
+	struct upmu_aux_meta m = {
+		.serial = serial, .dev_khz = 1000000, .mode = 1, .flags = 0,
+		.period_ns = 1 << 20, .dev_time = dev_time,
+	};
+	unsigned int i;
+
+	aux_hdr(w, UPMU_AUX_META, sizeof(m) + 8 * nr, nr, time);
+	aux_put(w, (char *)&m + sizeof(m.hdr), sizeof(m) - sizeof(m.hdr));
+	for (i = 0; i < nr; i++)
+		aux_put64(w, ids[i]);
+}
+
+static inline void aux_sample(struct aux_wbuf *w, uint64_t time, uint64_t sid,
+			      uint64_t ts_first, uint64_t ts_last, unsigned int nr,
+			      const uint64_t *vals)
+{
+	unsigned int i;
+
+	aux_hdr(w, UPMU_AUX_SAMPLE, sizeof(struct upmu_aux_sample) + 8 * nr, nr, time);
+	aux_put64(w, sid);
+	aux_put64(w, ts_first);
+	aux_put64(w, ts_last);
+	for (i = 0; i < nr; i++)
+		aux_put64(w, vals[i]);
+}
+
+/* A LOST of first..last, reason 1 (overwritten). */
+static inline void aux_lost(struct aux_wbuf *w, uint64_t time, uint64_t first,
+			    uint64_t last)
+{
+	uint64_t v[3] = { last - first + 1, first, last };
+	uint32_t reason[2] = { 1, 0 };
+
+	aux_hdr(w, UPMU_AUX_LOST, sizeof(struct upmu_aux_lost), 0, time);
+	aux_put(w, v, sizeof(v));
+	aux_put(w, reason, sizeof(reason));
+}
+
+#endif
