@@ -82,7 +82,14 @@ update)
 	for f in $(printf '%s\n' "${!map[@]}" | sort -t/ -k2); do
 		newfile "$f" "${map[$f]}"
 	done >> "$tmp"
-	mv "$tmp" "$patch"
+	# the message, a new diffstat, the diffs
+	{
+		sed -n '1,/^---$/p' "$tmp"
+		git apply --stat "$tmp"
+		echo
+		sed -n '/^diff --git /,$p' "$tmp"
+	} > "$patch"
+	rm -f "$tmp"
 	"$0" check
 	;;
 *)

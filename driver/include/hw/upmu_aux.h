@@ -1,7 +1,12 @@
-/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The records of the NIC diagnostic AUX stream (upmu_nicdiag_<serial>),
- * shared by the kernel and the perf decoder: Documentation/upmu-nic-aux.rst.
+ * The records of a upmu AUX stream (the NIC's diagnostic samples in
+ * perf's AUX area), as the upmu_nic driver writes them and a decoder
+ * reads them.  Documented in Documentation/upmu-nic-aux.rst.
+ *
+ * Little-endian; every record starts with struct upmu_aux_hdr, is 8-byte
+ * aligned and a multiple of 8 bytes.  Safe to include from the kernel and
+ * from userspace (only <linux/types.h>); perf's decoder carries a copy.
  */
 #ifndef _UPMU_HW_UPMU_AUX_H
 #define _UPMU_HW_UPMU_AUX_H
@@ -22,7 +27,8 @@ struct upmu_aux_hdr {		/* 32 bytes, starts every record */
 	__u64 time;		/* perf clock ns (event->clock()) */
 };
 
-struct upmu_aux_meta {		/* first record of every AUX commit (every perf_aux_output_end with data) */
+/* first record of every AUX commit (every perf_aux_output_end with data) */
+struct upmu_aux_meta {
 	struct upmu_aux_hdr hdr;	/* time: perf clock when the device clock was read */
 	__u32 serial;		/* NIC serial */
 	__u32 dev_khz;		/* device clock frequency */
@@ -32,6 +38,7 @@ struct upmu_aux_meta {		/* first record of every AUX commit (every perf_aux_outp
 	__u64 dev_time;		/* device clock (ns) read at hdr.time */
 	__u64 ids[];		/* hdr.nr data IDs, in the order of the values */
 };
+
 /* perf time of a device time stamp t: hdr.time - (dev_time - t) (documented conversion) */
 
 struct upmu_aux_sample {
@@ -51,4 +58,4 @@ struct upmu_aux_lost {
 	__u32 pad;
 };
 
-#endif
+#endif /* _UPMU_HW_UPMU_AUX_H */
