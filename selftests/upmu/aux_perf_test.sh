@@ -71,8 +71,8 @@ expect "perf script: 7 samples and 2 losses, interleaved with cpu-clock by time"
 [001] 100.001200: upmu-nic-diag: sample_id 5 pcie_rd_lat_total_ns.l0 1
 [001] 100.001250: cpu-clock:
 [000] 100.001300: upmu-nic-diag: sample_id 18 port_rx_bytes.p0 12800 port_tx_bytes.p0 64 pcie_rd_lat_total_ns.l0 1000
-[000] 100.002000: upmu-nic-lost: lost 3 samples (sample_id 19..21)
 [000] 100.002050: cpu-clock:
+[000] 100.002100: upmu-nic-lost: lost 3 samples (sample_id 19..21)
 [000] 100.002100: upmu-nic-diag: sample_id 22 port_rx_bytes.p0 19200 port_tx_bytes.p0 128 pcie_rd_lat_total_ns.l0 1500
 [000] 100.002150: cpu-clock:
 [001] 100.002200: upmu-nic-diag: sample_id 6 pcie_rd_lat_total_ns.l0 2
@@ -105,20 +105,20 @@ expect "perf report -D: each AUXTRACE buffer, one line per record, the summary" 
   PMU Type 42
   Format version 1
 . ... UPMU NIC diag data: size 248 bytes, records 3
-.  00000000: META seq 0 time 100001000000 serial 42 dev_khz 1000000 mode repetitive period_ns 1048576 dev_time 1005000 flags 0 ids 3: port_rx_bytes.p0 port_tx_bytes.p0 pcie_rd_lat_total_ns.l0
+.  00000000: META seq 0 time 100001400000 serial 42 dev_khz 1000000 mode repetitive period_ns 1048576 dev_time 1405000 flags 0 ids 3: port_rx_bytes.p0 port_tx_bytes.p0 pcie_rd_lat_total_ns.l0
 .  00000058: SAMPLE seq 1 time 100001100000 sample_id 17 dev_ts 1104980..1105000: port_rx_bytes.p0 6400 port_tx_bytes.p0 0 pcie_rd_lat_total_ns.l0 500
 .  000000a8: SAMPLE seq 2 time 100001300000 sample_id 18 dev_ts 1304980..1305000: port_rx_bytes.p0 12800 port_tx_bytes.p0 64 pcie_rd_lat_total_ns.l0 1000
 . ... UPMU NIC diag data: size 272 bytes, records 3
-.  00000000: META seq 3 time 100002000000 serial 42 dev_khz 1000000 mode repetitive period_ns 1048576 dev_time 2005000 flags 0 ids 3: port_rx_bytes.p0 port_tx_bytes.p0 pcie_rd_lat_total_ns.l0
-.  00000058: LOST seq 4 time 100002000000 lost 3 samples (sample_id 19..21) reason 1
+.  00000000: META seq 3 time 100002400000 serial 42 dev_khz 1000000 mode repetitive period_ns 1048576 dev_time 2405000 flags 0 ids 3: port_rx_bytes.p0 port_tx_bytes.p0 pcie_rd_lat_total_ns.l0
+.  00000058: LOST seq 4 time 100002400000 lost 3 samples (sample_id 19..21) reason 1
 .  00000098: SAMPLE seq 5 time 100002100000 sample_id 22 dev_ts 2104980..2105000: port_rx_bytes.p0 19200 port_tx_bytes.p0 128 pcie_rd_lat_total_ns.l0 1500
 . ... UPMU NIC diag data: size 200 bytes, records 3
-.  00000000: META seq 0 time 100001050000 serial 42 dev_khz 1000000 mode repetitive period_ns 1048576 dev_time 1055000 flags 0 ids 1: pcie_rd_lat_total_ns.l0
+.  00000000: META seq 0 time 100002450000 serial 42 dev_khz 1000000 mode repetitive period_ns 1048576 dev_time 2455000 flags 0 ids 1: pcie_rd_lat_total_ns.l0
 .  00000048: SAMPLE seq 1 time 100001200000 sample_id 5 dev_ts 1204980..1205000: pcie_rd_lat_total_ns.l0 1
 .  00000088: SAMPLE seq 2 time 100002200000 sample_id 6 dev_ts 2204980..2205000: pcie_rd_lat_total_ns.l0 2
 . ... UPMU NIC diag data: size 208 bytes, records 3
 .  00000000: SAMPLE seq 6 time 100002300000 sample_id 23 dev_ts 2304980..2305000: port_rx_bytes.p0 25600 port_tx_bytes.p0 192 pcie_rd_lat_total_ns.l0 2000
-.  00000028: META seq 7 time 100003000000 serial 42 dev_khz 1000000 mode repetitive period_ns 1048576 dev_time 3005000 flags 0 ids 3: port_rx_bytes.p0 port_tx_bytes.p0 pcie_rd_lat_total_ns.l0
+.  00000028: META seq 7 time 100003200000 serial 42 dev_khz 1000000 mode repetitive period_ns 1048576 dev_time 3205000 flags 0 ids 3: port_rx_bytes.p0 port_tx_bytes.p0 pcie_rd_lat_total_ns.l0
 .  00000080: SAMPLE seq 8 time 100003100000 sample_id 24 dev_ts 3104980..3105000: port_rx_bytes.p0 32000 port_tx_bytes.p0 256 pcie_rd_lat_total_ns.l0 2500
 upmu-nic: 7 samples, lost 3 samples in 1 gaps
 EOF
@@ -147,7 +147,7 @@ for v in magic version size nr; do
 	esac
 	if script $v; then
 		has "corrupt $v: reported where it is, the rest decoded" "$tmp/$v.script.out" \
-			"[000] 100.002000: upmu-nic-lost: bad data: $what, 80 bytes skipped" \
+			"[000] 100.002300: upmu-nic-lost: bad data: $what, 80 bytes skipped" \
 			"[000] 100.002300: upmu-nic-lost: 1 records missing (seq 5..5)" \
 			"[000] 100.002300: upmu-nic-lost: lost 1 samples (sample_id 22..22) with no LOST record" \
 			"[000] 100.002300: upmu-nic-diag: sample_id 23 port_rx_bytes.p0 25600 port_tx_bytes.p0 192 pcie_rd_lat_total_ns.l0 2000" \
@@ -176,9 +176,9 @@ time,cpu,event,sample_id,lost,first_id,last_id,note,port_rx_bytes.p0,port_tx_byt
 100.001100,0,upmu-nic-diag,17,,,,,6400,0,500
 100.001200,1,upmu-nic-diag,5,,,,,,,1
 100.001300,0,upmu-nic-diag,18,,,,,12800,64,1000
-100.002000,0,upmu-nic-lost,,3,19,21,,,,
-100.002000,0,upmu-nic-lost,,,,,"bad data: bad magic (0x21444142), 80 bytes skipped",,,
 100.002200,1,upmu-nic-diag,6,,,,,,,2
+100.002300,0,upmu-nic-lost,,3,19,21,,,,
+100.002300,0,upmu-nic-lost,,,,,"bad data: bad magic (0x21444142), 80 bytes skipped",,,
 100.002300,0,upmu-nic-lost,,,,,1 records missing (seq 5..5),,,
 100.002300,0,upmu-nic-lost,,1,22,22,no LOST record,,,
 100.002300,0,upmu-nic-diag,23,,,,,25600,192,2000
@@ -192,7 +192,7 @@ assert len(rows) == 9, len(rows)
 assert rows[0] == {"time": 100.0011, "cpu": 0, "event": "upmu-nic-diag", "sample_id": 17,
 		   "values": {"port_rx_bytes.p0": 6400, "port_tx_bytes.p0": 0,
 			      "pcie_rd_lat_total_ns.l0": 500}}, rows[0]
-assert rows[3] == {"time": 100.002, "cpu": 0, "event": "upmu-nic-lost", "lost": 3,
+assert rows[3] == {"time": 100.0021, "cpu": 0, "event": "upmu-nic-lost", "lost": 3,
 		   "first_id": 19, "last_id": 21}, rows[3]' "$tmp/good.json"; then
 	ok "upmu-aux-csv -j: JSON lines with the exact values"
 else

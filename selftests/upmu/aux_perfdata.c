@@ -171,22 +171,22 @@ int main(int argc, char **argv)
 	uint64_t info_version = UPMU_AUX_VERSION;
 
 	/* CPU 0: three AUXTRACE buffers; the 3rd record of the 2nd straddles */
-	meta(&a, T(1000), 3, ids);
+	meta(&a, T(1400), 3, ids);	/* META and LOST: the drain time (the AUX record) */
 	sample(&a, T(1100), 17, 3, (const uint64_t[]){ 6400, 0, 500 });
 	sample(&a, T(1300), 18, 3, (const uint64_t[]){ 12800, 64, 1000 });
 	a1 = a.len;
-	meta(&a, T(2000), 3, ids);
+	meta(&a, T(2400), 3, ids);
 	if (strcmp(v, "gap"))		/* else 19..21 is an unreported gap */
-		lost(&a, T(2000), 19, 21);
+		lost(&a, T(2400), 19, 21);
 	sample(&a, T(2100), 22, 3,
 	       (const uint64_t[]){ 19200, 128, 1500 });
 	sample(&a, T(2300), 23, 3, (const uint64_t[]){ 25600, 192, 2000 });
 	a2 = a.len - 40;		/* cut inside the last SAMPLE */
-	meta(&a, T(3000), 3, ids);
+	meta(&a, T(3200), 3, ids);
 	sample(&a, T(3100), 24, 3, (const uint64_t[]){ 32000, 256, 2500 });
 
 	/* CPU 1: one buffer */
-	meta(&b, T(1050), 1, ids + 2);
+	meta(&b, T(2450), 1, ids + 2);
 	sample(&b, T(1200), 5, 1, (const uint64_t[]){ 1 });
 	sample(&b, T(2200), 6, 1, (const uint64_t[]){ 2 });
 
