@@ -55,7 +55,12 @@ has() {
 			miss=1
 		fi
 	done
-	[ $miss = 0 ] && ok "$name" || { sed 's/^/#   /' "$file" | head -n 30; not_ok "$name"; }
+	if [ $miss = 0 ]; then
+		ok "$name"
+	else
+		sed 's/^/#   /' "$file" | head -n 30
+		not_ok "$name"
+	fi
 }
 
 script() { run "$1" script -F cpu,time,event,synth; }
