@@ -548,6 +548,8 @@ int sim_nic_add(struct sim_dev *sd)
 	unsigned int p;
 	int ret;
 
+	if (o->socket >= sd->nr_sockets)
+		return -EINVAL;
 	nic = kzalloc_obj(*nic);
 	if (!nic)
 		return -ENOMEM;
@@ -596,7 +598,7 @@ int sim_nic_add(struct sim_dev *sd)
 
 	for (p = 0; p < nic->nr_pfs; p++) {
 		nic->pf[p].pdev = sim_add_pdev(sd, "upmu-nic-pf", &nic->pf[p].regs,
-					       0, p, NULL);
+					       o->socket, p, NULL);
 		if (IS_ERR(nic->pf[p].pdev)) {
 			ret = PTR_ERR(nic->pf[p].pdev);
 			sim_nic_del(sd);
