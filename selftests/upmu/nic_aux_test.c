@@ -62,7 +62,7 @@ struct stream {
 struct rec {
 	struct upmu_aux_hdr h;
 	uint64_t off;		/* absolute AUX offset */
-	uint64_t v[8];		/* the body after the header, as u64 */
+	uint64_t v[16];		/* the body after the header, as u64 */
 };
 
 struct commits {
@@ -402,7 +402,8 @@ TEST_F(aux, lost_range)
 /*
  * A one-page AUX area that nobody reads: whole records up to what fits,
  * TRUNCATED, the event disabled; once read and enabled again the rest
- * comes, nothing lost (the device kept what did not fit).
+ * comes, nothing lost (the device kept what did not fit), the first
+ * record after it straddling the end of the area.
  */
 TEST_F(aux, truncated)
 {
@@ -448,6 +449,64 @@ TEST_F(aux, truncated)
 	}
 	EXPECT_EQ(64U, k);
 	stream_close(s);
+}
+
+/* The META of the first commit of @spec: its nr, period and ids[0..7]. */
+static int first_meta(struct __test_metadata *_metadata, struct stream *s,
+		      struct rec *r, const char *spec)
+{
+	int n;
+
+	EXPECT_EQ(0, stream_open(s, spec, 4, true));
+	EXPECT_EQ(0, stream_enable(s));
+	EXPECT_EQ(0, nic_advance(1 << 21));	/* a sample of 2^20 ns at least */
+	drain_wait();
+	n = read_records(s, r, true);
+	stream_close(s);
+	EXPECT_LT(0, n);
+	EXPECT_EQ(UPMU_AUX_META, r[0].h.type);
+	return n > 0 ? (int)r[0].h.nr : -1;
+}
+
+/*
+ * The named profiles' IDs, in their documented order; the default
+ * device period, 2^20 ns; the default buffer, as large as the device
+ * holds for 8 IDs (2^9 samples: 4096 counter-samples).
+ */
+TEST_F(aux, profiles)
+{
+	static const uint64_t port[] = {
+		DID(RX_BYTES, 0), DID(RX_PACKETS, 0), DID(TX_BYTES, 0), DID(TX_PACKETS, 0),
+		DID(RX_BYTES, 1), DID(RX_PACKETS, 1), DID(TX_BYTES, 1), DID(TX_PACKETS, 1),
+	};
+	static const uint64_t pcie[] = {
+		DID(PCIE_IN_BYTES, 0), DID(PCIE_OUT_BYTES, 0), DID(PCIE_RD_LAT, 0),
+		DID(PCIE_RD_COUNT, 0),
+	};
+	static const uint64_t doca[] = {
+		DID(RX_BYTES, 0), DID(TX_BYTES, 0), DID(RX_PACKETS, 0), DID(TX_PACKETS, 0),
+		DID(RX_CQE, 0), DID(TX_CQE, 0), DID(ICMC_HITS, 0), DID(ICMC_MISSES, 0),
+	};
+	struct rec *m = &self->r[0];
+	unsigned int i;
+
+	ASSERT_EQ(8, first_meta(_metadata, &self->s, self->r, "port_traffic"));
+	EXPECT_EQ(1ULL << 20, m->v[M_PERIOD]);
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(port[i], m->v[M_IDS + i]) TH_LOG("id %u", i);
+	ASSERT_EQ(4, first_meta(_metadata, &self->s, self->r, "pcie,dev_period=12,single=1"));
+	EXPECT_EQ(1ULL << 12, m->v[M_PERIOD]);
+	EXPECT_EQ((uint64_t)NIC_MODE_SINGLE, m->v[M_MODE_FLAGS]);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(pcie[i], m->v[M_IDS + i]) TH_LOG("id %u", i);
+	ASSERT_EQ(8, first_meta(_metadata, &self->s, self->r, "doca_default"));
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(doca[i], m->v[M_IDS + i]) TH_LOG("id %u", i);
+	/* 2^10 samples of 8 IDs do not fit, 2^9 do; 2^10 asked for does not */
+	EXPECT_EQ(-EINVAL, stream_open(&self->s, "port_traffic,log_samples=10", 4, true));
+	stream_close(&self->s);
+	OPEN_STREAM("port_traffic,log_samples=9", 4);
+	stream_close(&self->s);
 }
 
 /*
