@@ -73,13 +73,17 @@ tools: $(TOOLS)
 # The fwctl test needs the fwctl uAPI (Linux 6.15+), which Debian 12's
 # linux-libc-dev (6.1) lacks: it is copied from the kernel source the
 # debug kernel is built from, at build time, into build/include.
-SELFTESTS += build/selftests/nic_fwctl_test build/selftests/nic_pmu_test
+SELFTESTS += build/selftests/nic_fwctl_test build/selftests/nic_pmu_test \
+	     build/selftests/nic_aux_test
 FWCTL_UAPI := build/include/fwctl/fwctl.h build/include/fwctl/mlx5.h
 build/include/fwctl/%.h:
 	@mkdir -p $(@D)
 	cp "$$(scripts/ksrc.sh 2>/dev/null)/include/uapi/fwctl/$*.h" $@
-build/selftests/nic_fwctl_test build/selftests/nic_pmu_test: $(FWCTL_UAPI) driver/include/hw/nic_cmd.h
-build/selftests/nic_fwctl_test build/selftests/nic_pmu_test: USERCFLAGS += -isystem build/include
+NICFWTESTS := build/selftests/nic_fwctl_test build/selftests/nic_pmu_test \
+	      build/selftests/nic_aux_test
+$(NICFWTESTS): $(FWCTL_UAPI) driver/include/hw/nic_cmd.h selftests/upmu/nic_fwctl_util.h
+$(NICFWTESTS): USERCFLAGS += -isystem build/include
+build/selftests/nic_aux_test: driver/include/hw/upmu_aux.h
 
 selftests: $(SELFTESTS)
 

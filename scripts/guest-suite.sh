@@ -33,6 +33,7 @@ demo_test
 modules_test
 nic_fw_test
 nic_pmu_test
+nic_aux_test
 "
 
 list=0

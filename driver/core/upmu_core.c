@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/topology.h>
+#include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
 #include "upmu.h"
@@ -22,6 +23,8 @@
 #define UPMU_POLL_MAX_NS	(60ULL * NSEC_PER_SEC)
 /* Shortest poll period we are willing to run. */
 #define UPMU_POLL_MIN_NS	(100ULL * NSEC_PER_USEC)
+/* Shortest drain period of an AUX stream (sample_period, ns). */
+#define UPMU_AUX_MIN_NS		(100ULL * NSEC_PER_USEC)
 
 static enum cpuhp_state upmu_hp_state;
 
@@ -316,6 +319,253 @@ static void upmu_read(struct perf_event *event)
 	upmu_unlock(upmu, flags);
 }
 
+/* ---- AUX streams ------------------------------------------------------- */
+
+/*
+ * A PMU with &upmu_desc.aux streams records into perf's AUX area: every
+ * sample_period ns a timer, pinned to the event's CPU and run in hard
+ * irq, opens an AUX transaction, lets the family's drain copy whole
+ * records into the free space perf reports, and commits them.  No
+ * transaction is left open between ticks, so none outlives stop().
+ */
+
+/**
+ * struct upmu_aux_buf - an AUX area, as setup_aux() maps it
+ * @base: its pages, mapped contiguously
+ * @size: bytes, a power of two
+ */
+struct upmu_aux_buf {
+	void *base;
+	size_t size;
+};
+
+/**
+ * struct upmu_aux_event - per-event state of an AUX stream (pmu_private)
+ * @handle: the AUX transaction, open only inside upmu_aux_drain()
+ * @timer: the drain timer, pinned to the event's CPU, hard irq
+ * @event: the event
+ * @seq: the next record's number
+ */
+struct upmu_aux_event {
+	struct perf_output_handle handle;
+	struct hrtimer timer;
+	struct perf_event *event;
+	u64 seq;
+};
+
+/**
+ * upmu_aux_put() - write one whole record into the AUX area
+ * @out: the drain's output
+ * @rec: the record: its header's type, nr and time set by the family
+ * @len: its bytes, a multiple of 8
+ *
+ * Fills in the header's magic, version, size and seq, and copies the
+ * record at perf's write position, split at the end of the area.  A LOST
+ * record flags the commit PARTIAL.
+ *
+ * Return: 0, or -ENOSPC (nothing written) if it does not fit.
+ */
+int upmu_aux_put(struct upmu_aux_out *out, struct upmu_aux_hdr *rec, size_t len)
+{
+	struct upmu_aux_event *ae = out->event->pmu_private;
+	u64 off = (out->head + out->used) & out->mask;
+	size_t first = min_t(size_t, len, out->mask + 1 - off);
+
+	if (WARN_ON_ONCE(len < sizeof(*rec) || len % 8) ||
+	    len > upmu_aux_space(out))
+		return -ENOSPC;
+	rec->magic = UPMU_AUX_MAGIC;
+	rec->version = UPMU_AUX_VERSION;
+	rec->size = len;
+	rec->seq = ae->seq++;
+	memcpy(out->base + off, rec, first);
+	memcpy(out->base, (u8 *)rec + first, len - first);
+	out->used += len;
+	if (rec->type == UPMU_AUX_LOST)
+		out->flags |= PERF_AUX_FLAG_PARTIAL;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(upmu_aux_put);
+
+/*
+ * One AUX transaction: what the hardware has, into the free space.
+ * Return false when the timer need not come again: the PMU is dead, the
+ * event stopped, or the commit was TRUNCATED (perf disables the event;
+ * perf record enables it again once it has read the area).  Without an
+ * AUX area (not mapped yet, going away, or full: perf disables the
+ * event then), the timer goes on and tries again.
+ */
+static bool upmu_aux_drain(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	struct upmu_aux_event *ae = event->pmu_private;
+	struct upmu_aux_out out = { .event = event };
+	struct upmu_aux_buf *buf;
+	unsigned long flags;
+	bool more;
+
+	flags = upmu_lock(upmu);
+	if (upmu->dead || (event->hw.state & PERF_HES_STOPPED)) {
+		upmu_unlock(upmu, flags);
+		return false;
+	}
+	buf = perf_aux_output_begin(&ae->handle, event);
+	if (!buf) {
+		upmu_unlock(upmu, flags);
+		return true;
+	}
+	out.base = buf->base;
+	out.mask = buf->size - 1;
+	out.head = ae->handle.head;
+	out.space = ae->handle.size;
+	more = upmu->desc->aux->drain(upmu, event, &out);
+	if (more)
+		out.flags |= PERF_AUX_FLAG_TRUNCATED;
+	if (out.flags)
+		perf_aux_output_flag(&ae->handle, out.flags);
+	perf_aux_output_end(&ae->handle, out.used);
+	upmu_unlock(upmu, flags);
+	return !more;
+}
+
+static u64 upmu_aux_period(const struct perf_event *event)
+{
+	return max_t(u64, event->hw.sample_period, UPMU_AUX_MIN_NS);
+}
+
+static enum hrtimer_restart upmu_aux_tick(struct hrtimer *t)
+{
+	struct upmu_aux_event *ae = container_of(t, struct upmu_aux_event, timer);
+	struct perf_event *event = ae->event;
+
+	if (!upmu_aux_drain(to_upmu(event->pmu), event))
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ns_to_ktime(upmu_aux_period(event)));
+	return HRTIMER_RESTART;
+}
+
+static void upmu_aux_start(struct perf_event *event, int flags)
+{
+	struct upmu_aux_event *ae = event->pmu_private;
+	struct upmu_pmu *upmu = to_upmu(event->pmu);
+	unsigned long irqflags;
+
+	irqflags = upmu_lock(upmu);
+	event->hw.state = 0;
+	if (!upmu->dead)
+		hrtimer_start(&ae->timer, ns_to_ktime(upmu_aux_period(event)),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+	upmu_unlock(upmu, irqflags);
+}
+
+/*
+ * On the event's CPU with interrupts off, where its timer is pinned: the
+ * timer is not running, and cancelling it cannot fail.  PERF_EF_UPDATE:
+ * a last drain, so that what the hardware holds now is in the area.
+ */
+static void upmu_aux_stop(struct perf_event *event, int flags)
+{
+	struct upmu_aux_event *ae = event->pmu_private;
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (hwc->state & PERF_HES_STOPPED)
+		return;
+	hrtimer_try_to_cancel(&ae->timer);
+	if (flags & PERF_EF_UPDATE)
+		upmu_aux_drain(to_upmu(event->pmu), event);
+	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static int upmu_aux_add(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		upmu_aux_start(event, PERF_EF_RELOAD);
+	perf_event_update_userpage(event);
+	return 0;
+}
+
+static void upmu_aux_del(struct perf_event *event, int flags)
+{
+	upmu_aux_stop(event, PERF_EF_UPDATE);
+	perf_event_update_userpage(event);
+}
+
+/* The stream is in the AUX area: there is no count to read. */
+static void upmu_aux_read(struct perf_event *event)
+{
+}
+
+/* Normal (writable) mappings only: overwrite mode is not implemented. */
+static void *upmu_aux_setup(struct perf_event *event, void **pages,
+			    int nr_pages, bool overwrite)
+{
+	struct upmu_aux_buf *buf;
+	struct page **pg;
+	int i;
+
+	if (overwrite) {
+		pr_debug("%s: overwrite (snapshot) AUX mappings are not supported\n",
+			 to_upmu(event->pmu)->name);
+		return NULL;
+	}
+	if (nr_pages < 1 || !is_power_of_2(nr_pages))
+		return NULL;
+	pg = kcalloc(nr_pages, sizeof(*pg), GFP_KERNEL);
+	buf = kzalloc_obj(*buf);
+	if (!pg || !buf)
+		goto err;
+	for (i = 0; i < nr_pages; i++)
+		pg[i] = virt_to_page(pages[i]);
+	buf->base = vmap(pg, nr_pages, VM_MAP, PAGE_KERNEL);
+	if (!buf->base)
+		goto err;
+	buf->size = (size_t)nr_pages << PAGE_SHIFT;
+	kfree(pg);
+	return buf;
+err:
+	kfree(pg);
+	kfree(buf);
+	return NULL;
+}
+
+static void upmu_aux_free(void *priv)
+{
+	struct upmu_aux_buf *buf = priv;
+
+	vunmap(buf->base);
+	kfree(buf);
+}
+
+/*
+ * event_init of an AUX stream, process context: the drain period from
+ * sample_period in ns, or from a frequency as the cpu-clock event does,
+ * and the per-event state.
+ */
+static int upmu_aux_event_init(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	struct upmu_aux_event *ae;
+
+	if (event->attr.freq) {
+		if (!event->attr.sample_freq)
+			return -EINVAL;
+		event->attr.sample_period = div64_u64(NSEC_PER_SEC,
+						      event->attr.sample_freq) ?: 1;
+		hwc->sample_period = event->attr.sample_period;
+		local64_set(&hwc->period_left, hwc->sample_period);
+		hwc->last_period = hwc->sample_period;
+		event->attr.freq = 0;
+	}
+	ae = kzalloc_obj(*ae);
+	if (!ae)
+		return -ENOMEM;
+	ae->event = event;
+	upmu_hrtimer_setup(&ae->timer, upmu_aux_tick, CLOCK_MONOTONIC,
+			   HRTIMER_MODE_REL_HARD);
+	event->pmu_private = ae;
+	return 0;
+}
+
 /* ---- event_init -------------------------------------------------------- */
 
 static int upmu_sched_one(struct upmu_pmu *upmu, struct upmu_sched *s,
@@ -426,12 +676,22 @@ static int upmu_check_config(struct upmu_pmu *upmu, struct perf_event *event)
 	return -EINVAL;
 }
 
-/* event->destroy of a family with an event_put hook: process context. */
+/*
+ * event->destroy of a family with an event_put hook, or of an AUX
+ * stream: process context.
+ */
 static void upmu_event_destroy(struct perf_event *event)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
+	struct upmu_aux_event *ae = event->pmu_private;
 
-	upmu->desc->ops->event_put(upmu, event);
+	if (upmu->desc->ops->event_put)
+		upmu->desc->ops->event_put(upmu, event);
+	if (ae) {
+		hrtimer_cancel(&ae->timer);
+		event->pmu_private = NULL;
+		kfree(ae);
+	}
 }
 
 static int upmu_event_init(struct perf_event *event)
@@ -444,8 +704,13 @@ static int upmu_event_init(struct perf_event *event)
 	if (event->attr.type != event->pmu->type)
 		return -ENOENT;
 
-	/* Uncore counters count everything: no sampling, no tasks. */
-	if (is_sampling_event(event))
+	/*
+	 * Uncore counters count everything: no sampling, no tasks.  An AUX
+	 * stream is a sampling event: its period is the drain's.
+	 */
+	if (upmu->desc->aux && !is_sampling_event(event))
+		return -EINVAL;
+	if (!upmu->desc->aux && is_sampling_event(event))
 		return -EOPNOTSUPP;
 	if (event->cpu < 0 || event->attach_state & PERF_ATTACH_TASK)
 		return -EINVAL;
@@ -477,7 +742,8 @@ static int upmu_event_init(struct perf_event *event)
 	if (cpu < 0)
 		goto out;
 	event->cpu = cpu;
-	ret = upmu_validate_group(upmu, event);
+	/* An AUX stream has no counters: perf keeps it alone (EXCLUSIVE). */
+	ret = upmu->desc->aux ? 0 : upmu_validate_group(upmu, event);
 	if (ret)
 		goto out;
 
@@ -491,18 +757,29 @@ out:
 	raw_spin_unlock_irqrestore(&upmu->lock, flags);
 	if (why[0])
 		pr_debug("%s: %s\n", upmu->name, why);
-	if (ret || !upmu->desc->ops->event_get)
+	if (ret)
 		return ret;
+	if (upmu->desc->aux) {
+		ret = upmu_aux_event_init(event);
+		if (ret)
+			return ret;
+	}
 
 	/*
 	 * The family's sleeping part (a firmware command), only for an
 	 * event that is otherwise good; perf calls event->destroy only
 	 * once event_init has succeeded.
 	 */
-	ret = upmu->desc->ops->event_get(upmu, event);
-	if (!ret && upmu->desc->ops->event_put)
+	if (upmu->desc->ops->event_get)
+		ret = upmu->desc->ops->event_get(upmu, event);
+	if (ret) {
+		kfree(event->pmu_private);
+		event->pmu_private = NULL;
+		return ret;
+	}
+	if (upmu->desc->ops->event_put || upmu->desc->aux)
 		event->destroy = upmu_event_destroy;
-	return ret;
+	return 0;
 }
 
 /* ---- sysfs ------------------------------------------------------------- */
@@ -989,6 +1266,20 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 		.stop		= upmu_stop,
 		.read		= upmu_read,
 	};
+	if (upmu->desc->aux) {
+		/* A sampling PMU of one event at a time, with no counters. */
+		upmu->pmu.capabilities = PERF_PMU_CAP_NO_EXCLUDE |
+					 PERF_PMU_CAP_EXCLUSIVE;
+		upmu->pmu.pmu_enable = NULL;
+		upmu->pmu.pmu_disable = NULL;
+		upmu->pmu.add = upmu_aux_add;
+		upmu->pmu.del = upmu_aux_del;
+		upmu->pmu.start = upmu_aux_start;
+		upmu->pmu.stop = upmu_aux_stop;
+		upmu->pmu.read = upmu_aux_read;
+		upmu->pmu.setup_aux = upmu_aux_setup;
+		upmu->pmu.free_aux = upmu_aux_free;
+	}
 
 	mutex_lock(&upmu_list_lock);
 	upmu_reap_locked(NULL);

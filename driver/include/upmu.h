@@ -20,6 +20,8 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "hw/upmu_aux.h"
+
 #define UPMU_MAX_COUNTERS	64
 #define UPMU_NAME_LEN		48
 #define UPMU_ID_LEN		32
@@ -428,6 +430,68 @@ struct upmu_hw_ops {
 };
 
 /**
+ * struct upmu_aux_out - where a drain writes its records
+ * @event: the event being drained
+ * @base: the AUX area (vmap of its pages)
+ * @mask: its size - 1 (a power of two)
+ * @head: perf's absolute write position at the start of the drain
+ * @space: bytes perf lets the drain write
+ * @used: bytes written so far
+ * @flags: PERF_AUX_FLAG_* of the commit
+ *
+ * The core sets it up around &upmu_aux_ops.drain; a family only writes
+ * through upmu_aux_put() and asks upmu_aux_space() and upmu_aux_time().
+ */
+struct upmu_aux_out {
+	struct perf_event *event;
+	void *base;
+	u64 mask;
+	u64 head;
+	size_t space;
+	size_t used;
+	u32 flags;
+};
+
+/**
+ * struct upmu_aux_ops - a PMU family that streams records into perf's
+ * AUX area (hw/upmu_aux.h) instead of counting
+ * @drain: copy what the hardware has for @event into @out, as whole
+ *	   records through upmu_aux_put(), never more than upmu_aux_space();
+ *	   return true when data stayed in the hardware for lack of space
+ *	   (the commit is then flagged TRUNCATED).  The first record of a
+ *	   drain that writes anything must be the family's META record.
+ *	   Called with upmu->lock held and interrupts off (from the event's
+ *	   pinned hard-irq timer every sample_period ns, and from stop with
+ *	   PERF_EF_UPDATE): it must not sleep.
+ *
+ * Such a PMU's events are sampling events (sample_period: the drain
+ * period in ns; a frequency is turned into one) of one CPU, one at a
+ * time (PERF_PMU_CAP_EXCLUSIVE); the family configures the hardware in
+ * &upmu_hw_ops.event_get and undoes it in &upmu_hw_ops.event_put.  The
+ * core owns setup_aux/free_aux (overwrite mode is refused), the timer,
+ * the AUX transactions and the records' common header.
+ */
+struct upmu_aux_ops {
+	bool (*drain)(struct upmu_pmu *upmu, struct perf_event *event,
+		      struct upmu_aux_out *out);
+};
+
+/* Bytes a drain may still write. */
+static inline size_t upmu_aux_space(const struct upmu_aux_out *out)
+{
+	return out->space - out->used;
+}
+
+/* Now, in the event's perf clock (ns): what a record's time is in. */
+static inline u64 upmu_aux_time(const struct upmu_aux_out *out)
+{
+	return out->event->clock();
+}
+
+int upmu_aux_put(struct upmu_aux_out *out, struct upmu_aux_hdr *rec,
+		 size_t len);
+
+/**
  * struct upmu_desc - a PMU model: tables plus hardware ops
  * @formats: format fields; index 0 must be the event selector
  * @nr_formats: entries in @formats
@@ -438,6 +502,9 @@ struct upmu_hw_ops {
  * @max_rate_per_ns: the fastest any counter can advance (increments
  *		     per ns); bounds the overflow polling period
  * @attr_groups: extra sysfs groups (NULL terminated, optional)
+ * @aux: an AUX-stream PMU (then @ops needs no counter ops: only
+ *	 @ops.validate, @ops.check_id, @ops.event_get and @ops.event_put
+ *	 are used)
  */
 struct upmu_desc {
 	const struct upmu_format *formats;
@@ -447,6 +514,7 @@ struct upmu_desc {
 	const struct upmu_hw_ops *ops;
 	u64 max_rate_per_ns;
 	const struct attribute_group **attr_groups;
+	const struct upmu_aux_ops *aux;
 };
 
 /**

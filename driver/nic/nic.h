@@ -9,6 +9,7 @@
 #define __UPMU_NIC_H__
 
 #include <linux/kconfig.h>
+#include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 
@@ -19,6 +20,7 @@
 struct device;
 struct upmu_nic_fwctl;
 struct nic_pmu;
+struct nic_stream;
 
 /**
  * struct upmu_nic_pf - one physical function of a NIC
@@ -55,6 +57,49 @@ int upmu_nic_cmd_exec(struct upmu_nic_pf *pf, const void *in, size_t in_len,
 		      void *out, size_t out_len);
 int upmu_nic_cmd(struct upmu_nic_pf *pf, const void *in, size_t in_len,
 		 void *out, size_t out_len);
+
+/**
+ * struct nic_pmu - the perf PMUs of one NIC (nic_pmu.c, nic_stream.c)
+ * @list: in nic_pmus
+ * @serial: the NIC's NIC_REG_DEV_SERIAL
+ * @upmu: the counting PMU (owned by the core once registered)
+ * @aux: the AUX stream PMU, or NULL (owned by the core once registered)
+ * @ref: the driver's reference and one per event (nic_pmu_hold())
+ * @lock: protects @pf, @users, @owned, @stream (and orders commands)
+ * @pf: the PF that registered the PMUs, NULL once it is gone
+ * @users: events alive, of both PMUs
+ * @owned: the PMUs hold the engine's ownership (as uid 0)
+ * @stream: the AUX stream's state while its event exists
+ * @khz: the device clock (NIC_SW_KHZ), read at probe
+ * @nr_ids: data IDs of the device
+ * @ids: the data IDs, sorted, read once at probe
+ */
+struct nic_pmu {
+	struct list_head list;
+	u32 serial;
+	struct upmu_pmu *upmu;
+	struct upmu_pmu *aux;
+	struct kref ref;
+	struct mutex lock;		/* @pf, @users, @owned, @stream */
+	struct upmu_nic_pf *pf;
+	unsigned int users;
+	bool owned;
+	struct nic_stream *stream;
+	u32 khz;
+	unsigned int nr_ids;
+	u64 *ids;
+};
+
+int nic_pmu_cmd(struct nic_pmu *np, const void *in, size_t in_len,
+		void *out, size_t out_len);
+bool nic_pmu_has_id(const struct nic_pmu *np, u64 id);
+int nic_pmu_hold(struct nic_pmu *np, struct upmu_pmu *upmu);
+void nic_pmu_unhold(struct nic_pmu *np);
+void nic_pmu_put(struct nic_pmu *np);
+int nic_pmu_setup(struct upmu_pmu *upmu, struct nic_pmu *np,
+		  struct upmu_nic_pf *pf, const char *prefix);
+
+int nic_stream_register(struct nic_pmu *np, struct upmu_nic_pf *pf);
 
 void upmu_nic_pmu_add(struct upmu_nic_pf *pf);
 void upmu_nic_pmu_del(struct upmu_nic_pf *pf);

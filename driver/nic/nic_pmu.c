@@ -30,32 +30,6 @@
 #include "nic.h"
 #include "upmu_compat.h"
 
-/**
- * struct nic_pmu - the PMU of one NIC
- * @list: in nic_pmus
- * @serial: the NIC's NIC_REG_DEV_SERIAL
- * @upmu: the core's PMU (owned by the core once registered)
- * @ref: the driver's reference and one per event (event_get)
- * @lock: protects @pf, @users, @owned (and orders ownership commands)
- * @pf: the PF that registered the PMU, NULL once it is gone
- * @users: events alive
- * @owned: the PMU holds the engine's ownership (as uid 0)
- * @nr_ids: data IDs of the device
- * @ids: the data IDs, sorted, read once at probe
- */
-struct nic_pmu {
-	struct list_head list;
-	u32 serial;
-	struct upmu_pmu *upmu;
-	struct kref ref;
-	struct mutex lock;		/* @pf, @users, @owned */
-	struct upmu_nic_pf *pf;
-	unsigned int users;
-	bool owned;
-	unsigned int nr_ids;
-	u64 *ids;
-};
-
 /* The NICs that have a PMU, by serial, and every bound PF. */
 static LIST_HEAD(nic_pmus);
 static LIST_HEAD(nic_pfs);
@@ -151,12 +125,21 @@ static int nic_id_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* One of the IDs the device listed at probe. */
+/**
+ * nic_pmu_has_id() - is @id one of the data IDs the device listed at probe?
+ * @np: the NIC's PMUs
+ * @id: a data ID
+ *
+ * Return: true if the device has it.
+ */
+bool nic_pmu_has_id(const struct nic_pmu *np, u64 id)
+{
+	return bsearch(&id, np->ids, np->nr_ids, sizeof(*np->ids), nic_id_cmp);
+}
+
 static bool nic_pmu_check_id(struct upmu_pmu *upmu, u64 id)
 {
-	struct nic_pmu *np = upmu->priv;
-
-	return bsearch(&id, np->ids, np->nr_ids, sizeof(*np->ids), nic_id_cmp);
+	return nic_pmu_has_id(upmu->priv, id);
 }
 
 static int nic_pmu_get_idx(struct upmu_pmu *upmu, struct upmu_sched *s,
@@ -205,23 +188,36 @@ static u64 nic_pmu_read(struct upmu_pmu *upmu, struct perf_event *event)
 
 /* ---- arbitration with fwctl users: process context ---------------------- */
 
-/*
- * EXT_OWNERSHIP as uid 0, the kernel, through the PMU's PF.  Return the
- * firmware status, or a -errno when the command did not run; @out holds
- * the owner before the command.
+/**
+ * nic_pmu_cmd() - a command as uid 0, the kernel, through the PMUs' PF
+ * @np: the NIC's PMUs, np->lock held and np->pf there
+ * @in: the command
+ * @in_len: its bytes
+ * @out: its output
+ * @out_len: room for it
+ *
+ * Return: the firmware status, or a -errno when the command did not run.
  */
-static int nic_pmu_own(struct nic_pmu *np, u16 op_mod, u32 *out)
+int nic_pmu_cmd(struct nic_pmu *np, const void *in, size_t in_len,
+		void *out, size_t out_len)
 {
-	u32 in[NIC_HDR_IN_LEN / 4] = {};
 	int ret;
 
 	lockdep_assert_held(&np->lock);
-	nic_set(in, NIC_HDR_OPCODE, NIC_OP_EXT_OWNERSHIP);
-	nic_set(in, NIC_HDR_OP_MOD, op_mod);
-	ret = upmu_nic_cmd_exec(np->pf, in, sizeof(in), out, NIC_HDR_OUT_LEN);
+	ret = upmu_nic_cmd_exec(np->pf, in, in_len, out, out_len);
 	if (ret < 0)
 		return ret;
 	return nic_get(out, NIC_HDR_STATUS);
+}
+
+/* EXT_OWNERSHIP: @out holds the owner before the command. */
+static int nic_pmu_own(struct nic_pmu *np, u16 op_mod, u32 *out)
+{
+	u32 in[NIC_HDR_IN_LEN / 4] = {};
+
+	nic_set(in, NIC_HDR_OPCODE, NIC_OP_EXT_OWNERSHIP);
+	nic_set(in, NIC_HDR_OP_MOD, op_mod);
+	return nic_pmu_cmd(np, in, sizeof(in), out, NIC_HDR_OUT_LEN);
 }
 
 static void nic_pmu_release(struct kref *ref)
@@ -233,22 +229,26 @@ static void nic_pmu_release(struct kref *ref)
 	kfree(np);
 }
 
-/*
+/**
+ * nic_pmu_hold() - an event of one of the NIC's PMUs is created
+ * @np: the NIC's PMUs, np->lock held
+ * @upmu: the event's PMU (its name goes into the log)
+ *
  * The first event takes the diagnostic engine's ownership for the kernel:
  * while a fwctl user holds it, events are refused with EBUSY, and while
- * the PMU holds it, users get the firmware's busy status.
+ * the PMUs hold it, users get the firmware's busy status.  Takes a
+ * reference on @np; nic_pmu_unhold() and then nic_pmu_put() undo it.
+ *
+ * Return: 0 or -errno.
  */
-static int nic_pmu_event_get(struct upmu_pmu *upmu, struct perf_event *event)
+int nic_pmu_hold(struct nic_pmu *np, struct upmu_pmu *upmu)
 {
-	struct nic_pmu *np = upmu->priv;
 	u32 out[NIC_HDR_OUT_LEN / 4];
-	int ret = 0, st;
+	int st;
 
-	mutex_lock(&np->lock);
-	if (!np->pf) {
-		ret = -ENODEV;
-		goto unlock;
-	}
+	lockdep_assert_held(&np->lock);
+	if (!np->pf)
+		return -ENODEV;
 	if (!np->users) {
 		st = nic_pmu_own(np, NIC_OWN_TAKE, out);
 		if (st == NIC_STAT_RES_BUSY) {
@@ -256,23 +256,19 @@ static int nic_pmu_event_get(struct upmu_pmu *upmu, struct perf_event *event)
 					     "%s: diagnostic counters held by PF %u uid %u (fwctl): EBUSY\n",
 					     upmu->name, nic_get(out, NIC_EXT_OWN_PREV_PF),
 					     nic_get(out, NIC_EXT_OWN_PREV_UID));
-			ret = -EBUSY;
-			goto unlock;
+			return -EBUSY;
 		}
 		if (st) {
 			dev_err_ratelimited(np->pf->dev,
 					    "%s: cannot take the diagnostic counters: %d\n",
 					    upmu->name, st);
-			ret = st < 0 ? st : -EIO;
-			goto unlock;
+			return st < 0 ? st : -EIO;
 		}
 		np->owned = true;
 	}
 	np->users++;
 	kref_get(&np->ref);
-unlock:
-	mutex_unlock(&np->lock);
-	return ret;
+	return 0;
 }
 
 /* Called with np->lock held and np->pf there. */
@@ -287,15 +283,48 @@ static void nic_pmu_disown(struct nic_pmu *np)
 	np->owned = false;
 }
 
+/**
+ * nic_pmu_unhold() - an event of one of the NIC's PMUs is destroyed
+ * @np: the NIC's PMUs, np->lock held
+ *
+ * The last one gives the engine back.  Drop the reference with
+ * nic_pmu_put() once np->lock is released.
+ */
+void nic_pmu_unhold(struct nic_pmu *np)
+{
+	lockdep_assert_held(&np->lock);
+	if (!--np->users && np->owned && np->pf)
+		nic_pmu_disown(np);
+}
+
+/**
+ * nic_pmu_put() - drop a reference on the NIC's PMUs
+ * @np: the NIC's PMUs, np->lock not held
+ */
+void nic_pmu_put(struct nic_pmu *np)
+{
+	kref_put(&np->ref, nic_pmu_release);
+}
+
+static int nic_pmu_event_get(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	struct nic_pmu *np = upmu->priv;
+	int ret;
+
+	mutex_lock(&np->lock);
+	ret = nic_pmu_hold(np, upmu);
+	mutex_unlock(&np->lock);
+	return ret;
+}
+
 static void nic_pmu_event_put(struct upmu_pmu *upmu, struct perf_event *event)
 {
 	struct nic_pmu *np = upmu->priv;
 
 	mutex_lock(&np->lock);
-	if (!--np->users && np->owned && np->pf)
-		nic_pmu_disown(np);
+	nic_pmu_unhold(np);
 	mutex_unlock(&np->lock);
-	kref_put(&np->ref, nic_pmu_release);
+	nic_pmu_put(np);
 }
 
 static const struct upmu_hw_ops nic_pmu_ops = {
@@ -376,6 +405,30 @@ static int nic_pmu_node(struct upmu_nic_pf *pf)
 	return node == NUMA_NO_NODE ? 0 : node;
 }
 
+/**
+ * nic_pmu_setup() - what the NIC's PMUs have in common, before registering
+ * @upmu: a PMU from upmu_pmu_alloc(), its desc set
+ * @np: the NIC's PMUs
+ * @pf: the PF that registers it
+ * @prefix: its name is @prefix_<serial>
+ *
+ * Return: 0, or -ENODEV when the NIC's node has no CPU.
+ */
+int nic_pmu_setup(struct upmu_pmu *upmu, struct nic_pmu *np,
+		  struct upmu_nic_pf *pf, const char *prefix)
+{
+	/* its own copy: the mailbox's deferred-write queue is not shared */
+	upmu->regs = pf->regs;
+	upmu->regs.nq = 0;
+	upmu->regs.defer = false;
+	upmu->width = 64;
+	upmu->priv = np;
+	snprintf(upmu->name, sizeof(upmu->name), "%s_%08x", prefix, pf->serial);
+	snprintf(upmu->identifier, sizeof(upmu->identifier), "%08x", pf->serial);
+	upmu_set_info(upmu, "pf", "%u", pf->pf);
+	return upmu_cpus_of_node(upmu, nic_pmu_node(pf));
+}
+
 static int nic_pmu_register(struct nic_pmu *np, struct upmu_nic_pf *pf)
 {
 	struct upmu_pmu *upmu;
@@ -395,17 +448,8 @@ static int nic_pmu_register(struct nic_pmu *np, struct upmu_nic_pf *pf)
 	if (!upmu)
 		return -ENOMEM;
 	upmu->desc = &nic_pmu_desc;
-	/* its own copy: the mailbox's deferred-write queue is not shared */
-	upmu->regs = pf->regs;
-	upmu->regs.nq = 0;
-	upmu->regs.defer = false;
 	upmu->num_counters = slots;
-	upmu->width = 64;
-	upmu->priv = np;
-	snprintf(upmu->name, sizeof(upmu->name), "upmu_nic_%08x", pf->serial);
-	snprintf(upmu->identifier, sizeof(upmu->identifier), "%08x", pf->serial);
-	upmu_set_info(upmu, "pf", "%u", pf->pf);
-	ret = upmu_cpus_of_node(upmu, nic_pmu_node(pf));
+	ret = nic_pmu_setup(upmu, np, pf, "upmu_nic");
 	if (ret)
 		goto err;
 	/* slots a previous driver left on */
@@ -418,6 +462,10 @@ static int nic_pmu_register(struct nic_pmu *np, struct upmu_nic_pf *pf)
 		goto err;
 	dev_info(pf->dev, "%s: %u slots, %u data IDs\n", upmu->name, slots,
 		 np->nr_ids);
+	/* the AUX stream, if it can be had: the counting PMU does without */
+	ret = nic_stream_register(np, pf);
+	if (ret)
+		dev_info(pf->dev, "no AUX stream PMU for this NIC: %d\n", ret);
 	return 0;
 err:
 	np->upmu = NULL;
@@ -442,7 +490,7 @@ static void nic_pmu_create(struct upmu_nic_pf *pf)
 	ret = nic_pmu_register(np, pf);
 	if (ret) {
 		dev_info(pf->dev, "no perf PMU for this NIC: %d\n", ret);
-		kref_put(&np->ref, nic_pmu_release);
+		nic_pmu_put(np);
 		return;
 	}
 	pf->pmu = np;
@@ -492,6 +540,8 @@ void upmu_nic_pmu_del(struct upmu_nic_pf *pf)
 		goto unlock;
 	list_del(&np->list);
 
+	if (np->aux)
+		upmu_pmu_unregister(np->aux);
 	upmu_pmu_unregister(np->upmu);
 
 	mutex_lock(&np->lock);
@@ -500,7 +550,7 @@ void upmu_nic_pmu_del(struct upmu_nic_pf *pf)
 	np->pf = NULL;
 	mutex_unlock(&np->lock);
 	pf->pmu = NULL;
-	kref_put(&np->ref, nic_pmu_release);
+	nic_pmu_put(np);
 
 	list_for_each_entry(next, &nic_pfs, node) {
 		if (nic_pmus_closing)

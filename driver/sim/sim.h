@@ -302,6 +302,7 @@ struct sim_nic;
  * @log_max_samples: sample buffer capacity, log2 counter-samples
  *		     (nic_log_samples=)
  * @log_min_period: shortest sample period, log2 clocks (nic_log_period=)
+ * @socket: the socket its PFs belong to (nic_socket=)
  */
 struct sim_nic_opts {
 	u32 pfs;
@@ -312,6 +313,7 @@ struct sim_nic_opts {
 	u32 khz;
 	u32 log_max_samples;
 	u32 log_min_period;
+	u32 socket;
 };
 
 /**

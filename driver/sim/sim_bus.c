@@ -21,6 +21,7 @@
  *   nic_khz=F	device clock in kHz, 1000-4000000 (1000000)
  *   nic_log_samples=N	sample buffer capacity, log2 counter-samples, 1-16 (12)
  *   nic_log_period=N	shortest sample period, log2 clocks, 0-35 (10)
+ *   nic_socket=N	the socket (NUMA node) of its PFs, < NR_SOCKETS (0)
  */
 
 #include <linux/completion.h>
@@ -232,6 +233,8 @@ static int sim_parse_nic_opt(struct sim_dev *sd, const char *tok,
 		  1, NIC_MAX_LOG_SAMPLES },
 		{ "nic_log_period", offsetof(struct sim_nic_opts, log_min_period),
 		  0, NIC_MAX_LOG_PERIOD },
+		{ "nic_socket", offsetof(struct sim_nic_opts, socket),
+		  0, SIM_MAX_SOCKETS - 1 },
 	};
 	unsigned int i;
 	u32 v;
@@ -304,7 +307,7 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 	if (!w_id || !w_nr || kstrtou32(w_id, 10, &id) ||
 	    kstrtou32(w_nr, 10, &nr_sockets) || id > INT_MAX || !nr_sockets ||
 	    nr_sockets > SIM_MAX_SOCKETS) {
-		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N] [c2c=gpu1|gpu2|soc] [blocks=LIST] [pfs=N] [ports=N] [links=N] [hosts=N] [funcs=N] [nic_khz=F] [nic_log_samples=N] [nic_log_period=N]\", 0 <= ID <= %d, 1 <= NR_SOCKETS <= %d\n",
+		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N] [c2c=gpu1|gpu2|soc] [blocks=LIST] [pfs=N] [ports=N] [links=N] [hosts=N] [funcs=N] [nic_khz=F] [nic_log_samples=N] [nic_log_period=N] [nic_socket=N]\", 0 <= ID <= %d, 1 <= NR_SOCKETS <= %d\n",
 		       INT_MAX, SIM_MAX_SOCKETS);
 		kfree(opts);
 		return -EINVAL;

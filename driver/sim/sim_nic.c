@@ -364,9 +364,12 @@ static u64 nic_pf_read(struct sim_regs *r, u32 off, bool wide)
 	struct sim_nic_pf *pf = container_of(r, struct sim_nic_pf, regs);
 	struct sim_nic *nic = pf->nic;
 	const u8 *box = NULL;
+	u64 v;
 
 	if (off >= NIC_INBOX && off < NIC_INBOX + NIC_INBOX_SIZE)
 		box = pf->inbox + off - NIC_INBOX;
+	else if (off >= NIC_SWIN)
+		box = pf->swin + off - NIC_SWIN;
 	else if (off >= NIC_OUTBOX)
 		box = pf->outbox + off - NIC_OUTBOX;
 	if (box)	/* sim_regs_xfer() keeps 8-byte reads in the window */
@@ -393,6 +396,31 @@ static u64 nic_pf_read(struct sim_regs *r, u32 off, bool wide)
 		return pf->pf;
 	case NIC_REG_DDR_NUM:
 		return nic->nr_slots;
+	case NIC_SW_RETURNED:
+		return pf->sw_returned;
+	case NIC_SW_LOST:
+		return pf->sw_lost;
+	case NIC_SW_LOST_FIRST:
+		return pf->sw_lost_first;
+	case NIC_SW_SIZE:
+		return NIC_SWS_SIZE(nic->diag.nr);
+	case NIC_SW_AVAIL:
+		return pf->sw_avail;
+	case NIC_SW_STATE:
+		return nic->diag.state | nic->diag.mode << 8;
+	case NIC_SW_NUM_IDS:
+		return nic->diag.nr;
+	case NIC_SW_DEV_TIME:
+		return wide ? pf->sw_dev_time : (u32)pf->sw_dev_time;
+	case NIC_SW_DEV_TIME + 4:
+		return pf->sw_dev_time >> 32;
+	case NIC_SW_PERIOD_NS:
+		v = nic_diag_period_ns(nic);
+		return wide ? v : (u32)v;
+	case NIC_SW_PERIOD_NS + 4:
+		return nic_diag_period_ns(nic) >> 32;
+	case NIC_SW_KHZ:
+		return nic->khz;
 	}
 	if (off >= NIC_DDR(0) && off < NIC_DDR(nic->nr_slots))
 		return nic_ddr_read(nic, off, wide);
@@ -421,6 +449,9 @@ static void nic_pf_write(struct sim_regs *r, u32 off, u32 val)
 	case NIC_REG_CMD_DOORBELL:
 		if (val == NIC_DOORBELL_GO)
 			nic_doorbell(pf);
+		break;
+	case NIC_SW_READ:
+		nic_diag_window(pf->nic, pf, val);
 		break;
 	}
 	/* read-only registers and the outbox: WI */
@@ -451,6 +482,9 @@ static void nic_pf_copy(void *ctx, u32 off, void *buf, size_t len, bool to_dev)
 	} else if (!to_dev && off >= NIC_OUTBOX && len <= NIC_OUTBOX_SIZE &&
 		   off - NIC_OUTBOX <= NIC_OUTBOX_SIZE - len) {
 		memcpy(buf, pf->outbox + off - NIC_OUTBOX, len);
+	} else if (!to_dev && off >= NIC_SWIN && len <= NIC_SWIN_SIZE &&
+		   off - NIC_SWIN <= NIC_SWIN_SIZE - len) {
+		memcpy(buf, pf->swin + off - NIC_SWIN, len);
 	} else {
 		for (i = 0; i + 4 <= len; i += 4) {
 			u32 o = off + i;
@@ -490,6 +524,7 @@ static void nic_free(struct sim_nic *nic)
 	for (p = 0; p < NIC_MAX_PFS; p++) {
 		kvfree(nic->pf[p].inbox);
 		kvfree(nic->pf[p].outbox);
+		kvfree(nic->pf[p].swin);
 	}
 	nic_diag_free(nic);
 	nic_cntrs_free(nic);
@@ -513,6 +548,8 @@ int sim_nic_add(struct sim_dev *sd)
 	unsigned int p;
 	int ret;
 
+	if (o->socket >= sd->nr_sockets)
+		return -EINVAL;
 	nic = kzalloc_obj(*nic);
 	if (!nic)
 		return -ENOMEM;
@@ -539,7 +576,8 @@ int sim_nic_add(struct sim_dev *sd)
 		pf->pf = p;
 		pf->inbox = kvzalloc(NIC_INBOX_SIZE, GFP_KERNEL);
 		pf->outbox = kvzalloc(NIC_OUTBOX_SIZE, GFP_KERNEL);
-		if (!pf->inbox || !pf->outbox)
+		pf->swin = kvzalloc(NIC_SWIN_SIZE, GFP_KERNEL);
+		if (!pf->inbox || !pf->outbox || !pf->swin)
 			ret = -ENOMEM;
 		pf->regs.ops = &nic_pf_regs_ops;
 		pf->regs.sd = sd;
@@ -560,7 +598,7 @@ int sim_nic_add(struct sim_dev *sd)
 
 	for (p = 0; p < nic->nr_pfs; p++) {
 		nic->pf[p].pdev = sim_add_pdev(sd, "upmu-nic-pf", &nic->pf[p].regs,
-					       0, p, NULL);
+					       o->socket, p, NULL);
 		if (IS_ERR(nic->pf[p].pdev)) {
 			ret = PTR_ERR(nic->pf[p].pdev);
 			sim_nic_del(sd);

@@ -96,6 +96,12 @@ struct sim_nic;
  * @uctx_cap: the cap each was created with
  * @inbox: NIC_INBOX_SIZE bytes
  * @outbox: NIC_OUTBOX_SIZE bytes
+ * @swin: the sample window, NIC_SWIN_SIZE bytes
+ * @sw_returned: NIC_SW_RETURNED of the last NIC_SW_READ
+ * @sw_lost: NIC_SW_LOST of it
+ * @sw_lost_first: NIC_SW_LOST_FIRST of it
+ * @sw_avail: NIC_SW_AVAIL of it
+ * @sw_dev_time: NIC_SW_DEV_TIME of it
  */
 struct sim_nic_pf {
 	struct sim_nic *nic;
@@ -111,6 +117,12 @@ struct sim_nic_pf {
 	u32 uctx_cap[NIC_MAX_UCTX];
 	u8 *inbox;
 	u8 *outbox;
+	u8 *swin;
+	u32 sw_returned;
+	u32 sw_lost;
+	u32 sw_lost_first;
+	u32 sw_avail;
+	u64 sw_dev_time;
 };
 
 /**
@@ -166,6 +178,9 @@ struct nic_flow {
  * @base: each applied Counter's value at the start of its measurement
  *	(with sync and no clear, less what came while it was stopped)
  * @snap: with sync, what each applied counter read when they stopped
+ * @pend: the values of the sample being collected (without sync, counter
+ *	i is read NIC_CLK_PER_CNTR x i clocks after the sample's time)
+ * @npend: counters of @pend read so far
  * @buf: the cyclic buffer: slot s holds @nr values from @buf[s * @nr]
  * @ts: sim time (ns) each slot's sample was taken
  * @scratch: @cap u64 of room for a command's counter list
@@ -215,6 +230,8 @@ struct nic_diag {
 	u16 *idx;
 	u64 *base;
 	u64 *snap;
+	u64 *pend;
+	unsigned int npend;
 	u64 *buf;
 	u64 *ts;
 	void *scratch;
@@ -296,6 +313,8 @@ int nic_diag_alloc(struct sim_nic *nic);
 void nic_diag_free(struct sim_nic *nic);
 void nic_diag_release(struct sim_nic *nic, u32 pf, u16 uid);
 void nic_diag_debugfs(struct sim_nic *nic, struct dentry *dir);
+void nic_diag_window(struct sim_nic *nic, struct sim_nic_pf *pf, u32 max);
+u64 nic_diag_period_ns(const struct sim_nic *nic);
 
 /**
  * struct nic_cmd - a command being executed

@@ -101,11 +101,37 @@ static void nic_sync_stop(struct sim_nic *nic, u64 t)
 	d->stopped = true;
 }
 
+/* Reads applied counter @i for the sample of sim time @t, at its time. */
+static u64 nic_read_cntr(struct sim_nic *nic, unsigned int i, u64 t)
+{
+	struct nic_diag *d = &nic->diag;
+	unsigned int c = d->idx[i];
+	u64 v;
+
+	nic_flows_run(nic, t + nic_entry_lag(nic, i));
+	if (nic_cntr_is_stat(nic, c)) {
+		/* with sync, what it measured while stopped is dropped */
+		v = d->sync ? d->snap[i] : nic_cntr_value(nic, c);
+		nic_stat_reset(nic, c);
+	} else if (d->sync) {
+		v = d->snap[i] - d->base[i];
+		/* what came while stopped is not counted */
+		d->base[i] = d->clear ? nic->val[c] :
+				       d->base[i] + nic->val[c] - d->snap[i];
+	} else {
+		v = nic->val[c] - d->base[i];
+		if (d->clear)
+			d->base[i] = nic->val[c];
+	}
+	return v;
+}
+
 /*
  * Takes sample @k at sim time @t: reads each applied counter at its
- * time into slot @k's place in the buffer (or nowhere, if !@store: a
- * sample that would be overwritten before anyone could see it still
- * clears and restarts what a sample does).
+ * time (those a catch-up in the middle of the collection has not read
+ * already, see nic_diag_catch_up()) into slot @k's place in the buffer
+ * (or nowhere, if !@store: a sample that would be overwritten before
+ * anyone could see it still clears and restarts what a sample does).
  */
 static void nic_take(struct sim_nic *nic, u64 k, u64 t, bool store)
 {
@@ -115,31 +141,14 @@ static void nic_take(struct sim_nic *nic, u64 k, u64 t, bool store)
 
 	if (d->sync && !d->stopped)
 		nic_sync_stop(nic, t - min(t, nic_sync_stop_ns(nic)));
-	for (i = 0; i < d->nr; i++) {
-		unsigned int c = d->idx[i];
-		u64 v;
-
-		nic_flows_run(nic, t + nic_entry_lag(nic, i));
-		if (nic_cntr_is_stat(nic, c)) {
-			/* with sync, what it measured while stopped is dropped */
-			v = d->sync ? d->snap[i] : nic_cntr_value(nic, c);
-			nic_stat_reset(nic, c);
-		} else if (d->sync) {
-			v = d->snap[i] - d->base[i];
-			/* what came while stopped is not counted */
-			d->base[i] = d->clear ? nic->val[c] :
-					       d->base[i] + nic->val[c] - d->snap[i];
-		} else {
-			v = nic->val[c] - d->base[i];
-			if (d->clear)
-				d->base[i] = nic->val[c];
-		}
-		if (store)
-			slot[i] = v;
-	}
+	for (i = d->npend; i < d->nr; i++)
+		d->pend[i] = nic_read_cntr(nic, i, t);
+	d->npend = 0;
 	d->stopped = false;
-	if (store)
+	if (store) {
+		memcpy(slot, d->pend, d->nr * sizeof(*slot));
 		d->ts[k & (nic_nsamples(d) - 1)] = t;
+	}
 }
 
 /* Is sample @k complete by sim time @now? */
@@ -200,6 +209,8 @@ void nic_diag_catch_up(struct sim_nic *nic, u64 now)
 		 * (a catch-up costs a take per sample).
 		 */
 		k = d->sync && !d->clear ? k : first - 1;
+		if (k != d->taken)	/* the one being collected is skipped */
+			d->npend = 0;
 		for (; k < first; k++)
 			nic_take(nic, k, nic_sample_ns(nic, k), false);
 		due = n;
@@ -215,18 +226,38 @@ void nic_diag_catch_up(struct sim_nic *nic, u64 now)
 		if (t <= now)
 			nic_sync_stop(nic, t);
 	}
+	/*
+	 * Without sync, the counters of the next sample whose read time has
+	 * come are read now: the flows are about to run up to @now, and an
+	 * event after a counter's read belongs to the sample after.
+	 */
+	if (!d->sync && (d->mode != NIC_MODE_SINGLE || d->taken < n)) {
+		u64 t = nic_sample_ns(nic, d->taken);
+
+		while (d->npend < d->nr &&
+		       t + nic_entry_lag(nic, d->npend) <= now) {
+			d->pend[d->npend] = nic_read_cntr(nic, d->npend, t);
+			d->npend++;
+		}
+	}
 out:
 	nic_flows_run(nic, now);
 }
 
-/* Starts collection now: counters measure from here. */
-static void nic_diag_start(struct sim_nic *nic, u64 now)
+/*
+ * Starts collection: counters measure from the time the command's access
+ * brought the NIC up to (their values are as of then, not of a later
+ * sim_now()).
+ */
+static void nic_diag_start(struct sim_nic *nic)
 {
 	struct nic_diag *d = &nic->diag;
+	u64 now = nic->unit.last_ns;
 	unsigned int i;
 
 	d->state = NIC_STATE_RUNNING;
 	d->stopped = false;
+	d->npend = 0;
 	d->epoch_ns = now;
 	d->epoch_k = 0;
 	d->taken = 0;
@@ -251,6 +282,7 @@ static void nic_diag_stop(struct sim_nic *nic)
 	d->read = 0;
 	d->stalled = false;
 	d->stopped = false;
+	d->npend = 0;
 }
 
 /**
@@ -416,7 +448,7 @@ static int nic_set_diag_params(struct nic_cmd *c)
 	if (err)
 		return nic_fail(c, NIC_STAT_BAD_PARAM, err, fail);
 	nic_cfg_apply(nic, &cfg, cntr, nr);
-	nic_diag_start(nic, sim_now(nic->sd));
+	nic_diag_start(nic);
 	return NIC_STAT_OK;
 }
 
@@ -534,12 +566,15 @@ static int nic_query_diag_counters(struct nic_cmd *c)
 
 /* ---- the extension: DOCA-level commands ---------------------------------- */
 
-/* The owner, or the engine is free, and the command comes with a uid. */
+/*
+ * Only the owner, through its PF: a user's uid, or uid 0 once the
+ * kernel's driver took the engine (fwctl never sends uid 0).
+ */
 static int nic_ext_owner_only(struct nic_cmd *c)
 {
 	const struct nic_diag *d = &c->pf->nic->diag;
 
-	if (d->owner_pf != (int)c->pf->pf || d->owner_uid != c->uid || !c->uid)
+	if (d->owner_pf != (int)c->pf->pf || d->owner_uid != c->uid)
 		return nic_fail(c, NIC_STAT_RES_BUSY, NIC_DIAG_ERR_OWNER,
 				NIC_SYND_NO_INDEX);
 	return NIC_STAT_OK;
@@ -766,7 +801,7 @@ static int nic_ext_transition(struct nic_cmd *c, u16 opcode)
 		nic_diag_stop(nic);
 		return NIC_STAT_OK;
 	}
-	nic_diag_start(nic, sim_now(nic->sd));
+	nic_diag_start(nic);
 	return NIC_STAT_OK;
 }
 
@@ -889,6 +924,77 @@ static int nic_ext_query_samples(struct nic_cmd *c)
 }
 
 /**
+ * nic_diag_period_ns() - the applied sample period (NIC_SW_PERIOD_NS)
+ * @nic: the NIC
+ *
+ * Return: ns, 0 while nothing is applied.
+ */
+u64 nic_diag_period_ns(const struct sim_nic *nic)
+{
+	return nic->diag.nr ? nic_clk_ns(nic, BIT_ULL(nic->diag.log_period)) : 0;
+}
+
+/* Sample @k (in slot @s) at @p, in the sample window's layout. */
+static void nic_put_window(const struct sim_nic *nic, u8 *p, u64 k,
+			   unsigned int s)
+{
+	const struct nic_diag *d = &nic->diag;
+	const u64 *v = d->buf + s * d->nr;
+	u64 t0 = d->ts[s];
+	unsigned int i;
+
+	*(__le32 *)(p + NIC_SWS_SAMPLE_ID) = cpu_to_le32((u32)k);
+	*(__le32 *)(p + NIC_SWS_SAMPLE_ID + 4) = 0;
+	*(__le64 *)(p + NIC_SWS_TS_FIRST) = cpu_to_le64(t0);
+	*(__le64 *)(p + NIC_SWS_TS_LAST) =
+		cpu_to_le64(t0 + nic_entry_lag(nic, d->nr - 1));
+	for (i = 0; i < d->nr; i++)
+		*(__le64 *)(p + NIC_SWS_VALUES + 8 * i) = cpu_to_le64(v[i]);
+}
+
+/**
+ * nic_diag_window() - NIC_SW_READ: copy unread samples to a PF's window
+ * @nic: the NIC, brought up to sim time by the register access
+ * @pf: the PF whose window and registers get them
+ * @max: most samples to copy
+ *
+ * The samples the engine's reader has not read, oldest first, as many
+ * as @max and the window allow; they count as read, the rest stay.
+ * Those the engine overwrote before (repetitive mode) are reported once,
+ * as a count and the first one's sample_id.  The cost is the samples
+ * copied: no counter or flow is walked.  Called with sd->lock held.
+ */
+void nic_diag_window(struct sim_nic *nic, struct sim_nic_pf *pf, u32 max)
+{
+	struct nic_diag *d = &nic->diag;
+	u64 n = nic_nsamples(d), oldest, lost = 0, first = 0, avail = 0;
+	u32 size = NIC_SWS_SIZE(d->nr), got = 0, i;
+
+	if (d->state == NIC_STATE_RUNNING && d->mode != NIC_MODE_ON_DEMAND) {
+		oldest = d->taken > n ? d->taken - n : 0;
+		if (d->read < oldest) {
+			lost = oldest - d->read;
+			first = d->read;
+			d->read = oldest;
+		}
+		avail = d->taken - d->read;
+		got = min3((u64)max, (u64)(NIC_SWIN_SIZE / size), avail);
+		for (i = 0; i < got; i++) {
+			u64 k = d->read + i;
+
+			nic_put_window(nic, pf->swin + i * size, k, k & (n - 1));
+		}
+		d->read += got;
+		avail -= got;
+	}
+	pf->sw_returned = got;
+	pf->sw_lost = min_t(u64, lost, U32_MAX);
+	pf->sw_lost_first = (u32)first;
+	pf->sw_avail = min_t(u64, avail, U32_MAX);
+	pf->sw_dev_time = nic->unit.last_ns;
+}
+
+/**
  * nic_cmd_diag() - run a diagnostic command
  * @c: the command
  * @opcode: its opcode
@@ -960,10 +1066,12 @@ int nic_diag_alloc(struct sim_nic *nic)
 	d->idx = kvcalloc(ids, sizeof(*d->idx), GFP_KERNEL);
 	d->base = kvcalloc(ids, sizeof(*d->base), GFP_KERNEL);
 	d->snap = kvcalloc(ids, sizeof(*d->snap), GFP_KERNEL);
+	d->pend = kvcalloc(ids, sizeof(*d->pend), GFP_KERNEL);
 	d->scratch = kvcalloc(cap, sizeof(u64), GFP_KERNEL);
 	d->buf = kvcalloc(cap, sizeof(*d->buf), GFP_KERNEL);
 	d->ts = kvcalloc(cap, sizeof(*d->ts), GFP_KERNEL);
-	if (!d->idx || !d->base || !d->snap || !d->scratch || !d->buf || !d->ts) {
+	if (!d->idx || !d->base || !d->snap || !d->pend || !d->scratch ||
+	    !d->buf || !d->ts) {
 		nic_diag_free(nic);
 		return -ENOMEM;
 	}
@@ -981,12 +1089,14 @@ void nic_diag_free(struct sim_nic *nic)
 	kvfree(d->idx);
 	kvfree(d->base);
 	kvfree(d->snap);
+	kvfree(d->pend);
 	kvfree(d->scratch);
 	kvfree(d->buf);
 	kvfree(d->ts);
 	d->idx = NULL;
 	d->base = NULL;
 	d->snap = NULL;
+	d->pend = NULL;
 	d->scratch = NULL;
 	d->buf = NULL;
 	d->ts = NULL;
@@ -1018,8 +1128,9 @@ static int nic_stall_set(void *data, u64 val)
 		d->epoch_ns = now;
 		d->epoch_k = d->taken;
 	}
-	/* stalled, the counters count on: a stop is dropped */
+	/* stalled, the counters count on: a stop or collection is dropped */
 	d->stopped = false;
+	d->npend = 0;
 	d->stalled = val;
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
 	return 0;

@@ -849,6 +849,137 @@ TEST_F(nic, sync_stop)
 	}
 }
 
+/*
+ * Without sync, counter i of a sample is read 64 x i clocks after its
+ * time: a packet between the two reads is in the second counter of
+ * that sample and in the first of the next, even when an access or an
+ * injection brings the NIC up to date in the middle of the collection.
+ */
+TEST_F(nic, nosync_mid_collection)
+{
+	uint32_t cid[2] = { nic_cid_of(SIM_ID, DID(RX_PACKETS, 0)),
+			    nic_cid_of(SIM_ID, DID(RX_BYTES, 0)) };
+
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_SINGLE, 2, 10, cid, 2));
+	ASSERT_EQ(0, nic_advance(PERIOD + 10));	/* counter 0 read, 1 not */
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=100 count=1"));
+	ASSERT_EQ(0, nic_advance(100));
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=10 count=1"));
+	ASSERT_EQ(0, nic_advance(PERIOD));
+	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 4, 0));
+	EXPECT_EQ(0U, REC_VAL(0));	/* the packet came after its read */
+	EXPECT_EQ(100U, REC_VAL(1));
+	EXPECT_EQ(2U, REC_VAL(2));
+	EXPECT_EQ(110U, REC_VAL(3));
+}
+
+/*
+ * A start counts from the time of the command: sample 0 measures no
+ * traffic from before it (on the realtime clock, where sim time moves
+ * while the command runs).  Sync and clear with a steady flow of one
+ * packet per 4 ns: every sample counts (1024 - 64) / 4 packets.
+ */
+TEST_F(nic, start_realtime)
+{
+	uint32_t cid[1] = { nic_cid_of(SIM_ID, DID(RX_PACKETS, 0)) };
+	unsigned int k;
+
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "clock", "realtime"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/flows",
+			     "add id=1 rate=250000000 ev=rx port=0 size=10"));
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_SINGLE | M_SYNC | M_CLEAR, 2, 10, cid, 1));
+	usleep(20000);
+	ASSERT_EQ(NIC_STAT_OK, QUERY(0, 4, 0));
+	for (k = 0; k < 4; k++) {
+		EXPECT_LE(239U, REC_VAL(k)) TH_LOG("sample %u", k);
+		EXPECT_GE(241U, REC_VAL(k)) TH_LOG("sample %u", k);
+	}
+}
+
+/* Reads 8 bytes of PF @pf's window at @off. */
+static uint64_t pf_rd64(int fd, uint32_t off)
+{
+	uint64_t v = 0;
+
+	if (pread(fd, &v, 8, off) != 8)
+		return ~0ULL;
+	return v;
+}
+
+/*
+ * The sample window: NIC_SW_READ copies up to N unread samples, oldest
+ * first, and reports those overwritten before once, with the first
+ * one's sample_id; what it did not copy stays unread.
+ */
+TEST_F(nic, sample_window)
+{
+	uint32_t cid[2] = { nic_cid_of(SIM_ID, DID(RX_PACKETS, 0)),
+			    nic_cid_of(SIM_ID, DID(RX_BYTES, 0)) };
+	uint64_t t0 = sim_now_ns();
+	int fd = pf_open(1);
+	uint32_t v;
+
+	ASSERT_LE(0, fd);
+	/* nothing runs: nothing to copy */
+	ASSERT_EQ(0, pf_wr(fd, NIC_SW_READ, 4));
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_RETURNED, &v));
+	EXPECT_EQ(0U, v);
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_STATE, &v));
+	EXPECT_EQ((uint32_t)NIC_STATE_IDLE, v & 0xff);
+
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_REP, 2, 10, cid, 2));
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=100 count=5"));
+	ASSERT_EQ(0, nic_advance(2 * PERIOD + 64));	/* samples 0 and 1 */
+	ASSERT_EQ(0, pf_wr(fd, NIC_SW_READ, 1));
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_RETURNED, &v));
+	EXPECT_EQ(1U, v);
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_AVAIL, &v));
+	EXPECT_EQ(1U, v);
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_LOST, &v));
+	EXPECT_EQ(0U, v);
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_SIZE, &v));
+	EXPECT_EQ((uint32_t)NIC_SWS_SIZE(2), v);
+	EXPECT_EQ(40U, v);
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_NUM_IDS, &v));
+	EXPECT_EQ(2U, v);
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_STATE, &v));
+	EXPECT_EQ((uint32_t)(NIC_STATE_RUNNING | NIC_MODE_REPETITIVE << 8), v);
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_KHZ, &v));
+	EXPECT_EQ(1000000U, v);
+	EXPECT_EQ((uint64_t)PERIOD, pf_rd64(fd, NIC_SW_PERIOD_NS));
+	EXPECT_EQ(t0 + 2 * PERIOD + 64, pf_rd64(fd, NIC_SW_DEV_TIME));
+	EXPECT_EQ(0U, (uint32_t)pf_rd64(fd, NIC_SWIN + NIC_SWS_SAMPLE_ID));
+	EXPECT_EQ(t0 + PERIOD, pf_rd64(fd, NIC_SWIN + NIC_SWS_TS_FIRST));
+	EXPECT_EQ(t0 + PERIOD + 64, pf_rd64(fd, NIC_SWIN + NIC_SWS_TS_LAST));
+	EXPECT_EQ(5U, pf_rd64(fd, NIC_SWIN + NIC_SWS_VALUES));
+	EXPECT_EQ(500U, pf_rd64(fd, NIC_SWIN + NIC_SWS_VALUES + 8));
+
+	/* a burst of 6: samples 2-7, the buffer keeps 4-7; 1-3 are lost */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/overrun", "6"));
+	ASSERT_EQ(0, pf_wr(fd, NIC_SW_READ, 2));
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_RETURNED, &v));
+	EXPECT_EQ(2U, v);
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_LOST, &v));
+	EXPECT_EQ(3U, v);
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_LOST_FIRST, &v));
+	EXPECT_EQ(1U, v);
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_AVAIL, &v));
+	EXPECT_EQ(2U, v);
+	EXPECT_EQ(4U, (uint32_t)pf_rd64(fd, NIC_SWIN + NIC_SWS_SAMPLE_ID));
+	EXPECT_EQ(5U, (uint32_t)pf_rd64(fd, NIC_SWIN + 40 + NIC_SWS_SAMPLE_ID));
+	EXPECT_EQ(500U, pf_rd64(fd, NIC_SWIN + 40 + NIC_SWS_VALUES + 8));
+	/* the rest, and the loss is not reported twice */
+	ASSERT_EQ(0, pf_wr(fd, NIC_SW_READ, 100));
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_RETURNED, &v));
+	EXPECT_EQ(2U, v);
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_LOST, &v));
+	EXPECT_EQ(0U, v);
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_AVAIL, &v));
+	EXPECT_EQ(0U, v);
+	EXPECT_EQ(7U, (uint32_t)pf_rd64(fd, NIC_SWIN + 40 + NIC_SWS_SAMPLE_ID));
+	close(fd);
+}
+
 /* A catch-up over many periods takes the ones that stay, exactly. */
 TEST_F(nic, catch_up)
 {
@@ -1192,6 +1323,10 @@ TEST_F(nic, ext_ownership)
 	ASSERT_EQ(NIC_STAT_OK, TAKE(1, 0, 0));
 	EXPECT_EQ(NIC_STAT_RES_BUSY, TAKE(0, a, 1));
 	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_OWNER, NIC_SYND_NO_INDEX), SYND());
+	/* the kernel drives the engine it owns, through its PF only */
+	EXPECT_EQ(NIC_STAT_OK, CONFIG(1, 0, 1, 0, 0, 0, 2, 0, 4));
+	EXPECT_EQ(NIC_STAT_RES_BUSY, CONFIG(0, 0, 1, 0, 0, 0, 2, 0, 4));
+	EXPECT_EQ(NIC_STAT_OK, OP(1, 0, NIC_OP_EXT_STOP));
 	hdr(IN, NIC_OP_EXT_OWNERSHIP, 0, NIC_OWN_RELEASE);
 	ASSERT_EQ(NIC_STAT_OK, CMD(1, IN, 16, OUT, 16));
 	/* nobody owns: the PRM commands go; the extension needs the owner */

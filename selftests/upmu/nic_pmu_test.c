@@ -31,13 +31,13 @@
 
 #include "upmu_test.h"
 #include "../../driver/include/hw/nic_cmd.h"
+#include "nic_fwctl_util.h"
 
 #define NIC_OPTS	"blocks=nic clock=manual pfs=2 ports=2 links=2 hosts=2 funcs=4"
 /* NIC_SERIAL_BASE + the device id: the PMU is named after the serial */
 #define PMU		"upmu_nic_4e1c0017"
 #define NR_SLOTS	16
 #define DID(row, lo)	((uint64_t)NIC_DID_##row << 32 | (lo))
-#define FWCTL_CLASS	"/sys/class/fwctl"
 
 static int nic_inject(const char *what)
 {
@@ -229,48 +229,6 @@ TEST_F(nic, bad_config)
 
 /* ---- arbitration with fwctl ---------------------------------------------- */
 
-/* An open file of the fwctl device of PF @pf, or -errno. */
-static int fw_open(int pf)
-{
-	char path[PATH_MAX], real[PATH_MAX], want[32];
-	uint64_t v;
-	int i, fd;
-
-	snprintf(want, sizeof(want), "/upmu_sim%u/", SIM_ID);
-	for (i = 0; i < 256; i++) {
-		snprintf(path, sizeof(path), FWCTL_CLASS "/fwctl%d/device", i);
-		if (!realpath(path, real) || !strstr(real, want))
-			continue;
-		snprintf(path, sizeof(path), FWCTL_CLASS "/fwctl%d/device/pf", i);
-		if (read_u64(path, &v) || v != (uint64_t)pf)
-			continue;
-		snprintf(path, sizeof(path), "/dev/fwctl/fwctl%d", i);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		return fd < 0 ? -errno : fd;
-	}
-	return -ENOENT;
-}
-
-/* EXT_OWNERSHIP through @fd: the firmware's status, or -errno. */
-static int own(int fd, unsigned int op_mod, bool force)
-{
-	uint8_t in[NIC_HDR_IN_LEN] = {}, out[NIC_HDR_OUT_LEN];
-	struct fwctl_rpc r = {
-		.size = sizeof(r),
-		.scope = FWCTL_RPC_DEBUG_WRITE,
-		.in_len = sizeof(in),
-		.out_len = sizeof(out),
-		.in = (uintptr_t)in,
-		.out = (uintptr_t)out,
-	};
-
-	nic_set(in, NIC_HDR_OPCODE, NIC_OP_EXT_OWNERSHIP);
-	nic_set(in, NIC_HDR_OP_MOD, op_mod);
-	nic_set(in, NIC_EXT_OWN_FORCE, force);
-	if (ioctl(fd, FWCTL_RPC, &r))
-		return -errno;
-	return nic_get(out, NIC_HDR_STATUS);
-}
 
 /*
  * While a fwctl user owns the engine, new events get EBUSY; while events

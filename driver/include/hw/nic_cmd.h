@@ -32,7 +32,9 @@
 #define NIC_INBOX_SIZE		0x1000
 #define NIC_OUTBOX		0x2000
 #define NIC_OUTBOX_SIZE		0x10000
-#define NIC_WINDOW		(NIC_OUTBOX + NIC_OUTBOX_SIZE)
+#define NIC_SWIN		(NIC_OUTBOX + NIC_OUTBOX_SIZE)
+#define NIC_SWIN_SIZE		0x10000
+#define NIC_WINDOW		(NIC_SWIN + NIC_SWIN_SIZE)
 
 #define NIC_CMDIF_REV		5
 #define NIC_DOORBELL_GO		1
@@ -76,6 +78,35 @@
 #define NIC_DDR_ST_ACTIVE	0x1
 #define NIC_DDR_ST_UNKNOWN_ID	0x2
 #define NIC_DDR_ST_STATISTIC	0x4
+
+/*
+ * upmu extension: the sample window, for a reader that cannot sleep (a
+ * perf AUX stream drained from a hard-irq timer).  Writing NIC_SW_READ
+ * the number N of samples wanted copies up to N of the engine's unread
+ * samples, oldest first, to the window at NIC_SWIN (NIC_SW_SIZE bytes
+ * each, struct layout below, little-endian) and latches the other
+ * registers; the samples copied count as read, those still in the
+ * engine stay unread.  N = 0 only latches NIC_SW_DEV_TIME and the rest.
+ * The engine's reader is the same one EXT_QUERY_SAMPLES moves.
+ */
+#define NIC_SW_READ		0x0900	/* w: most samples to copy */
+#define NIC_SW_RETURNED		0x0904	/* r: samples in the window */
+#define NIC_SW_LOST		0x0908	/* r: overwritten before this read */
+#define NIC_SW_LOST_FIRST	0x090c	/* r: sample_id of the first of them */
+#define NIC_SW_SIZE		0x0910	/* r: bytes per sample in the window */
+#define NIC_SW_AVAIL		0x0914	/* r: unread samples left in the engine */
+#define NIC_SW_STATE		0x0918	/* r: [7:0] NIC_STATE_*, [15:8] mode */
+#define NIC_SW_NUM_IDS		0x091c	/* r: values per sample */
+#define NIC_SW_DEV_TIME		0x0920	/* r: 64 bits, device ns at the read */
+#define NIC_SW_PERIOD_NS	0x0928	/* r: 64 bits, the sample period */
+#define NIC_SW_KHZ		0x0930	/* r: device clock */
+
+/* A sample in the window: 24 bytes, then a u64 per applied data ID. */
+#define NIC_SWS_SAMPLE_ID	0x00	/* u32: the device's sample_id */
+#define NIC_SWS_TS_FIRST	0x08	/* u64: device ns of the first value */
+#define NIC_SWS_TS_LAST		0x10	/* u64: device ns of the last value */
+#define NIC_SWS_VALUES		0x18	/* u64 values, in the applied order */
+#define NIC_SWS_SIZE(n)		(NIC_SWS_VALUES + 8 * (n))
 
 /* ---- command layouts: field = bit offset, width (MSB-first) ----------- */
 
