@@ -421,6 +421,8 @@ static u64 nic_pf_read(struct sim_regs *r, u32 off, bool wide)
 		return nic_diag_period_ns(nic) >> 32;
 	case NIC_SW_KHZ:
 		return nic->khz;
+	case NIC_SW_NEXT:
+		return pf->sw_next;
 	}
 	if (off >= NIC_DDR(0) && off < NIC_DDR(nic->nr_slots))
 		return nic_ddr_read(nic, off, wide);
@@ -452,6 +454,10 @@ static void nic_pf_write(struct sim_regs *r, u32 off, u32 val)
 		break;
 	case NIC_SW_READ:
 		nic_diag_window(pf->nic, pf, val);
+		break;
+	case NIC_SW_SKIP:
+		if (val == 1)
+			nic_diag_skip(pf->nic, pf);
 		break;
 	}
 	/* read-only registers and the outbox: WI */

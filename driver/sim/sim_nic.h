@@ -102,6 +102,7 @@ struct sim_nic;
  * @sw_lost_first: NIC_SW_LOST_FIRST of it
  * @sw_avail: NIC_SW_AVAIL of it
  * @sw_dev_time: NIC_SW_DEV_TIME of it
+ * @sw_next: NIC_SW_NEXT of it, or of the last NIC_SW_SKIP
  */
 struct sim_nic_pf {
 	struct sim_nic *nic;
@@ -123,6 +124,7 @@ struct sim_nic_pf {
 	u32 sw_lost_first;
 	u32 sw_avail;
 	u64 sw_dev_time;
+	u32 sw_next;
 };
 
 /**
@@ -314,6 +316,7 @@ void nic_diag_free(struct sim_nic *nic);
 void nic_diag_release(struct sim_nic *nic, u32 pf, u16 uid);
 void nic_diag_debugfs(struct sim_nic *nic, struct dentry *dir);
 void nic_diag_window(struct sim_nic *nic, struct sim_nic_pf *pf, u32 max);
+void nic_diag_skip(struct sim_nic *nic, struct sim_nic_pf *pf);
 u64 nic_diag_period_ns(const struct sim_nic *nic);
 
 /**

@@ -992,6 +992,30 @@ void nic_diag_window(struct sim_nic *nic, struct sim_nic_pf *pf, u32 max)
 	pf->sw_lost_first = (u32)first;
 	pf->sw_avail = min_t(u64, avail, U32_MAX);
 	pf->sw_dev_time = nic->unit.last_ns;
+	pf->sw_next = (u32)d->read;
+}
+
+/**
+ * nic_diag_skip() - NIC_SW_SKIP: count every unread sample as read
+ * @nic: the NIC, brought up to sim time by the register access
+ * @pf: the PF whose registers latch the outcome
+ *
+ * For a reader that starts now: the samples taken before are dropped,
+ * none reported lost, and NIC_SW_NEXT says which sample comes first.
+ * Called with sd->lock held.
+ */
+void nic_diag_skip(struct sim_nic *nic, struct sim_nic_pf *pf)
+{
+	struct nic_diag *d = &nic->diag;
+
+	if (d->state == NIC_STATE_RUNNING && d->mode != NIC_MODE_ON_DEMAND)
+		d->read = d->taken;
+	pf->sw_returned = 0;
+	pf->sw_lost = 0;
+	pf->sw_lost_first = 0;
+	pf->sw_avail = 0;
+	pf->sw_dev_time = nic->unit.last_ns;
+	pf->sw_next = (u32)d->read;
 }
 
 /**

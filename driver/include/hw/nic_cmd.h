@@ -87,7 +87,11 @@
  * each, struct layout below, little-endian) and latches the other
  * registers; the samples copied count as read, those still in the
  * engine stay unread.  N = 0 only latches NIC_SW_DEV_TIME and the rest.
- * The engine's reader is the same one EXT_QUERY_SAMPLES moves.
+ * Writing NIC_SW_SKIP 1 counts every unread sample as read, none of them
+ * reported lost (a reader that starts now and wants no older samples),
+ * and latches the registers as a read of none.  Both latch NIC_SW_NEXT,
+ * the sample_id the next read returns first.  The engine's reader is
+ * the same one EXT_QUERY_SAMPLES moves.
  */
 #define NIC_SW_READ		0x0900	/* w: most samples to copy */
 #define NIC_SW_RETURNED		0x0904	/* r: samples in the window */
@@ -100,6 +104,8 @@
 #define NIC_SW_DEV_TIME		0x0920	/* r: 64 bits, device ns at the read */
 #define NIC_SW_PERIOD_NS	0x0928	/* r: 64 bits, the sample period */
 #define NIC_SW_KHZ		0x0930	/* r: device clock */
+#define NIC_SW_SKIP		0x0934	/* w: 1: drop the unread samples */
+#define NIC_SW_NEXT		0x0938	/* r: sample_id the next read returns */
 
 /* A sample in the window: 24 bytes, then a u64 per applied data ID. */
 #define NIC_SWS_SAMPLE_ID	0x00	/* u32: the device's sample_id */
