@@ -345,12 +345,14 @@ struct upmu_aux_buf {
  * @timer: the drain timer, pinned to the event's CPU, hard irq
  * @event: the event
  * @seq: the next record's number
+ * @started: the event has been started once (&upmu_aux_ops.begin ran)
  */
 struct upmu_aux_event {
 	struct perf_output_handle handle;
 	struct hrtimer timer;
 	struct perf_event *event;
 	u64 seq;
+	bool started;
 };
 
 /**
@@ -451,6 +453,9 @@ static void upmu_aux_start(struct perf_event *event, int flags)
 
 	irqflags = upmu_lock(upmu);
 	event->hw.state = 0;
+	if (!ae->started && !upmu->dead && upmu->desc->aux->begin)
+		upmu->desc->aux->begin(upmu, event);
+	ae->started = true;
 	if (!upmu->dead)
 		hrtimer_start(&ae->timer, ns_to_ktime(upmu_aux_period(event)),
 			      HRTIMER_MODE_REL_PINNED_HARD);

@@ -463,6 +463,11 @@ struct upmu_aux_out {
  *	   Called with upmu->lock held and interrupts off (from the event's
  *	   pinned hard-irq timer every sample_period ns, and from stop with
  *	   PERF_EF_UPDATE): it must not sleep.
+ * @begin: optional, at the event's first start, before its first drain,
+ *	   with the same locking: drop what the hardware holds from before
+ *	   (samples taken between the event's creation and its enabling are
+ *	   no loss), so that the stream begins with what comes after.  It
+ *	   must not sleep either.
  *
  * Such a PMU's events are sampling events (sample_period: the drain
  * period in ns; a frequency is turned into one) of one CPU, one at a
@@ -474,6 +479,7 @@ struct upmu_aux_out {
 struct upmu_aux_ops {
 	bool (*drain)(struct upmu_pmu *upmu, struct perf_event *event,
 		      struct upmu_aux_out *out);
+	void (*begin)(struct upmu_pmu *upmu, struct perf_event *event);
 };
 
 /* Bytes a drain may still write. */

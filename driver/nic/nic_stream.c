@@ -92,7 +92,8 @@ static const u64 nic_profile_ids[NIC_NR_PROFILES][NIC_STREAM_MAX_IDS] = {
  * @mode: NIC_MODE_SINGLE or NIC_MODE_REPETITIVE
  * @khz: the device clock
  * @period_ns: the device's sample period
- * @next: the sample_id, extended to 64 bits, of the next sample
+ * @next: the sample_id, extended to 64 bits, of the next sample (at the
+ *	  first start: the first one after it)
  * @rec: room for one record
  *
  * Set up in process context before the event can run; then used only
@@ -452,6 +453,26 @@ static bool nic_stream_drain(struct upmu_pmu *upmu, struct perf_event *event,
 	}
 }
 
+/*
+ * The first start: the samples the device took since the event's
+ * creation (perf record still setting up) are dropped, not lost; the
+ * stream begins with the next one.
+ */
+static void nic_stream_begin(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	struct nic_pmu *np = upmu->priv;
+	struct nic_stream *st = np->stream;
+	struct upmu_reg_xfer x[] = {
+		{ NIC_SW_SKIP, UPMU_XFER_WRITE, 1 },
+		{ NIC_SW_NEXT },
+	};
+
+	if (!st)
+		return;
+	upmu_xfer(&upmu->regs, x, ARRAY_SIZE(x));
+	st->next = x[1].val;
+}
+
 static const struct upmu_hw_ops nic_stream_ops = {
 	.check_id	= nic_stream_check_profile,
 	.validate	= nic_stream_validate,
@@ -461,6 +482,7 @@ static const struct upmu_hw_ops nic_stream_ops = {
 
 static const struct upmu_aux_ops nic_stream_aux = {
 	.drain		= nic_stream_drain,
+	.begin		= nic_stream_begin,
 };
 
 static const struct upmu_desc nic_stream_desc = {

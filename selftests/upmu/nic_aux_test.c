@@ -4,7 +4,7 @@
  * simulated NIC, with perf_event_open() and mmap of the data and AUX
  * areas as perf record would do it, no perf tool: exact values of the
  * samples on the manual clock, a META record at the start of every
- * commit, LOST with the exact sample_id range after a device overrun,
+ * commit, the stream beginning at the first enabling with no LOST, LOST with the exact sample_id range after a device overrun,
  * TRUNCATED with a full AUX area and nothing lost once it is read and
  * the event enabled again, EBUSY and EINVAL cases, removal of the device
  * and offlining of the event's CPU with the stream open.  Needs
@@ -349,6 +349,50 @@ TEST_F(aux, exact_samples)
 }
 
 /*
+ * The samples the device took between the event's creation and its
+ * first enabling are not in the stream, and are no loss: it begins with
+ * the first sample after the enabling, with no LOST record.  A later
+ * disable and enable loses nothing the device still holds.
+ */
+TEST_F(aux, stream_start)
+{
+	struct stream *s = &self->s;
+	uint64_t t0 = 0, next_id = 5;
+	unsigned int k = 0;
+	int n, j;
+
+	ASSERT_EQ(0, sim_get(SIM_ID, "now_ns", &t0));
+	OPEN_STREAM(SPEC(",log_samples=4"), 4);
+	ASSERT_EQ(0, nic_advance(5 * PERIOD + 64));	/* samples 0-4: before */
+	ASSERT_EQ(0, stream_enable(s));
+	ASSERT_EQ(0, nic_advance(2 * PERIOD));		/* samples 5, 6 */
+	drain_wait();
+	ASSERT_EQ(0, ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, nic_advance(3 * PERIOD));		/* 7-9, disabled */
+	ASSERT_EQ(0, stream_enable(s));
+	ASSERT_EQ(0, nic_advance(PERIOD));		/* 10 */
+	drain_wait();
+	ASSERT_EQ(0, ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0));
+	n = read_records(s, self->r, true);
+	ASSERT_LT(0, n);
+	EXPECT_EQ(UPMU_AUX_META, self->r[0].h.type);
+	for (j = 0; j < n; j++) {
+		struct rec *x = &self->r[j];
+
+		EXPECT_NE(UPMU_AUX_LOST, x->h.type) TH_LOG("record %d", j);
+		EXPECT_EQ((uint64_t)j, x->h.seq);
+		if (x->h.type != UPMU_AUX_SAMPLE)
+			continue;
+		EXPECT_EQ(next_id, x->v[S_ID]);
+		EXPECT_EQ(t0 + (next_id + 1) * PERIOD, x->v[S_TS_FIRST]);
+		next_id++;
+		k++;
+	}
+	EXPECT_EQ(6U, k);	/* 5..10 */
+	stream_close(s);
+}
+
+/*
  * Samples the device overwrote before the drain: one LOST record with
  * their exact sample_id range, before the samples after them, in a
  * commit flagged PARTIAL; sample_ids stay contiguous otherwise.
@@ -414,8 +458,8 @@ TEST_F(aux, truncated)
 
 	/* 64 samples of 2 values: 64 x 72 bytes do not fit in a page */
 	OPEN_STREAM(SPEC(",log_samples=6"), 1);
-	ASSERT_EQ(0, nic_advance(64 * PERIOD + 64));
 	ASSERT_EQ(0, stream_enable(s));
+	ASSERT_EQ(0, nic_advance(64 * PERIOD + 64));
 	drain_wait();
 	n = read_records(s, self->r, false);
 	ASSERT_LT(0, n);
