@@ -83,6 +83,11 @@ step "AUX parse library test (host, ASan/UBSan, 10^6 fuzz inputs)" build/selftes
 [ -z "$stock" ] || step "make install (staging dir) and dkms build for $skver" \
 	scripts/install-check.sh "$stock"
 step "sparse (make C=1) clean" scripts/lint.sh sparse "$kdir"
+# perf 7.2 with tools/perf-patches (cold: ~5-8 min on 2 cores, then cached):
+# before the VMs, whose nic_aux_perf records with it (vm.sh passes UPMU_*)
+step "perf 7.2 with the upmu patch series (scripts/perfbuild.sh)" scripts/perfbuild.sh
+perf=$(scripts/perfbuild.sh 2>/dev/null) || perf=/nonexistent/perf
+export UPMU_PERF=$perf
 
 # The VM suites, all at once: a guest runs one test program at a time
 # and keeps about one host CPU busy, so the debug suite (about four times
@@ -138,10 +143,7 @@ fi
 # Host checks that do not touch what the VMs use, meanwhile.
 step "test infrastructure self-test (scripts/infra-test.sh)" scripts/infra-test.sh
 step "checkpatch --strict clean on driver/" scripts/lint.sh checkpatch "$ksrc"
-# perf 7.2 with tools/perf-patches (cold: ~5-8 min on 2 cores, then cached)
-# and its AUX decoder on crafted perf.data streams
-step "perf 7.2 with the upmu patch series (scripts/perfbuild.sh)" scripts/perfbuild.sh
-perf=$(scripts/perfbuild.sh 2>/dev/null) || perf=/nonexistent/perf
+# the patched perf's AUX decoder on crafted perf.data streams
 step "patched perf: report -D, script, report on crafted AUX perf.data (aux_perf_test.sh)" \
 	selftests/upmu/aux_perf_test.sh "$perf" build/selftests/aux_perfdata
 

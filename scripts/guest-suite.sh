@@ -34,6 +34,7 @@ modules_test
 nic_fw_test
 nic_pmu_test
 nic_aux_test
+nic_aux_perf
 "
 
 list=0

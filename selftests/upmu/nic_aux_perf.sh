@@ -1,0 +1,241 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The NIC's AUX stream end to end in the guest, with the patched perf
+# (tools/perf-patches/, $UPMU_PERF: scripts/check.sh passes the one
+# scripts/perfbuild.sh built): perf record of upmu_nicdiag_<serial>, then
+# perf script / report -D / report on what it wrote.
+#  - K samples of known values on the manual clock: exactly K diag lines
+#    with those values, in order, each before the exec of a marker program
+#    that ran after it and after the marker before it;
+#  - a forced device overrun: one "lost N samples (sample_id A..B)" line
+#    with the exact range; a one-page AUX area and a slow drain: TRUNCATED,
+#    and samples + lost = last sample_id - first + 1;
+#  - perf record -D (the stream begins at the enabling: no LOST for what
+#    came before), the event's CPU going offline while recording: nothing
+#    lost; -S (SIGUSR2 snapshots) refused with its message;
+#  - the seed's commands verbatim with this PMU: record with sched:*,
+#    report -D (one decoded line per record), report, script.
+# Needs upmu_core and upmu_sim loaded; loads upmu_nic if it is not.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/selftests/upmu/lib.sh"
+ID=41
+D=/sys/kernel/debug/upmu_sim/$ID
+PMU=upmu_nicdiag_$(printf '%08x' $((0x4e1c0000 + ID)))
+PERF=${UPMU_PERF:-}
+TMP=$(mktemp -d)
+NTESTS=11
+# RX packets and bytes of port 0, a 1024 ns device period
+EV="$PMU/profile=0,id0=0x1020000300000000,id1=0x1020000100000000,dev_period=10"
+PERIOD=1024
+
+tap_plan $NTESTS
+loaded_here=0
+cleanup() {
+	echo 1 > /sys/devices/system/cpu/cpu2/online 2>/dev/null
+	sim_del $ID
+	[ $loaded_here = 0 ] || mod_unload upmu_nic
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+if [ -z "$PERF" ] || ! "$PERF" version >/dev/null 2>&1; then
+	for _ in $(seq $NTESTS); do
+		tap_skip "no patched perf (UPMU_PERF='$PERF': scripts/perfbuild.sh builds it, make check passes it)"
+	done
+	exit 0
+fi
+if ! grep -q "^upmu_nic " /proc/modules; then
+	insmod "$UPMU_MODDIR/upmu_nic.ko" || { echo "Bail out! cannot load upmu_nic"; exit 1; }
+	loaded_here=1
+fi
+echo "# $("$PERF" version)"
+
+# newnic [clock=manual]: a NIC on socket 1 of 2 (CPUs 2 and 3 of the VM)
+newnic() {
+	sim_del $ID
+	sim_new "$ID 2 blocks=nic pfs=2 ports=2 links=2 nic_socket=1 $*" &&
+		pmu_present "$PMU"
+}
+# rec NAME PERF-RECORD-ARGS... -- WORKLOAD: perf record into $TMP/NAME.data
+rec() {
+	local name=$1
+	shift
+	"$PERF" record -q -o "$TMP/$name.data" "$@" > "$TMP/$name.rec" 2>&1 ||
+		{ echo "# perf record $name failed:"; sed 's/^/#   /' "$TMP/$name.rec" | head; return 1; }
+}
+# scr NAME: perf script's lines of the stream (and markers) -> NAME.out,
+# the summary on stderr -> NAME.err
+scr() {
+	"$PERF" script -i "$TMP/$1.data" -F comm,time,event,synth > "$TMP/$1.all" 2> "$TMP/$1.err" ||
+		{ echo "# perf script $1 failed"; sed 's/^/#   /' "$TMP/$1.err" | head; return 1; }
+	# comm, then the event and what follows; markers are the execs of "true"
+	sed -n -e 's/^ *\([^ ]*\) .*\(upmu-nic-[a-z]*\): */\2: /p' \
+		-e 's/^ *true .*sched:sched_process_exec.*/marker/p' "$TMP/$1.all" |
+		sed 's/ *$//' > "$TMP/$1.out"
+}
+# same NAME FILE: FILE is exactly stdin
+same() {
+	if diff -u - "$2" > "$TMP/diff"; then tap_ok "$1"
+	else sed 's/^/# /' "$TMP/diff" | head -n 30; tap_fail "$1"; fi
+}
+# conserved NAME: no unreported gap, and samples + lost = last - first + 1
+conserved() {
+	awk '
+	/^upmu-nic-diag: sample_id/ { id = $3; if (n++ == 0) first = id; last = id }
+	/^upmu-nic-lost: lost [0-9]+ samples \(sample_id [0-9]+\.\.[0-9]+\)$/ {
+		lost += $3; split($6, r, /[.)]+/); if (r[2] + 0 > last) last = r[2] + 0
+	}
+	/no LOST record|records missing|bad data/ { bad++ }
+	END {
+		printf "# %d samples, lost %d, sample_id %d..%d\n", n, lost, first, last
+		exit !(n > 0 && !bad && n + lost == last - first + 1)
+	}' "$TMP/$1.out"
+}
+
+# --- K known samples, interleaved with markers of known time ---
+newnic clock=manual || { echo "Bail out! no $PMU"; exit 1; }
+cat > "$TMP/k.sh" <<EOF
+inj() { echo "ev=rx port=0 \$*" > $D/nic/inject; }
+adv() { echo \$1 > $D/advance; sleep 0.3; /bin/true; }
+inj size=100 count=5; adv $((PERIOD + 64))
+inj size=10 count=3; adv $PERIOD; adv $PERIOD
+inj size=1 count=1; adv $PERIOD
+EOF
+if rec k -a -e sched:sched_process_exec,"$EV,log_samples=4/" -c 1000000 -- sh "$TMP/k.sh" &&
+	scr k; then
+	same "4 known samples, exact values, each between the markers around it" "$TMP/k.out" <<'EOF'
+upmu-nic-diag: sample_id 0 port_rx_packets.p0 5 port_rx_bytes.p0 500
+marker
+upmu-nic-diag: sample_id 1 port_rx_packets.p0 8 port_rx_bytes.p0 530
+marker
+upmu-nic-diag: sample_id 2 port_rx_packets.p0 8 port_rx_bytes.p0 530
+marker
+upmu-nic-diag: sample_id 3 port_rx_packets.p0 9 port_rx_bytes.p0 531
+marker
+EOF
+	tap_check "summary: 4 samples, no loss" grep -qxF "upmu-nic: 4 samples, lost 0 samples in 0 gaps" "$TMP/k.err"
+else
+	tap_fail "4 known samples (perf record or script failed)"
+	tap_fail "summary: 4 samples, no loss"
+fi
+
+# --- a device overrun: one LOST with the exact range ---
+newnic clock=manual
+cat > "$TMP/o.sh" <<EOF
+echo $((2 * PERIOD + 64)) > $D/advance; sleep 0.3
+echo 6 > $D/nic/overrun; sleep 0.3
+EOF
+if rec o -a -e "$EV,log_samples=2/" -c 1000000 -- sh "$TMP/o.sh" && scr o; then
+	same "overrun: samples 0 1, one LOST of 2..3, samples 4-7" "$TMP/o.out" <<'EOF'
+upmu-nic-diag: sample_id 0 port_rx_packets.p0 0 port_rx_bytes.p0 0
+upmu-nic-diag: sample_id 1 port_rx_packets.p0 0 port_rx_bytes.p0 0
+upmu-nic-lost: lost 2 samples (sample_id 2..3)
+upmu-nic-diag: sample_id 4 port_rx_packets.p0 0 port_rx_bytes.p0 0
+upmu-nic-diag: sample_id 5 port_rx_packets.p0 0 port_rx_bytes.p0 0
+upmu-nic-diag: sample_id 6 port_rx_packets.p0 0 port_rx_bytes.p0 0
+upmu-nic-diag: sample_id 7 port_rx_packets.p0 0 port_rx_bytes.p0 0
+EOF
+else
+	tap_fail "overrun (perf record or script failed)"
+fi
+
+# --- a one-page AUX area, a drain every 200 ms: TRUNCATED, nothing silent ---
+# 64 samples (4608 bytes) do not fit in a page: TRUNCATED, the rest comes
+# once perf record re-enabled the event; then 128 at once in a device of
+# 64: 64 lost (64..127), the others in two commits again.
+t_counts() {
+	if conserved t &&
+		grep -qxF "upmu-nic: 128 samples, lost 64 samples in 1 gaps" "$TMP/t.err"; then
+		return 0
+	fi
+	sed 's/^/#   /' "$TMP/t.err"
+	return 1
+}
+newnic clock=manual
+cat > "$TMP/t.sh" <<EOF
+echo $((64 * PERIOD + 64)) > $D/advance; sleep 1
+echo $((128 * PERIOD)) > $D/advance; sleep 1
+EOF
+if rec t -a -m ,1 -e "$EV,log_samples=6/" -c 200000000 -- sh "$TMP/t.sh" && scr t; then
+	tap_check "tiny AUX area: TRUNCATED reported" grep -q "^upmu-nic-lost: AUX area full (TRUNCATED)" "$TMP/t.out"
+	tap_check "tiny AUX area: 128 samples + 64 lost = sample_id 0..191, no silent gap" \
+		t_counts
+else
+	tap_fail "tiny AUX area: TRUNCATED (perf record or script failed)"
+	tap_fail "tiny AUX area: samples + lost"
+fi
+
+# --- perf record -D: the stream begins at the enabling, nothing lost after ---
+newnic clock=manual
+cat > "$TMP/d.sh" <<EOF
+echo $((3 * PERIOD + 64)) > $D/advance
+sleep 1.5
+echo $((3 * PERIOD)) > $D/advance; sleep 0.3
+EOF
+if rec d -a -D 700 -e "$EV,log_samples=4/" -c 1000000 -- sh "$TMP/d.sh" && scr d; then
+	same "record -D: samples 3-5 (0-2 came before the enabling), no LOST" "$TMP/d.out" <<'EOF'
+upmu-nic-diag: sample_id 3 port_rx_packets.p0 0 port_rx_bytes.p0 0
+upmu-nic-diag: sample_id 4 port_rx_packets.p0 0 port_rx_bytes.p0 0
+upmu-nic-diag: sample_id 5 port_rx_packets.p0 0 port_rx_bytes.p0 0
+EOF
+else
+	tap_fail "record -D (perf record or script failed)"
+fi
+
+# --- the event's CPU (2, the first of the NIC's socket) goes offline ---
+newnic clock=manual
+cat > "$TMP/c.sh" <<EOF
+echo $((2 * PERIOD + 64)) > $D/advance; sleep 0.3
+echo $PERIOD > $D/advance
+echo 0 > /sys/devices/system/cpu/cpu2/online
+echo $((2 * PERIOD)) > $D/advance; sleep 0.3
+echo 1 > /sys/devices/system/cpu/cpu2/online
+echo $PERIOD > $D/advance; sleep 0.3
+EOF
+if [ "$(cat "/sys/bus/event_source/devices/$PMU/cpumask")" != 2 ]; then
+	tap_fail "CPU offline: $PMU is not on CPU 2 ($(cat "/sys/bus/event_source/devices/$PMU/cpumask"))"
+elif rec c -a -e "$EV,log_samples=4/" -c 1000000 -- sh "$TMP/c.sh" && scr c; then
+	same "CPU offline while recording: samples 0-5, none lost" "$TMP/c.out" <<'EOF'
+upmu-nic-diag: sample_id 0 port_rx_packets.p0 0 port_rx_bytes.p0 0
+upmu-nic-diag: sample_id 1 port_rx_packets.p0 0 port_rx_bytes.p0 0
+upmu-nic-diag: sample_id 2 port_rx_packets.p0 0 port_rx_bytes.p0 0
+upmu-nic-diag: sample_id 3 port_rx_packets.p0 0 port_rx_bytes.p0 0
+upmu-nic-diag: sample_id 4 port_rx_packets.p0 0 port_rx_bytes.p0 0
+upmu-nic-diag: sample_id 5 port_rx_packets.p0 0 port_rx_bytes.p0 0
+EOF
+else
+	tap_fail "CPU offline (perf record or script failed)"
+fi
+echo 1 > /sys/devices/system/cpu/cpu2/online 2>/dev/null
+
+# --- snapshot mode (-S, SIGUSR2) is refused (by perf's option parser,
+# before the recorder's own "AUX snapshot and sample modes are not
+# supported": it has no parse_snapshot_options) ---
+tap_check "record -S refused: no snapshot of this AUX stream" \
+	fails "No AUX area tracing to snapshot" \
+	"$PERF" record -o "$TMP/s.data" -S -a -e "$EV/" -c 1000000 -- true
+
+# --- the seed's commands, verbatim with this PMU, on a live flow ---
+newnic
+echo "add id=1 rate=1000 ev=rx port=0 size=64" > "$D/nic/flows"
+cd "$TMP" || exit 1
+if "$PERF" record -a -e "sched:*,$PMU/doca_default/" -c 1000000000 sleep 1 > seed.rec 2>&1 &&
+	"$PERF" report -D > seed.dump 2> seed.dump.err &&
+	"$PERF" report --stdio > seed.report 2> seed.report.err &&
+	"$PERF" script > seed.script 2> seed.script.err; then
+	sed -n 's/.*\(upmu-nic-[a-z]*\): */\1: /p' seed.script | sed 's/ *$//' > seed.out
+	ns=$(grep -c '^upmu-nic-diag: sample_id' seed.out)
+	nd=$(grep -c '^\.  [0-9a-f]\{8\}: SAMPLE seq' seed.dump)
+	echo "# seed: $ns samples in perf script, $nd SAMPLE lines in report -D"
+	tap_check "seed: perf script has samples, no silent gap (samples + lost = range)" conserved seed
+	tap_check "seed: report -D decodes one line per sample ($nd = $ns)" test "$nd" = "$ns" -a "$ns" -gt 0
+	tap_check "seed: report counts them as their own event" \
+		grep -q "^# Samples: $ns  *of event 'upmu-nic-diag'" seed.report
+else
+	echo "# seed commands failed:"; tail -n 5 seed.* 2>/dev/null | sed 's/^/#   /'
+	tap_fail "seed: perf script"
+	tap_fail "seed: report -D"
+	tap_fail "seed: report"
+fi
+cd / || exit 1
+tap_exit
