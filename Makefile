@@ -171,6 +171,10 @@ build/bench/upmu_bench: bench/upmu_bench.c $(PMULIB)
 	@mkdir -p $(@D)
 	$(CC) $(TOOLCFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
 
+build/bench/bench_aux: bench/bench_aux.c $(PMULIB)
+	@mkdir -p $(@D)
+	$(CC) $(TOOLCFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
+
 install:
 	@scripts/install.sh modules $(KDIR)
 

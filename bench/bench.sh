@@ -38,7 +38,7 @@ debug) kdir=$(scripts/kbuild.sh) ;;
 esac
 
 scripts/build-modules.sh "$kdir" >/dev/null
-make -s build/bench/upmu_bench
+make -s build/bench/upmu_bench build/bench/bench_aux
 # No kmemleak scan (not a leak test); kernel reports still fail the run.
 exec scripts/vm.sh --kernel "$kernel" --cpus 4 --nodes 2 --no-kmemleak --timeout 1200 \
 	--results "$UPMU_TOP/build/bench/$kernel" -- "$UPMU_TOP/bench/guest-bench.sh" "$@"
