@@ -13,10 +13,14 @@
  * memcpy's.  Timing is a goal, never a test: exit 1 only if it could not
  * measure.
  *
- *   bench_aux -i SIM_ID [-r ROUNDS] [-n TURNS]
+ * With -k, the cost of a drain tick with 8 IDs: the same CPU work on the
+ * event's CPU with the stream off and on, the extra time per tick.
+ *
+ *   bench_aux -i SIM_ID [-k SIM_ID] [-r ROUNDS] [-n TURNS]
  */
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,27 +60,136 @@ static double median(double *v, int n)
 	return v[n / 2];
 }
 
-int main(int argc, char **argv)
+/* Opens @spec on @pmu disabled, with data and AUX areas mapped. */
+static int stream_open(const char *pmu, const char *spec,
+		       struct perf_event_mmap_page **pgp)
 {
-	unsigned int id = 0, rounds = 3, turns = 20, r, t;
+	long page = sysconf(_SC_PAGESIZE);
+	size_t data_len = 9 * page, aux_len = AUX_PAGES * page;
 	struct perf_event_mmap_page *pg;
 	struct perf_event_attr attr;
+	void *aux;
+	int fd;
+
+	if (pmu_attr(pmu, spec, &attr)) {
+		fprintf(stderr, "bench_aux: no %s\n", pmu);
+		return -1;
+	}
+	attr.sample_period = DRAIN_NS;
+	attr.disabled = 1;
+	fd = perf_open(&attr, -1, pmu_cpu(pmu), -1);
+	if (fd < 0) {
+		fprintf(stderr, "bench_aux: %s/%s/: %s\n", pmu, spec, strerror(-fd));
+		return -1;
+	}
+	pg = mmap(NULL, data_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (pg == MAP_FAILED) {
+		perror("bench_aux: mmap");
+		return -1;
+	}
+	pg->aux_offset = data_len;
+	pg->aux_size = aux_len;
+	aux = mmap(NULL, aux_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, data_len);
+	if (aux == MAP_FAILED) {
+		perror("bench_aux: AUX mmap");
+		return -1;
+	}
+	*pgp = pg;
+	return fd;
+}
+
+static volatile unsigned long sink;
+
+/* A fixed amount of CPU work; its time in us. */
+static double work(unsigned long n)
+{
+	double t0 = now_us();
+	unsigned long i, x = 1;
+
+	for (i = 0; i < n; i++)
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+	sink = x;
+	return now_us() - t0;
+}
+
+/*
+ * The drain timer's cost: the same work on the event's CPU with the
+ * stream off and on (in turns), the extra time per tick.  The NIC runs
+ * on its own clock (2^17 ns device period: about one sample of the 8
+ * port_traffic IDs per 100 us drain).
+ */
+static int tick_section(unsigned int id, unsigned int rounds, unsigned int turns)
+{
+	struct perf_event_mmap_page *pg;
+	double cost[15], offv[64], onv[64];
+	char pmu[64];
+	unsigned long n = 1000000;
+	unsigned int r, t;
+	cpu_set_t set;
+	int fd, cpu;
+
+	snprintf(pmu, sizeof(pmu), "upmu_nicdiag_%08x", 0x4e1c0000 + id);
+	fd = stream_open(pmu, "port_traffic,dev_period=17", &pg);
+	if (fd < 0)
+		return 1;
+	cpu = pmu_cpu(pmu);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("bench_aux: sched_setaffinity");
+		return 1;
+	}
+	while (work(n) < 100000 && n < (1UL << 40))	/* about 100 ms */
+		n *= 2;
+	if (turns > 64)
+		turns = 64;
+	printf("== tick: %s/port_traffic,dev_period=17/ (8 IDs), a drain every %u us, on CPU %d:\n"
+	       "   the same work with the stream off and on, %u turns x %u rounds\n",
+	       pmu, DRAIN_NS / 1000, cpu, turns, rounds);
+	for (r = 0; r < rounds; r++) {
+		for (t = 0; t < turns; t++) {
+			uint64_t head;
+
+			offv[t] = work(n);
+			ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+			onv[t] = work(n);
+			ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+			head = __atomic_load_n(&pg->aux_head, __ATOMIC_ACQUIRE);
+			__atomic_store_n(&pg->aux_tail, head, __ATOMIC_RELEASE);
+		}
+		/* extra us over the ticks the work saw */
+		cost[r] = (median(onv, turns) - median(offv, turns)) /
+			  (median(onv, turns) / (DRAIN_NS / 1000.0));
+		printf("  round %u: work %.0f us off, %.0f us on: %.2f us per tick\n",
+		       r + 1, median(offv, turns), median(onv, turns), cost[r]);
+	}
+	printf("  drain tick with 8 IDs: %.2f us (median of rounds)\n", median(cost, rounds));
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int id = 0, tick_id = 0, rounds = 3, turns = 20, r, t;
+	struct perf_event_mmap_page *pg;
 	char pmu[64], path[256], val[32];
 	double aux_bw[15], cpy_bw[15], ratio[15], gen_us[15];
 	long page = sysconf(_SC_PAGESIZE);
-	size_t data_len = 9 * page, aux_len = AUX_PAGES * page;
+	size_t aux_len = AUX_PAGES * page;
 	uint64_t head0, head, bytes, sum;
-	unsigned char *aux, *src, *dst;
+	unsigned char *src, *dst;
 	int fd, opt;
 
-	while ((opt = getopt(argc, argv, "i:r:n:h")) != -1) {
+	while ((opt = getopt(argc, argv, "i:k:r:n:h")) != -1) {
 		switch (opt) {
 		case 'i': id = strtoul(optarg, NULL, 0); break;
+		case 'k': tick_id = strtoul(optarg, NULL, 0); break;
 		case 'r': rounds = strtoul(optarg, NULL, 0); break;
 		case 'n': turns = strtoul(optarg, NULL, 0); break;
 		default:
-			fprintf(stderr, "usage: %s -i SIM_ID [-r ROUNDS (1-15)] [-n TURNS]\n"
-				"  e.g. %s -i 3 -r 3 -n 20 (a NIC \"3 1 blocks=nic clock=manual\")\n",
+			fprintf(stderr, "usage: %s -i SIM_ID [-k SIM_ID] [-r ROUNDS (1-15)] [-n TURNS]\n"
+				"  e.g. %s -i 3 -k 2 -r 3 -n 20 (-i: a NIC on the manual clock\n"
+				"  for the copy, -k: a NIC on its own clock for the tick cost)\n",
 				argv[0], argv[0]);
 			return opt == 'h' ? 0 : 1;
 		}
@@ -87,27 +200,9 @@ int main(int argc, char **argv)
 	}
 	snprintf(pmu, sizeof(pmu), "upmu_nicdiag_%08x", 0x4e1c0000 + id);
 	snprintf(path, sizeof(path), "/sys/kernel/debug/upmu_sim/%u/advance", id);
-	if (pmu_attr(pmu, "doca_default,dev_period=10,log_samples=9", &attr)) {
-		fprintf(stderr, "bench_aux: no %s (a NIC %u on the manual clock?)\n", pmu, id);
-		return 1;
-	}
-	attr.sample_period = DRAIN_NS;
-	attr.disabled = 1;
-	fd = perf_open(&attr, -1, pmu_cpu(pmu), -1);
-	if (fd < 0) {
-		fprintf(stderr, "bench_aux: %s: %s\n", pmu, strerror(-fd));
-		return 1;
-	}
-	pg = mmap(NULL, data_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (pg == MAP_FAILED) {
-		perror("bench_aux: mmap");
-		return 1;
-	}
-	pg->aux_offset = data_len;
-	pg->aux_size = aux_len;
-	aux = mmap(NULL, aux_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, data_len);
-	if (aux == MAP_FAILED || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
-		perror("bench_aux: AUX mmap or enable");
+	fd = stream_open(pmu, "doca_default,dev_period=10,log_samples=9", &pg);
+	if (fd < 0 || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		fprintf(stderr, "bench_aux: (a NIC %u on the manual clock?)\n", id);
 		return 1;
 	}
 	src = malloc(aux_len);
@@ -186,5 +281,5 @@ int main(int argc, char **argv)
 	       median(ratio, rounds), median(ratio, rounds) >= 0.5 ? "met" : "not met",
 	       (unsigned long long)sum);
 	close(fd);
-	return 0;
+	return tick_id ? tick_section(tick_id, rounds, turns) : 0;
 }
