@@ -39,6 +39,9 @@ esac
 
 scripts/build-modules.sh "$kdir" >/dev/null
 make -s build/bench/upmu_bench build/bench/bench_aux
+# the aux section's perf script figure needs the patched perf (cached)
+UPMU_PERF=$(scripts/perfbuild.sh 2>/dev/null) || UPMU_PERF=""
+export UPMU_PERF
 # No kmemleak scan (not a leak test); kernel reports still fail the run.
 exec scripts/vm.sh --kernel "$kernel" --cpus 4 --nodes 2 --no-kmemleak --timeout 1200 \
 	--results "$UPMU_TOP/build/bench/$kernel" -- "$UPMU_TOP/bench/guest-bench.sh" "$@"

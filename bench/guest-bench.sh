@@ -28,4 +28,5 @@ echo "2 1 blocks=nic" > /sys/bus/upmu_sim/new_device &&
 # The aux section (bench/README): a NIC (device 3) on the manual clock.
 echo "3 1 blocks=nic clock=manual" > /sys/bus/upmu_sim/new_device ||
 	{ echo "guest-bench: cannot create the NIC for the aux section" >&2; exit 1; }
-exec "$top/build/bench/bench_aux" -i 3 -k 2
+"$top/build/bench/bench_aux" -i 3 -k 2 || exit
+exec "$top/bench/aux-script.sh" 3 3
