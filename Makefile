@@ -167,11 +167,11 @@ demo:
 bench:
 	@bench/bench.sh --kernel $(or $(BENCH_KERNEL),stock) -- $(BENCH_ARGS)
 
-build/bench/upmu_bench: bench/upmu_bench.c $(PMULIB)
+build/bench/upmu_bench: bench/upmu_bench.c bench/bench_util.h $(PMULIB)
 	@mkdir -p $(@D)
 	$(CC) $(TOOLCFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
 
-build/bench/bench_aux: bench/bench_aux.c $(PMULIB)
+build/bench/bench_aux: bench/bench_aux.c bench/bench_util.h $(PMULIB)
 	@mkdir -p $(@D)
 	$(CC) $(TOOLCFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
 

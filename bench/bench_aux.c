@@ -32,6 +32,7 @@
 #include <linux/perf_event.h>
 
 #include "upmu_pmu.h"
+#include "bench_util.h"
 
 #define DEV_PERIOD	1024	/* dev_period=10 */
 #define LOG_SAMPLES	9	/* 512 samples of the 8 doca_default IDs */
@@ -39,26 +40,6 @@
 #define AUX_PAGES	256	/* 1 MiB */
 #define DRAIN_NS	100000
 
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[n / 2];
-}
 
 /* Opens @spec on @pmu disabled, with data and AUX areas mapped. */
 static int stream_open(const char *pmu, const char *spec,

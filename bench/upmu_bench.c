@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "upmu_pmu.h"
+#include "bench_util.h"
 
 #define MAX_ROUNDS	15
 #define MAX_EVENTS	1024
@@ -90,30 +91,6 @@ static void fail(const char *fmt, ...)
 	fputc('\n', stderr);
 	va_end(ap);
 	failed = true;
-}
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(const double *v, int n)
-{
-	double s[MAX_ROUNDS];
-
-	memcpy(s, v, n * sizeof(*v));
-	qsort(s, n, sizeof(*s), cmp_double);
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
 static int pin(int cpu)
