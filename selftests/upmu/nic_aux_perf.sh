@@ -208,11 +208,9 @@ else
 fi
 echo 1 > /sys/devices/system/cpu/cpu2/online 2>/dev/null
 
-# --- snapshot mode (-S, SIGUSR2) is refused (by perf's option parser,
-# before the recorder's own "AUX snapshot and sample modes are not
-# supported": it has no parse_snapshot_options) ---
-tap_check "record -S refused: no snapshot of this AUX stream" \
-	fails "No AUX area tracing to snapshot" \
+# --- snapshot mode (-S, SIGUSR2) is refused, saying why ---
+tap_check "record -S refused: snapshot mode not supported" \
+	fails "$PMU: AUX snapshot mode is not supported (the PMU refuses overwrite mode)" \
 	"$PERF" record -o "$TMP/s.data" -S -a -e "$EV/" -c 1000000 -- true
 
 # --- the seed's commands, verbatim with this PMU, on a live flow ---
