@@ -1420,12 +1420,37 @@ static bool upmu_reapable(const struct upmu_pmu *upmu, const struct module *goin
 }
 
 /* Reap what can be reaped; return true while dead PMUs remain. */
+/*
+ * Before 6.15 perf_pmu_unregister() waits for the event_init calls of
+ * those who found the PMU on perf's list, but takes it out of perf's
+ * table of types only after that: an event_init of someone who looked
+ * its type up just before can still be running when it returns (seen
+ * in stress_test on 6.1).  So a reaped PMU waits here, unregistered, for
+ * a reaper period before it is freed.
+ */
+static LIST_HEAD(upmu_graveyard);
+
+static bool upmu_bury_locked(bool all)
+{
+	struct upmu_pmu *upmu, *tmp;
+
+	lockdep_assert_held(&upmu_list_lock);
+	list_for_each_entry_safe(upmu, tmp, &upmu_graveyard, list) {
+		if (!all && time_before(jiffies, upmu->buried + HZ / 4))
+			continue;
+		list_del(&upmu->list);
+		upmu_pmu_free(upmu);
+	}
+	return !list_empty(&upmu_graveyard);
+}
+
 static bool upmu_reap_locked(const struct module *going)
 {
 	struct upmu_pmu *upmu, *tmp;
-	bool left = false;
+	bool left;
 
 	lockdep_assert_held(&upmu_list_lock);
+	left = upmu_bury_locked(false);
 	list_for_each_entry_safe(upmu, tmp, &upmu_list, list) {
 		if (!upmu_reapable(upmu, going)) {
 			left |= upmu->boxes[0]->dead;
@@ -1434,8 +1459,9 @@ static bool upmu_reap_locked(const struct module *going)
 		/* Still on the list: the name stays taken until it is gone. */
 		perf_pmu_unregister(&upmu->pmu);
 		pr_debug("upmu: %s: released\n", upmu->name);
-		list_del(&upmu->list);
-		upmu_pmu_free(upmu);
+		upmu->buried = jiffies;
+		list_move(&upmu->list, &upmu_graveyard);
+		left = true;
 	}
 	return left;
 }
@@ -1575,7 +1601,8 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 	}
 
 	mutex_lock(&upmu_list_lock);
-	upmu_reap_locked(NULL);
+	if (upmu_reap_locked(NULL))
+		schedule_delayed_work(&upmu_reaper, HZ / 2);
 	other = upmu_find_locked(upmu->name);
 	if (other) {
 		char from[64];
@@ -1675,8 +1702,8 @@ void upmu_pmu_unregister(struct upmu_pmu *upmu)
 		dev_info(upmu->dev, "%s: kept until the open events of %s are closed\n",
 			 upmu->name, module_name(upmu->pmu.module));
 		schedule_delayed_work(&upmu_reaper, HZ / 2);
-	} else {
-		upmu_reap_locked(NULL);
+	} else if (upmu_reap_locked(NULL)) {
+		schedule_delayed_work(&upmu_reaper, HZ / 2);
 	}
 	mutex_unlock(&upmu_list_lock);
 }
@@ -1701,6 +1728,9 @@ static void __exit upmu_core_exit(void)
 {
 	unregister_module_notifier(&upmu_module_nb);
 	cancel_delayed_work_sync(&upmu_reaper);
+	mutex_lock(&upmu_list_lock);
+	upmu_bury_locked(true);
+	mutex_unlock(&upmu_list_lock);
 	cpuhp_remove_multi_state(upmu_hp_state);
 }
 

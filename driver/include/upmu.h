@@ -606,6 +606,7 @@ struct upmu_box {
  * @boxes: the boxes
  * @cpu_box: index in @boxes of each CPU's box, or -1 (nr_cpu_ids entries)
  * @poll: poll period, 0 if the counters cannot wrap in practice
+ * @buried: when a PMU kept dead (Linux < 6.15) was unregistered (jiffies)
  * @live: perf_pmu_register() has returned: before that, event_init
  *	  refuses events (before 6.15 perf makes the PMU reachable by type
  *	  before it has allocated the PMU's contexts)
@@ -648,6 +649,7 @@ struct upmu_pmu {
 	struct upmu_box **boxes;
 	int *cpu_box;
 	ktime_t poll;
+	unsigned long buried;
 	bool live;
 	bool read_pkg;
 	const struct attribute_group *groups[8];
