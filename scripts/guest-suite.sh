@@ -24,6 +24,7 @@ c2c_test
 families_test
 fuzz_test
 stress_test
+testpmu_test
 nic_fwctl_test
 nic_diag_test
 perf_examples

@@ -114,162 +114,281 @@ EXPORT_SYMBOL_GPL(upmu_cpus_of_node);
 /* ---- counting ---------------------------------------------------------- */
 
 /*
- * Every register access happens under upmu->lock and only while the PMU
- * is not dead, so that a PMU whose device is gone (see
+ * Every register access of a box happens under its lock and only while
+ * the box is not dead, so that a PMU whose device is gone (see
  * upmu_pmu_unregister()) never touches its registers again.
  *
  * upmu_lock() takes it around each perf callback that may touch
  * registers: the writes a callback makes to a backend go to it in one
  * call, with its next read or at the unlock (upmu_regs_defer()).
  */
-static unsigned long upmu_lock(struct upmu_pmu *upmu)
-	__acquires(&upmu->lock)
+static unsigned long upmu_lock(struct upmu_box *box)
+	__acquires(&box->lock)
 {
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&upmu->lock, flags);
-	upmu_regs_defer(&upmu->regs);
+	raw_spin_lock_irqsave(&box->lock, flags);
+	upmu_regs_defer(box->regs);
 	return flags;
 }
 
-static void upmu_unlock(struct upmu_pmu *upmu, unsigned long flags)
-	__releases(&upmu->lock)
+static void upmu_unlock(struct upmu_box *box, unsigned long flags)
+	__releases(&box->lock)
 {
-	upmu_regs_commit(&upmu->regs);
-	raw_spin_unlock_irqrestore(&upmu->lock, flags);
+	upmu_regs_commit(box->regs);
+	raw_spin_unlock_irqrestore(&box->lock, flags);
 }
 
-static void upmu_event_update(struct upmu_pmu *upmu, struct perf_event *event)
+/* A counter of @bits bits: the delta since @prev, across one wrap. */
+static u64 upmu_delta(u64 prev, u64 now, unsigned int bits)
 {
-	struct hw_perf_event *hwc = &event->hw;
-	u64 prev, now, mask = GENMASK_ULL(upmu->width - 1, 0);
+	return (now - prev) & GENMASK_ULL(bits - 1, 0);
+}
 
-	lockdep_assert_held(&upmu->lock);
+static void upmu_event_update(struct upmu_box *box, struct perf_event *event)
+{
+	struct upmu_pmu *upmu = box->upmu;
+	struct hw_perf_event *hwc = &event->hw;
+	u64 prev, now;
+
+	lockdep_assert_held(&box->lock);
 	prev = local64_read(&hwc->prev_count);
 	now = upmu->desc->ops->read(upmu, event);
 	local64_set(&hwc->prev_count, now);
-	local64_add((now - prev) & mask, &event->count);
+	local64_add(upmu_delta(prev, now, upmu_counter_width(upmu, hwc->idx)),
+		    &event->count);
 }
 
-/* Fold the hardware counts of every running event into its count. */
-static void upmu_update_all(struct upmu_pmu *upmu)
+/* Fold the hardware counts of every running event of @box into its count. */
+static void upmu_update_all(struct upmu_box *box)
 {
 	unsigned int idx;
 
-	for_each_set_bit(idx, upmu->hw.used, UPMU_MAX_COUNTERS) {
-		struct perf_event *event = upmu->events[idx];
+	for_each_set_bit(idx, box->hw.used, UPMU_MAX_COUNTERS) {
+		struct perf_event *event = box->events[idx];
 
 		if (event && !(event->hw.state & PERF_HES_STOPPED))
-			upmu_event_update(upmu, event);
+			upmu_event_update(box, event);
 	}
 }
 
 static enum hrtimer_restart upmu_poll(struct hrtimer *t)
 {
-	struct upmu_pmu *upmu = container_of(t, struct upmu_pmu, timer);
+	struct upmu_box *box = container_of(t, struct upmu_box, timer);
 	unsigned long flags;
 
-	flags = upmu_lock(upmu);
-	if (!upmu->n_active || upmu->dead) {
-		upmu_unlock(upmu, flags);
+	flags = upmu_lock(box);
+	if (!box->n_active || box->dead) {
+		upmu_unlock(box, flags);
 		return HRTIMER_NORESTART;
 	}
-	upmu_update_all(upmu);
-	upmu_unlock(upmu, flags);
+	upmu_update_all(box);
+	upmu_unlock(box, flags);
 
-	hrtimer_forward_now(t, upmu->poll);
+	hrtimer_forward_now(t, box->upmu->poll);
 	return HRTIMER_RESTART;
 }
 
+/*
+ * perf enables and disables a PMU on the CPU whose events it schedules:
+ * for an uncore PMU the owner of a box, so the box is this CPU's.
+ */
 static void upmu_pmu_enable(struct pmu *pmu)
 {
 	struct upmu_pmu *upmu = to_upmu(pmu);
+	struct upmu_box *box = upmu_this_box(upmu);
 	unsigned long flags;
 
-	flags = upmu_lock(upmu);
-	if (upmu->n_active && !upmu->enabled && !upmu->dead) {
+	if (!box)
+		return;
+	flags = upmu_lock(box);
+	if (box->n_active && !box->enabled && !box->dead) {
 		upmu->desc->ops->enable(upmu);
-		upmu->enabled = true;
+		box->enabled = true;
 	}
-	upmu_unlock(upmu, flags);
+	upmu_unlock(box, flags);
 }
 
 static void upmu_pmu_disable(struct pmu *pmu)
 {
 	struct upmu_pmu *upmu = to_upmu(pmu);
+	struct upmu_box *box = upmu_this_box(upmu);
 	unsigned long flags;
 
-	flags = upmu_lock(upmu);
-	if (upmu->enabled && !upmu->dead) {
+	if (!box)
+		return;
+	flags = upmu_lock(box);
+	if (box->enabled && !box->dead) {
 		upmu->desc->ops->disable(upmu);
-		upmu->enabled = false;
+		box->enabled = false;
 	}
-	upmu_unlock(upmu, flags);
+	upmu_unlock(box, flags);
+}
+
+/* Program and enable the event's counter; box locked, not dead. */
+static void upmu_hw_start(struct upmu_box *box, struct perf_event *event)
+{
+	struct upmu_pmu *upmu = box->upmu;
+	const struct upmu_hw_ops *ops = upmu->desc->ops;
+
+	if (ops->config)
+		ops->config(upmu, event);
+	local64_set(&event->hw.prev_count, ops->read(upmu, event));
+	if (ops->start)
+		ops->start(upmu, event);
+}
+
+/* Disable the event's counter and fold in its count; box locked, not dead. */
+static void upmu_hw_stop(struct upmu_box *box, struct perf_event *event)
+{
+	if (box->upmu->desc->ops->stop)
+		box->upmu->desc->ops->stop(box->upmu, event);
+	upmu_event_update(box, event);
 }
 
 static void upmu_start(struct perf_event *event, int flags)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
-	const struct upmu_hw_ops *ops = upmu->desc->ops;
+	struct upmu_box *box = upmu_event_box(upmu, event);
 	struct hw_perf_event *hwc = &event->hw;
 	unsigned long irqflags;
 
 	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
 		return;
 
-	irqflags = upmu_lock(upmu);
+	irqflags = upmu_lock(box);
 	hwc->state = 0;
-	if (!upmu->dead) {
-		if (ops->config)
-			ops->config(upmu, event);
-		local64_set(&hwc->prev_count, ops->read(upmu, event));
-		if (ops->start)
-			ops->start(upmu, event);
-	}
-	upmu_unlock(upmu, irqflags);
+	if (!box->dead)
+		upmu_hw_start(box, event);
+	upmu_unlock(box, irqflags);
 }
 
 static void upmu_stop(struct perf_event *event, int flags)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
+	struct upmu_box *box = upmu_event_box(upmu, event);
 	struct hw_perf_event *hwc = &event->hw;
 	unsigned long irqflags;
 
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
 
-	irqflags = upmu_lock(upmu);
-	if (!upmu->dead) {
-		if (upmu->desc->ops->stop)
-			upmu->desc->ops->stop(upmu, event);
-		upmu_event_update(upmu, event);
-	}
+	irqflags = upmu_lock(box);
+	if (!box->dead)
+		upmu_hw_stop(box, event);
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	upmu_unlock(upmu, irqflags);
+	upmu_unlock(box, irqflags);
+}
+
+/*
+ * Move the event of the box's counter @from to counter @to (free): what
+ * upmu_sched_alloc() does to make room for an event with a narrower
+ * constraint.  A running event stops on @from, keeping its count, and
+ * counts on from @to.  Box locked, not dead.
+ */
+static void upmu_hw_move(struct upmu_box *box, unsigned int from,
+			 unsigned int to)
+{
+	struct perf_event *event = box->events[from];
+	bool running = event && !(event->hw.state & PERF_HES_STOPPED);
+
+	if (running)
+		upmu_hw_stop(box, event);
+	box->events[to] = event;
+	box->events[from] = NULL;
+	if (event)
+		event->hw.idx = to;
+	if (running) {
+		upmu_hw_start(box, event);
+		perf_event_update_userpage(event);
+	}
+}
+
+/**
+ * upmu_sched_alloc() - allocate a counter among those an event may use
+ * @upmu: the PMU
+ * @s: the allocation state (a box's hardware, or a scratch one)
+ * @allowed: the counters the event may use (its constraint)
+ *
+ * The first free counter of @allowed; when all of them are taken, an
+ * event on one of them that may use another, free counter is moved
+ * there (on a box's hardware, counting on), so that an event that fits
+ * only counter 0 can join one that fits any, in either order.  The
+ * caller sets the returned bit in @s->used (the core does for get_idx).
+ *
+ * Return: the counter, or -EAGAIN.
+ */
+int upmu_sched_alloc(struct upmu_pmu *upmu, struct upmu_sched *s, u64 allowed)
+{
+	unsigned long want = allowed, free_ctrs;
+	unsigned int idx, to;
+
+	bitmap_complement(&free_ctrs, s->used, BITS_PER_LONG);
+	BUILD_BUG_ON(UPMU_MAX_COUNTERS != BITS_PER_LONG);
+	for_each_set_bit(idx, &want, BITS_PER_LONG) {
+		if (test_bit(idx, &free_ctrs))
+			goto found;
+	}
+	/* One step of an augmenting path: free a counter of @allowed. */
+	for_each_set_bit(idx, &want, BITS_PER_LONG) {
+		unsigned long other = s->allowed[idx] & free_ctrs;
+
+		if (!other)
+			continue;
+		to = __ffs(other);
+		if (s->box)
+			upmu_hw_move(s->box, idx, to);
+		set_bit(to, s->used);
+		s->allowed[to] = s->allowed[idx];
+		clear_bit(idx, s->used);
+		goto found;
+	}
+	return -EAGAIN;
+found:
+	s->allowed[idx] = allowed;
+	return idx;
+}
+EXPORT_SYMBOL_GPL(upmu_sched_alloc);
+
+/* The counters @event may use: the family's constraint, or any. */
+static u64 upmu_constraint(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	if (upmu->desc->ops->constraint)
+		return upmu->desc->ops->constraint(upmu, event);
+	return upmu->num_counters ? GENMASK_ULL(upmu->num_counters - 1, 0) : 0;
+}
+
+/* A counter for @event in @s: the family's get_idx, or by constraint. */
+static int upmu_get_idx(struct upmu_pmu *upmu, struct upmu_sched *s,
+			struct perf_event *event)
+{
+	if (upmu->desc->ops->get_idx)
+		return upmu->desc->ops->get_idx(upmu, s, event);
+	return upmu_sched_alloc(upmu, s, upmu_constraint(upmu, event));
 }
 
 static int upmu_add(struct perf_event *event, int flags)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
+	struct upmu_box *box = upmu_event_box(upmu, event);
 	struct hw_perf_event *hwc = &event->hw;
 	unsigned long irqflags;
 	int idx;
 
-	irqflags = upmu_lock(upmu);
-	idx = upmu->dead ? -ENODEV :
-	      upmu->desc->ops->get_idx(upmu, &upmu->hw, event);
+	irqflags = upmu_lock(box);
+	idx = box->dead ? -ENODEV : upmu_get_idx(upmu, &box->hw, event);
 	if (idx < 0) {
-		upmu_unlock(upmu, irqflags);
+		upmu_unlock(box, irqflags);
 		return idx;
 	}
-	set_bit(idx, upmu->hw.used);
-	upmu->events[idx] = event;
+	set_bit(idx, box->hw.used);
+	box->events[idx] = event;
 	hwc->idx = idx;
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	if (!upmu->n_active++ && upmu->poll)
-		hrtimer_start(&upmu->timer, upmu->poll,
+	if (!box->n_active++ && upmu->poll)
+		hrtimer_start(&box->timer, upmu->poll,
 			      HRTIMER_MODE_REL_PINNED_HARD);
-	upmu_unlock(upmu, irqflags);
+	upmu_unlock(box, irqflags);
 
 	if (flags & PERF_EF_START)
 		upmu_start(event, PERF_EF_RELOAD);
@@ -281,42 +400,44 @@ static int upmu_add(struct perf_event *event, int flags)
 static void upmu_del(struct perf_event *event, int flags)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
+	struct upmu_box *box = upmu_event_box(upmu, event);
 	struct hw_perf_event *hwc = &event->hw;
 	unsigned long irqflags;
 	bool last;
 
 	upmu_stop(event, PERF_EF_UPDATE);
 
-	irqflags = upmu_lock(upmu);
+	irqflags = upmu_lock(box);
 	if (upmu->desc->ops->put_idx)
-		upmu->desc->ops->put_idx(upmu, &upmu->hw, event);
-	clear_bit(hwc->idx, upmu->hw.used);
-	upmu->events[hwc->idx] = NULL;
+		upmu->desc->ops->put_idx(upmu, &box->hw, event);
+	clear_bit(hwc->idx, box->hw.used);
+	box->events[hwc->idx] = NULL;
 	hwc->idx = -1;
-	last = !--upmu->n_active;
-	upmu_unlock(upmu, irqflags);
+	last = !--box->n_active;
+	upmu_unlock(box, irqflags);
 
 	/* The timer is pinned to this CPU and we run with IRQs off. */
 	if (last && upmu->poll)
-		hrtimer_try_to_cancel(&upmu->timer);
+		hrtimer_try_to_cancel(&box->timer);
 
 	perf_event_update_userpage(event);
 }
 
 /*
- * Runs on the PMU's CPU, or on any CPU of its package when the PMU has
+ * Runs on the box's CPU, or on any CPU of its package when the PMU has
  * @read_pkg (the perf core holds the event's context lock there too):
- * everything it touches is under upmu->lock.
+ * everything it touches is under the box's lock.
  */
 static void upmu_read(struct perf_event *event)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
+	struct upmu_box *box = upmu_event_box(upmu, event);
 	unsigned long flags;
 
-	flags = upmu_lock(upmu);
-	if (!(event->hw.state & PERF_HES_STOPPED) && !upmu->dead)
-		upmu_event_update(upmu, event);
-	upmu_unlock(upmu, flags);
+	flags = upmu_lock(box);
+	if (!(event->hw.state & PERF_HES_STOPPED) && !box->dead)
+		upmu_event_update(box, event);
+	upmu_unlock(box, flags);
 }
 
 /* ---- AUX streams ------------------------------------------------------- */
@@ -399,20 +520,21 @@ EXPORT_SYMBOL_GPL(upmu_aux_put);
  */
 static bool upmu_aux_drain(struct upmu_pmu *upmu, struct perf_event *event)
 {
+	struct upmu_box *box = upmu_event_box(upmu, event);
 	struct upmu_aux_event *ae = event->pmu_private;
 	struct upmu_aux_out out = { .event = event };
 	struct upmu_aux_buf *buf;
 	unsigned long flags;
 	bool more;
 
-	flags = upmu_lock(upmu);
-	if (upmu->dead || (event->hw.state & PERF_HES_STOPPED)) {
-		upmu_unlock(upmu, flags);
+	flags = upmu_lock(box);
+	if (box->dead || (event->hw.state & PERF_HES_STOPPED)) {
+		upmu_unlock(box, flags);
 		return false;
 	}
 	buf = perf_aux_output_begin(&ae->handle, event);
 	if (!buf) {
-		upmu_unlock(upmu, flags);
+		upmu_unlock(box, flags);
 		return true;
 	}
 	out.base = buf->base;
@@ -425,7 +547,7 @@ static bool upmu_aux_drain(struct upmu_pmu *upmu, struct perf_event *event)
 	if (out.flags)
 		perf_aux_output_flag(&ae->handle, out.flags);
 	perf_aux_output_end(&ae->handle, out.used);
-	upmu_unlock(upmu, flags);
+	upmu_unlock(box, flags);
 	return !more;
 }
 
@@ -449,17 +571,18 @@ static void upmu_aux_start(struct perf_event *event, int flags)
 {
 	struct upmu_aux_event *ae = event->pmu_private;
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
+	struct upmu_box *box = upmu_event_box(upmu, event);
 	unsigned long irqflags;
 
-	irqflags = upmu_lock(upmu);
+	irqflags = upmu_lock(box);
 	event->hw.state = 0;
-	if (!ae->started && !upmu->dead && upmu->desc->aux->begin)
+	if (!ae->started && !box->dead && upmu->desc->aux->begin)
 		upmu->desc->aux->begin(upmu, event);
 	ae->started = true;
-	if (!upmu->dead)
+	if (!box->dead)
 		hrtimer_start(&ae->timer, ns_to_ktime(upmu_aux_period(event)),
 			      HRTIMER_MODE_REL_PINNED_HARD);
-	upmu_unlock(upmu, irqflags);
+	upmu_unlock(box, irqflags);
 }
 
 /*
@@ -583,7 +706,7 @@ static int upmu_sched_one(struct upmu_pmu *upmu, struct upmu_sched *s,
 	/* One hardware PMU per group. */
 	if (event->pmu != &upmu->pmu)
 		return -EINVAL;
-	idx = upmu->desc->ops->get_idx(upmu, s, event);
+	idx = upmu_get_idx(upmu, s, event);
 	/* Out of counters is EINVAL; a family's own resources say more. */
 	if (idx == -EAGAIN)
 		return -EINVAL;
@@ -595,17 +718,18 @@ static int upmu_sched_one(struct upmu_pmu *upmu, struct upmu_sched *s,
 
 /*
  * Could the whole group be on the hardware at once, next to the shared
- * filter resources that the hardware's events hold now?  Counters are
- * not shared between groups (perf multiplexes them), family resources
- * in upmu_sched.priv are.  Called with upmu->lock held.
+ * filter resources that the box's events hold now?  Counters are not
+ * shared between groups (perf multiplexes them), family resources in
+ * upmu_sched.priv are.  Called with the box's lock held.
  */
-static int upmu_validate_group(struct upmu_pmu *upmu, struct perf_event *event)
+static int upmu_validate_group(struct upmu_box *box, struct perf_event *event)
 {
 	struct perf_event *sibling, *leader = event->group_leader;
+	struct upmu_pmu *upmu = box->upmu;
 	struct upmu_sched fake = {};
 	int ret;
 
-	memcpy(fake.priv, upmu->hw.priv, sizeof(fake.priv));
+	memcpy(fake.priv, box->hw.priv, sizeof(fake.priv));
 	if (leader != event) {
 		ret = upmu_sched_one(upmu, &fake, leader);
 		if (ret)
@@ -619,25 +743,37 @@ static int upmu_validate_group(struct upmu_pmu *upmu, struct perf_event *event)
 	return upmu_sched_one(upmu, &fake, event);
 }
 
+/*
+ * Why event_init refuses the event it is looking at: event_init keeps a
+ * box locked, interrupts off, from clearing it to reading it, so the
+ * running CPU's buffer is its own.
+ */
+struct upmu_why_buf {
+	char s[UPMU_WHY_LEN];
+};
+
+static DEFINE_PER_CPU(struct upmu_why_buf, upmu_why_buf);
+
 /**
  * upmu_why() - say why event_init refuses an event
- * @upmu: the PMU, its lock held (a family's validate hook)
+ * @upmu: the PMU, the event's box locked (a family's validate hook)
  * @fmt: printf format of the reason
  *
  * The core prints the first reason given with pr_debug() once it has
- * dropped the lock: a console write under upmu->lock, which perf takes
+ * dropped the lock: a console write under a box's lock, which perf takes
  * inside its context lock, could close a lock cycle through the
  * scheduler, so nothing prints under it.
  */
 void upmu_why(struct upmu_pmu *upmu, const char *fmt, ...)
 {
+	char *why = this_cpu_ptr(&upmu_why_buf)->s;
 	va_list args;
 
-	lockdep_assert_held(&upmu->lock);
-	if (upmu->why[0])
+	lockdep_assert_irqs_disabled();
+	if (why[0])
 		return;
 	va_start(args, fmt);
-	vsnprintf(upmu->why, sizeof(upmu->why), fmt, args);
+	vsnprintf(why, UPMU_WHY_LEN, fmt, args);
 	va_end(args);
 }
 EXPORT_SYMBOL_GPL(upmu_why);
@@ -702,7 +838,8 @@ static void upmu_event_destroy(struct perf_event *event)
 static int upmu_event_init(struct perf_event *event)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
-	char why[UPMU_WHY_LEN];
+	char why[UPMU_WHY_LEN], *cpu_why;
+	struct upmu_box *box;
 	unsigned long flags;
 	int cpu, ret;
 
@@ -720,20 +857,24 @@ static int upmu_event_init(struct perf_event *event)
 	if (event->cpu < 0 || event->attach_state & PERF_ATTACH_TASK)
 		return -EINVAL;
 
+	/* The box of the event's CPU: its die's, or the PMU's only one. */
+	box = upmu_cpu_box(upmu, event->cpu);
+	if (!box)
+		return -EINVAL;
+
 	/*
 	 * The family's checks may look at shared filter state, and a dead
-	 * PMU's device may be gone: hold the lock.  What they have to say
-	 * (upmu_why()) is printed after it.
+	 * PMU's device may be gone: hold the box's lock.  What they have to
+	 * say (upmu_why()) is printed after it.
 	 */
-	raw_spin_lock_irqsave(&upmu->lock, flags);
-	upmu->why[0] = '\0';
-	if (upmu->dead || !upmu->live) {
+	raw_spin_lock_irqsave(&box->lock, flags);
+	cpu_why = this_cpu_ptr(&upmu_why_buf)->s;
+	cpu_why[0] = '\0';
+	/* Pairs with the release once perf_pmu_register() has returned. */
+	if (box->dead || !smp_load_acquire(&upmu->live)) {
 		ret = -ENODEV;
 		goto out;
 	}
-	ret = -EINVAL;
-	if (!cpumask_test_cpu(event->cpu, &upmu->associated_cpus))
-		goto out;
 	ret = upmu_check_config(upmu, event);
 	if (ret)
 		goto out;
@@ -743,12 +884,12 @@ static int upmu_event_init(struct perf_event *event)
 			goto out;
 	}
 	ret = -EINVAL;
-	cpu = READ_ONCE(upmu->cpu);
+	cpu = READ_ONCE(box->cpu);
 	if (cpu < 0)
 		goto out;
 	event->cpu = cpu;
 	/* An AUX stream has no counters: perf keeps it alone (EXCLUSIVE). */
-	ret = upmu->desc->aux ? 0 : upmu_validate_group(upmu, event);
+	ret = upmu->desc->aux ? 0 : upmu_validate_group(box, event);
 	if (ret)
 		goto out;
 
@@ -758,8 +899,8 @@ static int upmu_event_init(struct perf_event *event)
 	event->hw.idx = -1;
 	ret = 0;
 out:
-	strscpy(why, upmu->why, sizeof(why));
-	raw_spin_unlock_irqrestore(&upmu->lock, flags);
+	strscpy(why, cpu_why, sizeof(why));
+	raw_spin_unlock_irqrestore(&box->lock, flags);
 	if (why[0])
 		pr_debug("%s: %s\n", upmu->name, why);
 	if (ret)
@@ -793,10 +934,18 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
 	struct upmu_pmu *upmu = upmu_from_dev(dev);
-	int cpu = READ_ONCE(upmu->cpu);
+	cpumask_t owners;
+	unsigned int i;
 
-	return cpumap_print_to_pagebuf(true, buf,
-				       cpu < 0 ? cpu_none_mask : cpumask_of(cpu));
+	/* One CPU per box: perf opens an event on each. */
+	cpumask_clear(&owners);
+	for (i = 0; i < upmu->nr_boxes; i++) {
+		int cpu = READ_ONCE(upmu->boxes[i]->cpu);
+
+		if (cpu >= 0)
+			cpumask_set_cpu(cpu, &owners);
+	}
+	return cpumap_print_to_pagebuf(true, buf, &owners);
 }
 static DEVICE_ATTR_RO(cpumask);
 
@@ -965,41 +1114,46 @@ static int upmu_build_groups(struct upmu_pmu *upmu)
 
 /* ---- hotplug ----------------------------------------------------------- */
 
+/* One owner per box: the first of its CPUs to come online. */
 static int upmu_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
 	struct upmu_pmu *upmu = hlist_entry_safe(node, struct upmu_pmu, node);
+	struct upmu_box *box = upmu_cpu_box(upmu, cpu);
 
-	if (!cpumask_test_cpu(cpu, &upmu->associated_cpus))
-		return 0;
-	if (upmu->cpu < 0)
-		WRITE_ONCE(upmu->cpu, cpu);
+	if (box && box->cpu < 0)
+		WRITE_ONCE(box->cpu, cpu);
 	return 0;
 }
 
+/*
+ * The owner of a box goes: its events (those of this PMU on that CPU,
+ * all of them the box's) move to another online CPU of the box.
+ */
 static int upmu_cpu_teardown(unsigned int cpu, struct hlist_node *node)
 {
 	struct upmu_pmu *upmu = hlist_entry_safe(node, struct upmu_pmu, node);
+	struct upmu_box *box = upmu_cpu_box(upmu, cpu);
 	unsigned int dst;
 
-	if (cpu != upmu->cpu)
+	if (!box || cpu != box->cpu)
 		return 0;
 
-	for_each_cpu_and(dst, &upmu->associated_cpus, cpu_online_mask)
+	for_each_cpu_and(dst, &box->cpus, cpu_online_mask)
 		if (dst != cpu)
 			break;
 	if (dst >= nr_cpu_ids || dst == cpu) {
 		/*
-		 * Nobody left on this socket.  As in the upstream uncore
+		 * Nobody left on this die.  As in the upstream uncore
 		 * drivers the events are not moved off it: the perf core
 		 * then removes them from the CPU going offline, and they
 		 * stop counting for good, keeping their count.  New events
-		 * are refused until a CPU of the socket is back.
+		 * are refused until a CPU of the die is back.
 		 */
-		WRITE_ONCE(upmu->cpu, -1);
+		WRITE_ONCE(box->cpu, -1);
 		return 0;
 	}
 	perf_pmu_migrate_context(&upmu->pmu, cpu, dst);
-	WRITE_ONCE(upmu->cpu, dst);
+	WRITE_ONCE(box->cpu, dst);
 	return 0;
 }
 
@@ -1011,52 +1165,182 @@ static int upmu_cpu_teardown(unsigned int cpu, struct hlist_node *node)
  * polling.  Families refuse counters so narrow that the period would
  * have to be shorter than UPMU_POLL_MIN_NS.
  */
+static unsigned int upmu_min_width(const struct upmu_pmu *upmu)
+{
+	unsigned int i, w = upmu->width;
+
+	for (i = 0; i < UPMU_MAX_COUNTERS; i++)
+		if (upmu->widths[i])
+			w = min_t(unsigned int, w, upmu->widths[i]);
+	return w;
+}
+
 static ktime_t upmu_poll_period(const struct upmu_pmu *upmu)
 {
+	unsigned int width = upmu_min_width(upmu);
 	u64 ns;
 
-	if (upmu->width >= 64)
+	if (width >= 64)
 		return 0;
 	ns = UPMU_POLL_MAX_NS;
 	if (upmu->desc->max_rate_per_ns)
-		ns = div64_u64(BIT_ULL(upmu->width - 1),
-			       upmu->desc->max_rate_per_ns);
+		ns = div64_u64(BIT_ULL(width - 1), upmu->desc->max_rate_per_ns);
 	return ns_to_ktime(clamp_t(u64, ns, UPMU_POLL_MIN_NS, UPMU_POLL_MAX_NS));
 }
 
 /*
- * Are the PMU's CPUs exactly the online CPUs of one package?  Then the
+ * Are a box's CPUs exactly the online CPUs of one package?  Then the
  * perf core may read its events from any CPU of that package instead
  * of sending an IPI to the owner (PERF_EV_CAP_READ_ACTIVE_PKG): it
  * compares the package of the reader with that of the event's CPU.
- * A family's rule is one PMU per socket, a socket being a NUMA node;
- * where the topology does not agree (a package spanning nodes, or
- * nodes without package ids), reads go to the owner.
+ * A Tegra410 PMU's box is a socket, a socket being a NUMA node; where
+ * the topology does not agree (a package spanning nodes, or nodes
+ * without package ids, or dies), reads go to the owner.
  */
-static bool upmu_one_package(const struct upmu_pmu *upmu)
+static bool upmu_box_one_package(const struct upmu_box *box)
 {
-	const struct cpumask *cpus = &upmu->associated_cpus;
+	const struct cpumask *cpus = &box->cpus;
 	unsigned int cpu, first;
-	bool ret = true;
 	int pkg;
 
-	cpus_read_lock();
 	first = cpumask_first_and(cpus, cpu_online_mask);
-	if (first >= nr_cpu_ids) {
-		ret = false;
-		goto out;
-	}
+	if (first >= nr_cpu_ids)
+		return false;
 	pkg = topology_physical_package_id(first);
-	for_each_online_cpu(cpu) {
+	for_each_online_cpu(cpu)
 		if ((topology_physical_package_id(cpu) == pkg) !=
-		    cpumask_test_cpu(cpu, cpus)) {
-			ret = false;
-			break;
-		}
-	}
-out:
+		    cpumask_test_cpu(cpu, cpus))
+			return false;
+	return true;
+}
+
+static bool upmu_one_package(const struct upmu_pmu *upmu)
+{
+	unsigned int i;
+	bool ret = true;
+
+	cpus_read_lock();
+	for (i = 0; i < upmu->nr_boxes && ret; i++)
+		ret = upmu_box_one_package(upmu->boxes[i]);
 	cpus_read_unlock();
 	return ret;
+}
+
+/* The logical die of a CPU: a package, or a die of a multi-die package. */
+static int upmu_cpu_die(unsigned int cpu)
+{
+#ifdef CONFIG_X86
+	return topology_logical_die_id(cpu);
+#else
+	return topology_physical_package_id(cpu);
+#endif
+}
+
+static struct upmu_box *upmu_box_alloc(struct upmu_pmu *upmu, unsigned int id)
+{
+	struct upmu_box *box = kzalloc(sizeof(*box), GFP_KERNEL);
+
+	if (!box)
+		return NULL;
+	box->upmu = upmu;
+	box->id = id;
+	box->cpu = -1;
+	box->regs = &box->own_regs;
+	box->hw.box = box;
+	raw_spin_lock_init(&box->lock);
+	upmu_hrtimer_setup(&box->timer, upmu_poll, CLOCK_MONOTONIC,
+			   HRTIMER_MODE_REL_HARD);
+	return box;
+}
+
+static void upmu_boxes_free(struct upmu_pmu *upmu)
+{
+	unsigned int i;
+
+	for (i = 0; i < upmu->nr_boxes; i++)
+		kfree(upmu->boxes[i]);
+	kfree(upmu->boxes);
+	kfree(upmu->cpu_box);
+	upmu->boxes = NULL;
+	upmu->cpu_box = NULL;
+	upmu->nr_boxes = 0;
+}
+
+static int upmu_boxes_alloc(struct upmu_pmu *upmu, unsigned int n)
+{
+	unsigned int i, cpu;
+
+	upmu->boxes = kcalloc(n, sizeof(*upmu->boxes), GFP_KERNEL);
+	upmu->cpu_box = kmalloc_array(nr_cpu_ids, sizeof(*upmu->cpu_box),
+				      GFP_KERNEL);
+	if (!upmu->boxes || !upmu->cpu_box)
+		goto err;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		upmu->cpu_box[cpu] = -1;
+	for (i = 0; i < n; i++) {
+		upmu->boxes[i] = upmu_box_alloc(upmu, i);
+		if (!upmu->boxes[i])
+			goto err;
+		upmu->nr_boxes = i + 1;
+	}
+	return 0;
+err:
+	upmu->nr_boxes = n;
+	upmu_boxes_free(upmu);
+	return -ENOMEM;
+}
+
+/**
+ * upmu_pmu_set_dies() - count on one box per die
+ * @upmu: the instance, not yet registered
+ *
+ * Intel's uncore model: one PMU per box type and index, with a box on
+ * every die (a package, or a die of a multi-die package), the box of an
+ * event being that of its CPU's die.  Box i is die i's (its logical id);
+ * the family fills in each box's &upmu_box.own_regs and &upmu_box.priv
+ * before registering.  The PMU's associated CPUs become all possible
+ * CPUs, its cpumask one CPU per die.
+ *
+ * Return: the number of boxes, or -ENOMEM.
+ */
+int upmu_pmu_set_dies(struct upmu_pmu *upmu)
+{
+	unsigned int cpu, n = 0;
+	int ret;
+
+	if (WARN_ON(upmu->nr_boxes))
+		return -EINVAL;
+	for_each_possible_cpu(cpu)
+		n = max_t(unsigned int, n, upmu_cpu_die(cpu) + 1);
+	ret = upmu_boxes_alloc(upmu, n);
+	if (ret)
+		return ret;
+	cpumask_clear(&upmu->associated_cpus);
+	for_each_possible_cpu(cpu) {
+		int die = upmu_cpu_die(cpu);
+
+		upmu->cpu_box[cpu] = die;
+		cpumask_set_cpu(cpu, &upmu->boxes[die]->cpus);
+		cpumask_set_cpu(cpu, &upmu->associated_cpus);
+	}
+	return n;
+}
+EXPORT_SYMBOL_GPL(upmu_pmu_set_dies);
+
+/* A PMU of one box: its register block and CPUs are the PMU's. */
+static int upmu_set_one_box(struct upmu_pmu *upmu)
+{
+	unsigned int cpu;
+	int ret;
+
+	ret = upmu_boxes_alloc(upmu, 1);
+	if (ret)
+		return ret;
+	upmu->boxes[0]->regs = &upmu->regs;
+	cpumask_copy(&upmu->boxes[0]->cpus, &upmu->associated_cpus);
+	for_each_cpu(cpu, &upmu->associated_cpus)
+		upmu->cpu_box[cpu] = 0;
+	return 0;
 }
 
 /**
@@ -1084,6 +1368,7 @@ void upmu_pmu_free(struct upmu_pmu *upmu)
 {
 	if (!upmu)
 		return;
+	upmu_boxes_free(upmu);
 	kfree(upmu->attrs);
 	kfree(upmu->ext);
 	kfree(upmu->evattrs);
@@ -1135,26 +1420,53 @@ static bool upmu_reapable(const struct upmu_pmu *upmu, const struct module *goin
 {
 	struct module *mod = upmu->pmu.module;
 
-	return upmu->dead && mod && (mod == going || module_refcount(mod) <= 0);
+	return upmu->boxes[0]->dead && mod &&
+	       (mod == going || module_refcount(mod) <= 0);
 }
 
 /* Reap what can be reaped; return true while dead PMUs remain. */
+/*
+ * Before 6.15 perf_pmu_unregister() waits for the event_init calls of
+ * those who found the PMU on perf's list, but takes it out of perf's
+ * table of types only after that: an event_init of someone who looked
+ * its type up just before can still be running when it returns (seen
+ * in stress_test on 6.1).  So a reaped PMU waits here, unregistered, for
+ * a reaper period before it is freed.
+ */
+static LIST_HEAD(upmu_graveyard);
+
+static bool upmu_bury_locked(bool all)
+{
+	struct upmu_pmu *upmu, *tmp;
+
+	lockdep_assert_held(&upmu_list_lock);
+	list_for_each_entry_safe(upmu, tmp, &upmu_graveyard, list) {
+		if (!all && time_before(jiffies, upmu->buried + HZ / 4))
+			continue;
+		list_del(&upmu->list);
+		upmu_pmu_free(upmu);
+	}
+	return !list_empty(&upmu_graveyard);
+}
+
 static bool upmu_reap_locked(const struct module *going)
 {
 	struct upmu_pmu *upmu, *tmp;
-	bool left = false;
+	bool left;
 
 	lockdep_assert_held(&upmu_list_lock);
+	left = upmu_bury_locked(false);
 	list_for_each_entry_safe(upmu, tmp, &upmu_list, list) {
 		if (!upmu_reapable(upmu, going)) {
-			left |= upmu->dead;
+			left |= upmu->boxes[0]->dead;
 			continue;
 		}
 		/* Still on the list: the name stays taken until it is gone. */
 		perf_pmu_unregister(&upmu->pmu);
 		pr_debug("upmu: %s: released\n", upmu->name);
-		list_del(&upmu->list);
-		upmu_pmu_free(upmu);
+		upmu->buried = jiffies;
+		list_move(&upmu->list, &upmu_graveyard);
+		left = true;
 	}
 	return left;
 }
@@ -1201,8 +1513,9 @@ static struct upmu_pmu *upmu_find_locked(const char *name)
 
 /*
  * Is @upmu dead?  If not, copy the name of its device to @buf.  The
- * list lock keeps @upmu allocated; its lock keeps upmu_pmu_unregister()
- * from returning, and so the device from going, while we look at it.
+ * list lock keeps @upmu allocated; its first box's lock keeps
+ * upmu_pmu_unregister() from returning, and so the device from going,
+ * while we look at it.
  */
 static bool upmu_owner_locked(struct upmu_pmu *upmu, char *buf, size_t len)
 {
@@ -1210,11 +1523,11 @@ static bool upmu_owner_locked(struct upmu_pmu *upmu, char *buf, size_t len)
 	bool dead;
 
 	lockdep_assert_held(&upmu_list_lock);
-	raw_spin_lock_irqsave(&upmu->lock, flags);
-	dead = upmu->dead;
+	raw_spin_lock_irqsave(&upmu->boxes[0]->lock, flags);
+	dead = upmu->boxes[0]->dead;
 	if (!dead)
 		strscpy(buf, dev_name(upmu->dev), len);
-	raw_spin_unlock_irqrestore(&upmu->lock, flags);
+	raw_spin_unlock_irqrestore(&upmu->boxes[0]->lock, flags);
 	return dead;
 }
 
@@ -1228,29 +1541,35 @@ static bool upmu_owner_locked(struct upmu_pmu *upmu, char *buf, size_t len)
  */
 int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 {
+	unsigned int width = upmu_min_width(upmu), i;
 	struct upmu_pmu *other;
-	unsigned long flags;
+	bool owned = false;
 	int ret;
 
-	if (WARN_ON(!upmu->width || upmu->width > 64 ||
+	if (WARN_ON(!width || upmu->width > 64 ||
 		    upmu->num_counters > UPMU_MAX_COUNTERS))
 		return -EINVAL;
-	if (upmu->width < 64 && upmu->desc->max_rate_per_ns &&
-	    div64_u64(BIT_ULL(upmu->width - 1), upmu->desc->max_rate_per_ns) <
+	for (i = 0; i < UPMU_MAX_COUNTERS; i++)
+		if (WARN_ON(upmu->widths[i] > 64))
+			return -EINVAL;
+	if (width < 64 && upmu->desc->max_rate_per_ns &&
+	    div64_u64(BIT_ULL(width - 1), upmu->desc->max_rate_per_ns) <
 	    UPMU_POLL_MIN_NS) {
 		dev_err(upmu->dev, "%s: %u-bit counters wrap too fast to poll\n",
-			upmu->name, upmu->width);
+			upmu->name, width);
 		return -EINVAL;
 	}
 
+	if (!upmu->nr_boxes) {
+		ret = upmu_set_one_box(upmu);
+		if (ret)
+			return ret;
+	}
 	ret = upmu_build_groups(upmu);
 	if (ret)
 		return ret;
 
-	raw_spin_lock_init(&upmu->lock);
 	upmu->poll = upmu_poll_period(upmu);
-	upmu_hrtimer_setup(&upmu->timer, upmu_poll, CLOCK_MONOTONIC,
-			   HRTIMER_MODE_REL_HARD);
 
 	upmu->pmu = (struct pmu) {
 		.module		= owner,
@@ -1287,7 +1606,8 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 	}
 
 	mutex_lock(&upmu_list_lock);
-	upmu_reap_locked(NULL);
+	if (upmu_reap_locked(NULL))
+		schedule_delayed_work(&upmu_reaper, HZ / 2);
 	other = upmu_find_locked(upmu->name);
 	if (other) {
 		char from[64];
@@ -1307,11 +1627,12 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 	list_add_tail(&upmu->list, &upmu_list);
 	mutex_unlock(&upmu_list_lock);
 
-	upmu->cpu = -1;
 	ret = cpuhp_state_add_instance(upmu_hp_state, &upmu->node);
 	if (ret)
 		goto err_list;
-	if (upmu->cpu < 0) {
+	for (i = 0; i < upmu->nr_boxes; i++)
+		owned |= upmu->boxes[i]->cpu >= 0;
+	if (!owned) {
 		dev_err(upmu->dev, "%s: no online CPU among %*pbl\n", upmu->name,
 			cpumask_pr_args(&upmu->associated_cpus));
 		ret = -ENODEV;
@@ -1327,12 +1648,11 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 	 * allocated its contexts: an event that event_init let through
 	 * then would be installed in a NULL context.  Only now is it safe.
 	 */
-	raw_spin_lock_irqsave(&upmu->lock, flags);
-	upmu->live = true;
-	raw_spin_unlock_irqrestore(&upmu->lock, flags);
+	/* Pairs with the acquire in upmu_event_init(). */
+	smp_store_release(&upmu->live, true);
 
-	dev_dbg(upmu->dev, "%s: %u counters, %u bits, poll %lld ns, read from %s\n",
-		upmu->name, upmu->num_counters, upmu->width,
+	dev_dbg(upmu->dev, "%s: %u box(es), %u counters, %u bits, poll %lld ns, read from %s\n",
+		upmu->name, upmu->nr_boxes, upmu->num_counters, upmu->width,
 		ktime_to_ns(upmu->poll), upmu->read_pkg ? "its package" : "its CPU");
 	return 0;
 
@@ -1358,6 +1678,7 @@ EXPORT_SYMBOL_GPL(__upmu_pmu_register);
 void upmu_pmu_unregister(struct upmu_pmu *upmu)
 {
 	unsigned long flags;
+	unsigned int i;
 
 	if (UPMU_PMU_REVOKES)
 		perf_pmu_unregister(&upmu->pmu);
@@ -1366,12 +1687,16 @@ void upmu_pmu_unregister(struct upmu_pmu *upmu)
 	 * Events still on the hardware (< 6.15) keep what was counted up to
 	 * now; the registers are not read again.
 	 */
-	raw_spin_lock_irqsave(&upmu->lock, flags);
-	upmu_update_all(upmu);
-	upmu->dead = true;
-	raw_spin_unlock_irqrestore(&upmu->lock, flags);
-	/* The poll handler sees @dead and does not rearm. */
-	hrtimer_cancel(&upmu->timer);
+	for (i = 0; i < upmu->nr_boxes; i++) {
+		struct upmu_box *box = upmu->boxes[i];
+
+		raw_spin_lock_irqsave(&box->lock, flags);
+		upmu_update_all(box);
+		box->dead = true;
+		raw_spin_unlock_irqrestore(&box->lock, flags);
+		/* The poll handler sees @dead and does not rearm. */
+		hrtimer_cancel(&box->timer);
+	}
 	cpuhp_state_remove_instance_nocalls(upmu_hp_state, &upmu->node);
 
 	mutex_lock(&upmu_list_lock);
@@ -1382,8 +1707,8 @@ void upmu_pmu_unregister(struct upmu_pmu *upmu)
 		dev_info(upmu->dev, "%s: kept until the open events of %s are closed\n",
 			 upmu->name, module_name(upmu->pmu.module));
 		schedule_delayed_work(&upmu_reaper, HZ / 2);
-	} else {
-		upmu_reap_locked(NULL);
+	} else if (upmu_reap_locked(NULL)) {
+		schedule_delayed_work(&upmu_reaper, HZ / 2);
 	}
 	mutex_unlock(&upmu_list_lock);
 }
@@ -1408,6 +1733,9 @@ static void __exit upmu_core_exit(void)
 {
 	unregister_module_notifier(&upmu_module_nb);
 	cancel_delayed_work_sync(&upmu_reaper);
+	mutex_lock(&upmu_list_lock);
+	upmu_bury_locked(true);
+	mutex_unlock(&upmu_list_lock);
 	cpuhp_remove_multi_state(upmu_hp_state);
 }
 

@@ -361,29 +361,43 @@ struct upmu_event_desc {
 struct upmu_pmu;
 struct platform_device;
 
+struct upmu_box;
+
 /**
  * struct upmu_sched - counter allocation state
  * @used: allocated counter indexes
+ * @allowed: the counters the event on each allocated counter may use
+ *	     (its constraint), so that upmu_sched_alloc() can move it
+ * @box: the box whose hardware this is, or NULL for a scratch state
  * @priv: family state of resources shared by all counters (a filter
  *	  comparator, address-range slots)
  *
- * The core keeps one for the hardware.  To validate a group at
+ * The core keeps one per box for the hardware.  To validate a group at
  * event_init time it builds one on the stack with no counter used and
- * @priv copied from the hardware's, so a group must fit next to the
- * shared resources the scheduled events hold.
+ * @priv copied from the box's, so a group must fit next to the shared
+ * resources the scheduled events hold.
  */
 struct upmu_sched {
 	DECLARE_BITMAP(used, UPMU_MAX_COUNTERS);
+	u64 allowed[UPMU_MAX_COUNTERS];
+	struct upmu_box *box;
 	u64 priv[32];
 };
+
+int upmu_sched_alloc(struct upmu_pmu *upmu, struct upmu_sched *s, u64 allowed);
 
 /**
  * struct upmu_hw_ops - what a PMU family does to the hardware
  * @validate: check filter semantics of a new event (config bits already
  *	      checked against the formats); return 0 or -errno
- * @get_idx: allocate a counter for @event in @s; -EAGAIN when none is
- *	     free (event_init reports EINVAL), or another -errno that
- *	     event_init returns as is
+ * @constraint: optional: the counters @event may use (a mask); without
+ *		it any of the first &upmu_pmu.num_counters.  0 refuses the
+ *		event (EINVAL)
+ * @get_idx: optional: allocate a counter for @event in @s, normally with
+ *	     upmu_sched_alloc(), and claim the family's shared resources;
+ *	     -EAGAIN when no counter is free (event_init reports EINVAL), or
+ *	     another -errno that event_init returns as is.  Without it the
+ *	     core allocates by @constraint
  * @put_idx: release what @get_idx took (optional; the core clears the bit)
  * @enable: start all counting (pmu_enable)
  * @disable: stop all counting (pmu_disable)
@@ -391,7 +405,7 @@ struct upmu_sched {
  *	    (optional: fixed-function counters need nothing)
  * @start: enable counter hwc->idx (optional)
  * @stop: disable counter hwc->idx (optional)
- * @read: raw value of counter hwc->idx (upmu->width bits)
+ * @read: raw value of counter hwc->idx (upmu_counter_width() bits)
  * @check_id: optional: is @id (format 0) an event of this PMU?  Without
  *	      it only the ids of &upmu_desc.events are
  * @event_get: optional, may sleep: called by event_init without the
@@ -401,19 +415,22 @@ struct upmu_sched {
  *	       destroyed (event->destroy, process context), also once the
  *	       PMU is dead, so it must not rely on the device being there
  *
- * The core calls every op but @event_get and @event_put with upmu->lock
- * held and interrupts off, so none of them may sleep.  Once the PMU is
- * dead it only calls @put_idx, which must not touch the registers, and
- * @event_put.  @enable, @disable, @config, @start, @stop and @put_idx
- * run on the PMU's CPU, as does @get_idx on &upmu_pmu.hw.  @read may
- * run on any CPU: the PMU's, a reader's of the same package (see
- * &upmu_pmu.read_pkg), upmu_pmu_unregister()'s.
+ * Every op acts on one box of the PMU: upmu_event_box() of the event,
+ * or for @enable and @disable upmu_this_box(), the box of the CPU they
+ * run on.  The core calls every op but @event_get and @event_put with
+ * that box's lock held and interrupts off, so none of them may sleep.
+ * Once the box is dead it only calls @put_idx, which must not touch the
+ * registers, and @event_put.  @enable, @disable, @config, @start, @stop
+ * and @put_idx run on the box's CPU, as does @get_idx on the box's
+ * &upmu_box.hw.  @read may run on any CPU: the box's, a reader's of the
+ * same package (see &upmu_pmu.read_pkg), upmu_pmu_unregister()'s.
  * @validate, and @get_idx on a scratch &struct upmu_sched that
  * validates a group, run from event_init on the opener's CPU; there
  * @get_idx must only change the state it is given.
  */
 struct upmu_hw_ops {
 	int (*validate)(struct upmu_pmu *upmu, struct perf_event *event);
+	u64 (*constraint)(struct upmu_pmu *upmu, struct perf_event *event);
 	int (*get_idx)(struct upmu_pmu *upmu, struct upmu_sched *s,
 		       struct perf_event *event);
 	void (*put_idx)(struct upmu_pmu *upmu, struct upmu_sched *s,
@@ -460,7 +477,7 @@ struct upmu_aux_out {
  *	   return true when data stayed in the hardware for lack of space
  *	   (the commit is then flagged TRUNCATED).  The first record of a
  *	   drain that writes anything must be the family's META record.
- *	   Called with upmu->lock held and interrupts off (from the event's
+ *	   Called with the event's box locked and interrupts off (from the event's
  *	   pinned hard-irq timer every sample_period ns, and from stop with
  *	   PERF_EF_UPDATE): it must not sleep.
  * @begin: optional, at the event's first start, before its first drain,
@@ -534,39 +551,73 @@ struct upmu_info {
 };
 
 /**
+ * struct upmu_box - the counters of a PMU on one die (or its only box)
+ * @upmu: the PMU
+ * @regs: the box's register block: &upmu_pmu.regs for the box of a PMU
+ *	  of one box, else @own_regs
+ * @own_regs: register block of a box of a per-die PMU (set by the family
+ *	      between upmu_pmu_set_dies() and registration)
+ * @id: index in &upmu_pmu.boxes: the logical die id for a per-die PMU
+ * @cpus: the CPUs whose events count on this box
+ * @cpu: owning CPU, or -1 when none of @cpus is online
+ * @lock: protects @hw, @events, @n_active, @enabled, @dead and the counts
+ *	  of the events on the box, and serialises all register access of
+ *	  the box and every call of a &struct upmu_hw_ops op on it
+ * @hw: allocation state of the box's counters
+ * @events: event on each counter index
+ * @n_active: counters in use, drives the poll timer
+ * @enabled: the box is enabled (&upmu_hw_ops.enable last called): it
+ *	     stays disabled while no counter is in use
+ * @dead: the registers are gone; perf callbacks no longer touch them
+ * @timer: overflow poll timer, pinned to @cpu
+ * @priv: family data of the box
+ */
+struct upmu_box {
+	struct upmu_pmu *upmu;
+	struct upmu_regs *regs;
+	struct upmu_regs own_regs;
+	unsigned int id;
+	cpumask_t cpus;
+	int cpu;
+	raw_spinlock_t lock;
+	struct upmu_sched hw;
+	struct perf_event *events[UPMU_MAX_COUNTERS];
+	unsigned int n_active;
+	bool enabled;
+	bool dead;
+	struct hrtimer timer;
+	void *priv;
+};
+
+/**
  * struct upmu_pmu - one registered PMU instance
  * @pmu: the perf PMU
- * @dev: the device that provides the registers; not used once @dead
+ * @dev: the device that provides the registers; not used once dead
  * @desc: the model
- * @regs: register block
+ * @regs: register block of a PMU of one box (box 0)
  * @name: perf PMU name (set by the family)
  * @identifier: sysfs identifier text (set by the family)
  * @info: extra per-instance sysfs files (set by the family, optional)
  * @valid: config bits covered by the formats, per config word
- * @associated_cpus: CPUs allowed to own the PMU
- * @cpu: owning CPU, or -1 when none is online
+ * @associated_cpus: CPUs allowed to own the PMU: a PMU of one box sets
+ *		     them (upmu_cpus_of_node()); upmu_pmu_set_dies() sets
+ *		     them to all CPUs that have a box
  * @node: cpuhp instance node
  * @list: in the core's list of registered PMUs
  * @num_counters: general-purpose counters (set by the family)
  * @width: counter width in bits (set by the family)
- * @lock: protects @hw, @events, @n_active, @enabled, @why, @dead, @live
- *	  and the counts of the events on the PMU, and serialises all
- *	  register access of the PMU and every call of a &struct upmu_hw_ops
- *	  op
- * @hw: allocation state of the hardware
- * @events: event on each counter index
- * @n_active: counters in use, drives the poll timer
- * @enabled: the hardware is enabled (&upmu_hw_ops.enable last called):
- *	     it stays disabled while no counter is in use
- * @why: why event_init refused the event being initialised (upmu_why())
- * @timer: overflow poll timer, pinned to @cpu
+ * @widths: width of each counter that differs from @width (0: @width);
+ *	    set by the family, e.g. for free-running counters
+ * @nr_boxes: boxes in @boxes (1 unless upmu_pmu_set_dies())
+ * @boxes: the boxes
+ * @cpu_box: index in @boxes of each CPU's box, or -1 (nr_cpu_ids entries)
  * @poll: poll period, 0 if the counters cannot wrap in practice
- * @dead: the registers are gone; perf callbacks no longer touch them
+ * @buried: when a PMU kept dead (Linux < 6.15) was unregistered (jiffies)
  * @live: perf_pmu_register() has returned: before that, event_init
  *	  refuses events (before 6.15 perf makes the PMU reachable by type
  *	  before it has allocated the PMU's contexts)
- * @read_pkg: @associated_cpus is one package: events are read from any
- *	      CPU of it without an IPI
+ * @read_pkg: each box's CPUs are exactly one package: events are read
+ *	      from any CPU of it without an IPI
  * @groups: sysfs attribute groups handed to perf
  * @fmt_group: the "format" group
  * @ev_group: the "events" group
@@ -579,6 +630,11 @@ struct upmu_info {
  *
  * Allocated by upmu_pmu_alloc() and owned by the core once registered:
  * it can outlive its device (see upmu_pmu_unregister()).
+ *
+ * A PMU counts on one box per die (upmu_pmu_set_dies(): Intel's uncore
+ * model, the box of an event chosen by the event's CPU), or on one box
+ * (the default: the counters of one register block, owned by one of
+ * @associated_cpus).  The cpumask file lists one owning CPU per box.
  */
 struct upmu_pmu {
 	struct pmu pmu;
@@ -590,20 +646,16 @@ struct upmu_pmu {
 	struct upmu_info info[UPMU_MAX_INFO];
 	u64 valid[UPMU_NR_WORDS];
 	cpumask_t associated_cpus;
-	int cpu;
 	struct hlist_node node;
 	struct list_head list;
 	unsigned int num_counters;
 	unsigned int width;
-	raw_spinlock_t lock;
-	struct upmu_sched hw;
-	struct perf_event *events[UPMU_MAX_COUNTERS];
-	unsigned int n_active;
-	bool enabled;
-	char why[UPMU_WHY_LEN];
-	struct hrtimer timer;
+	u8 widths[UPMU_MAX_COUNTERS];
+	unsigned int nr_boxes;
+	struct upmu_box **boxes;
+	int *cpu_box;
 	ktime_t poll;
-	bool dead;
+	unsigned long buried;
 	bool live;
 	bool read_pkg;
 	const struct attribute_group *groups[8];
@@ -630,6 +682,7 @@ __printf(2, 3)
 void upmu_why(struct upmu_pmu *upmu, const char *fmt, ...);
 int upmu_regs_get(struct platform_device *pdev, struct upmu_regs *regs);
 int upmu_cpus_of_node(struct upmu_pmu *upmu, int node);
+int upmu_pmu_set_dies(struct upmu_pmu *upmu);
 struct upmu_pmu *upmu_pmu_alloc(struct device *dev);
 void upmu_pmu_free(struct upmu_pmu *upmu);
 int upmu_set_info(struct upmu_pmu *upmu, const char *name, const char *fmt, ...)
@@ -638,5 +691,35 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner);
 void upmu_pmu_unregister(struct upmu_pmu *upmu);
 
 #define upmu_pmu_register(u) __upmu_pmu_register(u, THIS_MODULE)
+
+/* The box of a CPU, or NULL if the CPU has none. */
+static inline struct upmu_box *upmu_cpu_box(const struct upmu_pmu *upmu,
+					    int cpu)
+{
+	int i = cpu >= 0 && cpu < nr_cpu_ids ? upmu->cpu_box[cpu] : -1;
+
+	return i < 0 ? NULL : upmu->boxes[i];
+}
+
+/* The box an initialised event counts on (its CPU's). */
+static inline struct upmu_box *upmu_event_box(const struct upmu_pmu *upmu,
+					      const struct perf_event *event)
+{
+	return upmu_cpu_box(upmu, event->cpu);
+}
+
+/* The box of the running CPU: the box of &upmu_hw_ops.enable/disable. */
+static inline struct upmu_box *upmu_this_box(const struct upmu_pmu *upmu)
+{
+	return upmu_cpu_box(upmu, raw_smp_processor_id());
+}
+
+/* Width in bits of counter @idx. */
+static inline unsigned int upmu_counter_width(const struct upmu_pmu *upmu,
+					      unsigned int idx)
+{
+	return idx < UPMU_MAX_COUNTERS && upmu->widths[idx] ?
+	       upmu->widths[idx] : upmu->width;
+}
 
 #endif /* __UPMU_H__ */

@@ -384,7 +384,52 @@ static inline bool sim_has(const struct sim_dev *sd, enum sim_block b)
 	return sd->blocks & BIT(b);
 }
 
+/**
+ * struct sim_block_type - a kind of simulated register block, by its ops
+ * @name: what it is (log messages)
+ * @blocks: the SIM_BLK_* kinds of blocks= it builds; a SoC has the type
+ *	    when it has one of them
+ * @init: optional: set up the type's state in a new SoC, whether it
+ *	  builds the type or not (before debugfs exists)
+ * @add: publish the type's devices; only when the SoC has the type
+ * @del: take back what @add published: every type, also after a failed
+ *	 or skipped @add
+ * @units: optional: the register blocks of the type that a transaction
+ *	   reaches, into @u; their number
+ * @reach: optional: the counters of the type that a transaction reaches
+ *	   (overflow checks), into @r; their number
+ * @catch_up: optional: bring the type's blocks up to sim time @now
+ *
+ * Types register at module init (sim_block_register()), in the order
+ * their blocks are built and brought up to date; they are taken down in
+ * the reverse order.  The registry is read-only once a SoC can exist.
+ */
+struct sim_block_type {
+	const char *name;
+	u32 blocks;
+	void (*init)(struct sim_dev *sd);
+	int (*add)(struct sim_dev *sd);
+	void (*del)(struct sim_dev *sd);
+	unsigned int (*units)(struct sim_dev *sd, const struct sim_txn *t,
+			      struct sim_unit **u);
+	unsigned int (*reach)(struct sim_dev *sd, const struct sim_txn *t,
+			      struct sim_reach *r);
+	void (*catch_up)(struct sim_dev *sd, u64 now);
+};
+
+#define SIM_MAX_BLOCK_TYPES	8
+
+extern const struct sim_block_type *sim_block_types[SIM_MAX_BLOCK_TYPES];
+extern unsigned int sim_nr_block_types;
+
+static inline bool sim_has_type(const struct sim_dev *sd,
+				const struct sim_block_type *type)
+{
+	return sd->blocks & type->blocks;
+}
+
 /* sim_bus.c */
+int sim_block_register(const struct sim_block_type *type);
 struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,
 				     struct sim_regs *regs, u32 socket,
 				     u32 instance,
@@ -465,6 +510,7 @@ int sim_debugfs_module_init(void);
 void sim_debugfs_module_exit(void);
 
 /* sim_cspmu.c */
+extern const struct sim_block_type sim_ucf_type;
 extern const struct sim_cspmu_model sim_ucf_model;
 void sim_cspmu_init(struct sim_dev *sd, struct sim_cspmu *u,
 		    const struct sim_cspmu_model *m, u32 socket, u32 instance);
@@ -472,6 +518,7 @@ int sim_cspmu_add(struct sim_cspmu *u, const struct property_entry *props);
 void sim_cspmu_del(struct sim_cspmu *u);
 
 /* sim_pcie.c */
+extern const struct sim_block_type sim_pcie_type;
 void sim_pcie_init(struct sim_dev *sd);
 int sim_pcie_add(struct sim_dev *sd);
 void sim_pcie_del(struct sim_dev *sd);
@@ -484,6 +531,7 @@ int sim_pcie_resolve(struct sim_dev *sd, struct sim_txn *t, bool has_rp,
 void sim_pcie_show_devices(struct sim_dev *sd, struct seq_file *m);
 
 /* sim_cmem.c */
+extern const struct sim_block_type sim_cmem_type;
 void sim_cmem_init(struct sim_dev *sd, struct sim_cmem *c, u32 socket);
 int sim_cmem_add(struct sim_cmem *c);
 void sim_cmem_del(struct sim_cmem *c);
@@ -492,6 +540,7 @@ unsigned int sim_cmem_reach(struct sim_cmem *c, const struct sim_txn *t,
 			    struct sim_reach *r);
 
 /* sim_c2c.c */
+extern const struct sim_block_type sim_c2c_type;
 void sim_c2c_init(struct sim_dev *sd);
 int sim_c2c_add(struct sim_dev *sd);
 void sim_c2c_del(struct sim_dev *sd);

@@ -117,54 +117,83 @@ void sim_del_pdev(struct platform_device **pdev)
 	*pdev = NULL;
 }
 
+/* ---- the block registry ------------------------------------------------ */
+
+const struct sim_block_type *sim_block_types[SIM_MAX_BLOCK_TYPES];
+unsigned int sim_nr_block_types;
+
+/**
+ * sim_block_register() - add a block type to the registry
+ * @type: the type; it must stay until the module goes
+ *
+ * Only at module init, before a SoC can be created.
+ * Return: 0, or -ENOSPC when SIM_MAX_BLOCK_TYPES are registered.
+ */
+int sim_block_register(const struct sim_block_type *type)
+{
+	if (WARN_ON(sim_nr_block_types >= SIM_MAX_BLOCK_TYPES))
+		return -ENOSPC;
+	sim_block_types[sim_nr_block_types++] = type;
+	return 0;
+}
+
+static int sim_nic_type_add(struct sim_dev *sd)
+{
+	return sim_nic_add(sd);
+}
+
+/* The ConnectX/BlueField-like NIC (sim_nic.c). */
+static const struct sim_block_type sim_nic_type = {
+	.name		= "nic",
+	.blocks		= BIT(SIM_BLK_NIC),
+	.add		= sim_nic_type_add,
+	.del		= sim_nic_del,
+	.catch_up	= sim_nic_catch_up,
+};
+
+/* The built-in types, in the order their blocks are built. */
+static const struct sim_block_type * const sim_builtin_types[] = {
+	&sim_ucf_type, &sim_cmem_type, &sim_pcie_type, &sim_c2c_type,
+	&sim_nic_type,
+};
+
 static void sim_remove(struct device *dev)
 {
 	struct sim_dev *sd = to_sim_dev(dev);
-	unsigned int s;
+	unsigned int i;
 
-	sim_nic_del(sd);
-	sim_c2c_del(sd);
-	for (s = 0; s < sd->nr_sockets; s++) {
-		sim_cmem_del(&sd->cmem[s]);
-		sim_cspmu_del(&sd->ucf[s]);
-	}
-	sim_pcie_del(sd);
+	for (i = sim_nr_block_types; i-- > 0;)
+		sim_block_types[i]->del(sd);
 	sim_debugfs_exit(sd);
 }
 
-/* Bound to every device on the bus: builds and tears down the SoC. */
+/*
+ * Bound to every device on the bus: builds the SoC's blocks, type by
+ * type from the registry, and tears them down.
+ */
 static int sim_probe(struct device *dev)
 {
 	struct sim_dev *sd = to_sim_dev(dev);
-	unsigned int s;
+	const struct sim_block_type *type;
+	unsigned int i;
 	int ret;
 
-	for (s = 0; s < sd->nr_sockets; s++) {
-		sim_cspmu_init(sd, &sd->ucf[s], &sim_ucf_model, s, 0);
-		sim_cmem_init(sd, &sd->cmem[s], s);
-	}
-	sim_pcie_init(sd);
-	sim_c2c_init(sd);
+	for (i = 0; i < sim_nr_block_types; i++)
+		if (sim_block_types[i]->init)
+			sim_block_types[i]->init(sd);
 	sim_debugfs_init(sd);
-	for (s = 0; s < sd->nr_sockets; s++) {
-		ret = sim_has(sd, SIM_BLK_UCF) ? sim_cspmu_add(&sd->ucf[s], NULL) : 0;
-		if (!ret && sim_has(sd, SIM_BLK_CMEM))
-			ret = sim_cmem_add(&sd->cmem[s]);
-		if (ret)
-			goto err_units;
+	for (i = 0; i < sim_nr_block_types; i++) {
+		type = sim_block_types[i];
+		if (!sim_has_type(sd, type))
+			continue;
+		ret = type->add(sd);
+		if (ret) {
+			dev_err(dev, "%s blocks: %d\n", type->name, ret);
+			sim_remove(dev);
+			return ret;
+		}
 	}
-	ret = sim_pcie_add(sd);
-	if (!ret)
-		ret = sim_c2c_add(sd);
-	if (!ret && sim_has(sd, SIM_BLK_NIC))
-		ret = sim_nic_add(sd);
-	if (ret)
-		goto err_units;
 	return 0;
-
-err_units:
-	sim_remove(dev);
-	return ret;
 }
 
 /* What NVLink-C2C connects: 1 or 2 GPUs per socket, or another SoC. */
@@ -436,8 +465,14 @@ static struct device_driver sim_driver = {
 
 static int __init sim_init(void)
 {
+	unsigned int i;
 	int ret;
 
+	for (i = 0; i < ARRAY_SIZE(sim_builtin_types); i++) {
+		ret = sim_block_register(sim_builtin_types[i]);
+		if (ret)
+			return ret;
+	}
 	sim_debugfs_module_init();
 	ret = bus_register(&sim_bus);
 	if (ret)

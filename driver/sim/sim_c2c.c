@@ -423,3 +423,29 @@ void sim_c2c_del(struct sim_dev *sd)
 		sim_del_pdev(&sd->c2c[s].pdev);
 	}
 }
+
+static void sim_c2c_catch_up(struct sim_dev *sd, u64 now)
+{
+	unsigned int s;
+
+	for (s = 0; s < sd->nr_sockets; s++) {
+		if (sim_has(sd, SIM_BLK_C2C))
+			sim_unit_catch_up(sd, &sd->c2c[s].unit, now);
+		if (sim_has(sd, SIM_BLK_CLINK))
+			sim_unit_catch_up(sd, &sd->clink[s].unit, now);
+		if (sim_has(sd, SIM_BLK_DLINK))
+			sim_unit_catch_up(sd, &sd->dlink[s].unit, now);
+	}
+}
+
+/* NVLink-C2C, NV-CLink and NV-DLink PMUs per socket. */
+const struct sim_block_type sim_c2c_type = {
+	.name		= "c2c",
+	.blocks		= BIT(SIM_BLK_C2C) | BIT(SIM_BLK_CLINK) | BIT(SIM_BLK_DLINK),
+	.init		= sim_c2c_init,
+	.add		= sim_c2c_add,
+	.del		= sim_c2c_del,
+	.units		= sim_c2c_units,
+	.reach		= sim_c2c_reach,
+	.catch_up	= sim_c2c_catch_up,
+};

@@ -210,3 +210,71 @@ void sim_cmem_del(struct sim_cmem *c)
 {
 	sim_del_pdev(&c->pdev);
 }
+
+/* ---- the CMEM block type: a CMEM latency PMU per socket ----------------- */
+
+static void sim_cmem_type_init(struct sim_dev *sd)
+{
+	unsigned int s;
+
+	for (s = 0; s < sd->nr_sockets; s++)
+		sim_cmem_init(sd, &sd->cmem[s], s);
+}
+
+static int sim_cmem_type_add(struct sim_dev *sd)
+{
+	unsigned int s;
+	int ret;
+
+	for (s = 0; s < sd->nr_sockets; s++) {
+		ret = sim_cmem_add(&sd->cmem[s]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void sim_cmem_type_del(struct sim_dev *sd)
+{
+	unsigned int s;
+
+	for (s = 0; s < sd->nr_sockets; s++)
+		sim_cmem_del(&sd->cmem[s]);
+}
+
+static unsigned int sim_cmem_units(struct sim_dev *sd, const struct sim_txn *t,
+				   struct sim_unit **u)
+{
+	if (!sim_has(sd, SIM_BLK_CMEM) || !sim_cmem_sees(t))
+		return 0;
+	u[0] = &sd->cmem[t->socket].unit;
+	return 1;
+}
+
+static unsigned int sim_cmem_type_reach(struct sim_dev *sd,
+					const struct sim_txn *t,
+					struct sim_reach *r)
+{
+	return sim_cmem_reach(&sd->cmem[t->socket], t, r);
+}
+
+static void sim_cmem_catch_up(struct sim_dev *sd, u64 now)
+{
+	unsigned int s;
+
+	if (!sim_has(sd, SIM_BLK_CMEM))
+		return;
+	for (s = 0; s < sd->nr_sockets; s++)
+		sim_unit_catch_up(sd, &sd->cmem[s].unit, now);
+}
+
+const struct sim_block_type sim_cmem_type = {
+	.name		= "cmem",
+	.blocks		= BIT(SIM_BLK_CMEM),
+	.init		= sim_cmem_type_init,
+	.add		= sim_cmem_type_add,
+	.del		= sim_cmem_type_del,
+	.units		= sim_cmem_units,
+	.reach		= sim_cmem_type_reach,
+	.catch_up	= sim_cmem_catch_up,
+};

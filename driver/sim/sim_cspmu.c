@@ -330,3 +330,76 @@ const struct sim_cspmu_model sim_ucf_model = {
 	.count		= ucf_count,
 	.is_clock	= ucf_is_clock,
 };
+
+/* ---- the UCF block type: a UCF PMU per socket --------------------------- */
+
+static void sim_ucf_init(struct sim_dev *sd)
+{
+	unsigned int s;
+
+	for (s = 0; s < sd->nr_sockets; s++)
+		sim_cspmu_init(sd, &sd->ucf[s], &sim_ucf_model, s, 0);
+}
+
+static int sim_ucf_add(struct sim_dev *sd)
+{
+	unsigned int s;
+	int ret;
+
+	for (s = 0; s < sd->nr_sockets; s++) {
+		ret = sim_cspmu_add(&sd->ucf[s], NULL);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void sim_ucf_del(struct sim_dev *sd)
+{
+	unsigned int s;
+
+	for (s = 0; s < sd->nr_sockets; s++)
+		sim_cspmu_del(&sd->ucf[s]);
+}
+
+static unsigned int sim_ucf_units(struct sim_dev *sd, const struct sim_txn *t,
+				  struct sim_unit **u)
+{
+	if (!sim_has(sd, SIM_BLK_UCF))
+		return 0;
+	u[0] = &sd->ucf[t->socket].unit;
+	return 1;
+}
+
+/* Every transaction is UCF traffic: its bytes, or one access. */
+static unsigned int sim_ucf_reach(struct sim_dev *sd, const struct sim_txn *t,
+				  struct sim_reach *r)
+{
+	r[0] = (struct sim_reach){
+		.load = &sd->ucf[t->socket].load[SIM_LOAD_BYTES],
+		.units = t->size, .value = 1, .div = 1,
+		.max_per_ns = UCF_MAX_BYTES_PER_NS, .width = sd->width,
+	};
+	return 1;
+}
+
+static void sim_ucf_catch_up(struct sim_dev *sd, u64 now)
+{
+	unsigned int s;
+
+	if (!sim_has(sd, SIM_BLK_UCF))
+		return;
+	for (s = 0; s < sd->nr_sockets; s++)
+		sim_unit_catch_up(sd, &sd->ucf[s].unit, now);
+}
+
+const struct sim_block_type sim_ucf_type = {
+	.name		= "ucf",
+	.blocks		= BIT(SIM_BLK_UCF),
+	.init		= sim_ucf_init,
+	.add		= sim_ucf_add,
+	.del		= sim_ucf_del,
+	.units		= sim_ucf_units,
+	.reach		= sim_ucf_reach,
+	.catch_up	= sim_ucf_catch_up,
+};

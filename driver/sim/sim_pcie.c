@@ -382,3 +382,29 @@ void sim_pcie_del(struct sim_dev *sd)
 		}
 	}
 }
+
+static void sim_pcie_catch_up(struct sim_dev *sd, u64 now)
+{
+	unsigned int s, rc;
+
+	for (s = 0; s < sd->nr_sockets; s++) {
+		for (rc = 0; rc < sd->nr_rcs; rc++) {
+			if (sim_has(sd, SIM_BLK_PCIE))
+				sim_unit_catch_up(sd, &sd->pcie[s][rc].unit, now);
+			if (sim_has(sd, SIM_BLK_TGT))
+				sim_unit_catch_up(sd, &sd->tgt[s][rc].unit, now);
+		}
+	}
+}
+
+/* PCIE and PCIE-TGT PMUs per socket and root complex. */
+const struct sim_block_type sim_pcie_type = {
+	.name		= "pcie",
+	.blocks		= BIT(SIM_BLK_PCIE) | BIT(SIM_BLK_TGT),
+	.init		= sim_pcie_init,
+	.add		= sim_pcie_add,
+	.del		= sim_pcie_del,
+	.units		= sim_pcie_units,
+	.reach		= sim_pcie_reach,
+	.catch_up	= sim_pcie_catch_up,
+};

@@ -71,17 +71,11 @@ static_assert(SIM_MAX_NS * SIM_MAX_PER_NS - 1 <= S64_MAX);
 static unsigned int sim_txn_reach(struct sim_dev *sd, const struct sim_txn *t,
 				  struct sim_reach *r)
 {
-	unsigned int n = 0;
+	unsigned int i, n = 0;
 
-	/* Every transaction is UCF traffic: its bytes, or one access. */
-	r[n++] = (struct sim_reach){
-		.load = &sd->ucf[t->socket].load[SIM_LOAD_BYTES],
-		.units = t->size, .value = 1, .div = 1,
-		.max_per_ns = UCF_MAX_BYTES_PER_NS, .width = sd->width,
-	};
-	n += sim_pcie_reach(sd, t, r + n);
-	n += sim_cmem_reach(&sd->cmem[t->socket], t, r + n);
-	n += sim_c2c_reach(sd, t, r + n);
+	for (i = 0; i < sim_nr_block_types; i++)
+		if (sim_block_types[i]->reach)
+			n += sim_block_types[i]->reach(sd, t, r + n);
 	return n;
 }
 
@@ -227,14 +221,11 @@ u64 sim_flow_due(const struct sim_flow *f, u64 t)
 unsigned int sim_txn_units(struct sim_dev *sd, const struct sim_txn *t,
 			   struct sim_unit **u)
 {
-	unsigned int n = 0;
+	unsigned int i, n = 0;
 
-	if (sim_has(sd, SIM_BLK_UCF))
-		u[n++] = &sd->ucf[t->socket].unit;
-	if (sim_has(sd, SIM_BLK_CMEM) && sim_cmem_sees(t))
-		u[n++] = &sd->cmem[t->socket].unit;
-	n += sim_pcie_units(sd, t, u + n);
-	n += sim_c2c_units(sd, t, u + n);
+	for (i = 0; i < sim_nr_block_types; i++)
+		if (sim_block_types[i]->units)
+			n += sim_block_types[i]->units(sd, t, u + n);
 	return n;
 }
 
@@ -300,27 +291,11 @@ void sim_unit_access(struct sim_dev *sd, struct sim_unit *unit, bool write)
 /* Bring every register block of the device up to sim time @now. */
 void sim_catch_up(struct sim_dev *sd, u64 now)
 {
-	unsigned int s, rc;
+	unsigned int i;
 
-	for (s = 0; s < sd->nr_sockets; s++) {
-		if (sim_has(sd, SIM_BLK_UCF))
-			sim_unit_catch_up(sd, &sd->ucf[s].unit, now);
-		if (sim_has(sd, SIM_BLK_CMEM))
-			sim_unit_catch_up(sd, &sd->cmem[s].unit, now);
-		for (rc = 0; rc < sd->nr_rcs; rc++) {
-			if (sim_has(sd, SIM_BLK_PCIE))
-				sim_unit_catch_up(sd, &sd->pcie[s][rc].unit, now);
-			if (sim_has(sd, SIM_BLK_TGT))
-				sim_unit_catch_up(sd, &sd->tgt[s][rc].unit, now);
-		}
-		if (sim_has(sd, SIM_BLK_C2C))
-			sim_unit_catch_up(sd, &sd->c2c[s].unit, now);
-		if (sim_has(sd, SIM_BLK_CLINK))
-			sim_unit_catch_up(sd, &sd->clink[s].unit, now);
-		if (sim_has(sd, SIM_BLK_DLINK))
-			sim_unit_catch_up(sd, &sd->dlink[s].unit, now);
-	}
-	sim_nic_catch_up(sd, now);
+	for (i = 0; i < sim_nr_block_types; i++)
+		if (sim_block_types[i]->catch_up)
+			sim_block_types[i]->catch_up(sd, now);
 }
 
 /**

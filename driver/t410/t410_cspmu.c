@@ -24,19 +24,21 @@ static int cspmu_validate(struct upmu_pmu *upmu, struct perf_event *event)
 	return model(upmu)->validate ? model(upmu)->validate(upmu, event) : 0;
 }
 
+/* The cycle counter is a dedicated slot; there is only one. */
+static u64 cspmu_constraint(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	if (is_cycles(upmu, event))
+		return BIT_ULL(CSPMU_CYCLE_IDX);
+	return GENMASK_ULL(upmu->num_counters - 1, 0);
+}
+
 static int cspmu_get_idx(struct upmu_pmu *upmu, struct upmu_sched *s,
 			 struct perf_event *event)
 {
-	unsigned int idx;
+	int idx = upmu_sched_alloc(upmu, s, cspmu_constraint(upmu, event));
 
-	/* The cycle counter is a dedicated slot; there is only one. */
-	if (is_cycles(upmu, event))
-		return test_bit(CSPMU_CYCLE_IDX, s->used) ? -EAGAIN :
-							    CSPMU_CYCLE_IDX;
-
-	idx = find_first_zero_bit(s->used, upmu->num_counters);
-	if (idx >= upmu->num_counters)
-		return -EAGAIN;
+	if (idx < 0 || is_cycles(upmu, event))
+		return idx;
 	if (model(upmu)->claim) {
 		int ret = model(upmu)->claim(upmu, s, event);
 

@@ -100,7 +100,7 @@ static int pcie_claim(struct upmu_pmu *upmu, struct upmu_sched *s,
 	u64 src = pcie_src(upmu, event);
 	u64 bdf = pcie_src_field(src, PCIE_F_SRC_BDF);
 
-	if (s == &upmu->hw)
+	if (s->box)
 		event->hw.extra_reg.config = src;
 	if (!pcie_src_field(src, PCIE_F_SRC_BDF_EN))
 		return 0;

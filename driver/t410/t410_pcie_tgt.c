@@ -138,7 +138,7 @@ static u32 tgt_filter2(struct upmu_pmu *upmu, struct perf_event *event)
 	if (!tgt_addr_en(upmu, event))
 		return upmu_field(upmu, event, TGT_F_DST_RP_MASK) ?: TGT_FILT2_RP_MASK;
 	tgt_range(event, &base, &mask);
-	i = tgt_find_slot(&upmu->hw, base, mask);
+	i = tgt_find_slot(&upmu_event_box(upmu, event)->hw, base, mask);
 	return WARN_ON_ONCE(i < 0) ? 0 : FIELD_PREP(TGT_FILT2_SLOTS, BIT(i));
 }
 
@@ -152,7 +152,7 @@ static void tgt_config(struct upmu_pmu *upmu, struct perf_event *event)
 	if (!tgt_addr_en(upmu, event))
 		return;
 	tgt_range(event, &base, &mask);
-	i = tgt_find_slot(&upmu->hw, base, mask);
+	i = tgt_find_slot(&upmu_event_box(upmu, event)->hw, base, mask);
 	if (WARN_ON_ONCE(i < 0))
 		return;
 	off = TGT_SLOT(i);
@@ -169,6 +169,7 @@ static void tgt_config(struct upmu_pmu *upmu, struct perf_event *event)
  */
 static void tgt_stop(struct upmu_pmu *upmu, struct perf_event *event)
 {
+	struct upmu_box *box = upmu_event_box(upmu, event);
 	u64 base, mask, obase, omask;
 	unsigned int idx;
 	int i;
@@ -176,8 +177,8 @@ static void tgt_stop(struct upmu_pmu *upmu, struct perf_event *event)
 	if (!tgt_addr_en(upmu, event))
 		return;
 	tgt_range(event, &base, &mask);
-	for_each_set_bit(idx, upmu->hw.used, UPMU_MAX_COUNTERS) {
-		struct perf_event *other = upmu->events[idx];
+	for_each_set_bit(idx, box->hw.used, UPMU_MAX_COUNTERS) {
+		struct perf_event *other = box->events[idx];
 
 		if (!other || other == event ||
 		    (other->hw.state & PERF_HES_STOPPED) ||
@@ -187,7 +188,7 @@ static void tgt_stop(struct upmu_pmu *upmu, struct perf_event *event)
 		if (obase == base && omask == mask)
 			return;
 	}
-	i = tgt_find_slot(&upmu->hw, base, mask);
+	i = tgt_find_slot(&upmu_event_box(upmu, event)->hw, base, mask);
 	if (!WARN_ON_ONCE(i < 0))
 		upmu_wr32(&upmu->regs, TGT_SLOT(i) + TGT_SLOT_CTRL, 0);
 }

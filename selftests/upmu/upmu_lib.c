@@ -172,15 +172,18 @@ bool nic_loaded(void)
 
 int nic_load(void)
 {
+	return nic_loaded() ? 0 : mod_load("upmu_nic");
+}
+
+int mod_load(const char *mod)
+{
 	const char *dir = getenv("UPMU_MODDIR");
 	char path[PATH_MAX];
 	int fd, ret = 0;
 
-	if (nic_loaded())
-		return 0;
 	if (!dir)
 		return -ENOENT;
-	snprintf(path, sizeof(path), "%s/upmu_nic.ko", dir);
+	snprintf(path, sizeof(path), "%s/%s.ko", dir, mod);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

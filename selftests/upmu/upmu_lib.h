@@ -50,6 +50,8 @@ bool pmu_gone_within(const char *pmu, unsigned int ms);
 /* The NIC driver module upmu_nic, from $UPMU_MODDIR: loaded?, load, unload. */
 bool nic_loaded(void);
 int nic_load(void);
+/* Load $UPMU_MODDIR/@mod.ko (loaded already is fine); 0 or -errno. */
+int mod_load(const char *mod);
 int nic_unload(void);
 /* The 16-bit counter_id of data ID @id on simulated device SIM_ID, or 0. */
 uint32_t nic_cid_of(unsigned int sim_id, uint64_t id);

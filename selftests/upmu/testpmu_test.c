@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The core's per-die model, its counter constraints and per-counter
+ * widths, through the test-only family upmu_testpmu (driver/test/): one
+ * PMU, upmu_testbox_0, with a box per die; four counters per box,
+ * counter 3 32 bits wide and the others 48; event ctr0_only (0x1) may
+ * use counter 0 only, any (0x2) counters 0-2, narrow (0x3) counter 3.
+ * "DIE EVENT COUNT" written to its debugfs inject file makes the
+ * counters of that die's box programmed with EVENT advance by COUNT.
+ *
+ * Needs upmu_core loaded and UPMU_MODDIR (upmu_testpmu.ko is loaded and
+ * unloaded around each test), 4 CPUs on 2 packages (die 1 is CPUs 2
+ * and 3).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#define SIM_ID	0	/* no simulated device: upmu_test.h's helpers need one */
+
+#include "upmu_test.h"
+
+#define PMU	"upmu_testbox_0"
+#define MOD	"upmu_testpmu"
+#define INJECT	"/sys/kernel/debug/upmu_testpmu/inject"
+
+static int tb_load(void)
+{
+	return pmu_exists(PMU) ? 0 : mod_load(MOD);
+}
+
+/* Unload; the test's events close as its process exits, give them time. */
+static int tb_unload(void)
+{
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (!syscall(SYS_delete_module, MOD, O_NONBLOCK) || errno == ENOENT)
+			return 0;
+		usleep(10000);
+	}
+	return -errno;
+}
+
+static int tb_inject(unsigned int die, unsigned int ev, unsigned long long n)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%u %u %llu", die, ev, n);
+	return write_str(INJECT, buf);
+}
+
+/* An event of the test PMU on @cpu; fd or -errno. */
+static int tb_open(const char *spec, int cpu, int group)
+{
+	struct perf_event_attr attr;
+	int ret = pmu_attr(PMU, spec, &attr);
+
+	return ret ? ret : perf_open(&attr, -1, cpu, group);
+}
+
+FIXTURE(testbox) {
+	int dummy;
+};
+
+FIXTURE_SETUP(testbox)
+{
+	upmu_fixture_setup(_metadata);
+	ASSERT_EQ(0, tb_load()) TH_LOG("cannot load " MOD " from $UPMU_MODDIR");
+	ASSERT_TRUE(pmu_exists(PMU));
+}
+
+FIXTURE_TEARDOWN_PARENT(testbox)
+{
+	upmu_fixture_teardown(_metadata);
+	EXPECT_EQ(0, tb_unload());
+}
+
+/* One owner per die in cpumask; the format and events of the tables. */
+TEST_F(testbox, sysfs)
+{
+	char buf[256];
+
+	ASSERT_EQ(0, pmu_read(PMU, "cpumask", buf, sizeof(buf)));
+	EXPECT_STREQ("0,2", buf);
+	ASSERT_EQ(0, pmu_read(PMU, "format/event", buf, sizeof(buf)));
+	EXPECT_STREQ("config:0-7", buf);
+	ASSERT_EQ(0, pmu_read(PMU, "events/ctr0_only", buf, sizeof(buf)));
+	EXPECT_STREQ("event=0x1", buf);
+	ASSERT_EQ(0, pmu_read(PMU, "associated_cpus", buf, sizeof(buf)));
+	EXPECT_STREQ("0-3", buf);
+}
+
+/* An event counts on the box of its CPU's die, and only there. */
+TEST_F(testbox, box_of_die)
+{
+	int fd0 = tb_open("any", 1, -1), fd1 = tb_open("any", 3, -1);
+
+	ASSERT_LE(0, fd0) TH_LOG("open on CPU 1: %s", strerror(-fd0));
+	ASSERT_LE(0, fd1) TH_LOG("open on CPU 3: %s", strerror(-fd1));
+	ASSERT_EQ(0, tb_inject(0, 2, 7));
+	ASSERT_EQ(0, tb_inject(1, 2, 100));
+	EXPECT_EQ(7ULL, count_of(_metadata, fd0));
+	EXPECT_EQ(100ULL, count_of(_metadata, fd1));
+	ASSERT_EQ(0, tb_inject(1, 2, 1));
+	EXPECT_EQ(7ULL, count_of(_metadata, fd0));
+	EXPECT_EQ(101ULL, count_of(_metadata, fd1));
+	close(fd0);
+	close(fd1);
+}
+
+/* A group: leader @first, sibling @second, both count exactly. */
+static void group_counts(struct __test_metadata *_metadata, const char *first,
+			 unsigned int ev1, const char *second, unsigned int ev2)
+{
+	int lead = tb_open(first, 0, -1), sib;
+
+	ASSERT_LE(0, lead) TH_LOG("open %s: %s", first, strerror(-lead));
+	sib = tb_open(second, 0, lead);
+	ASSERT_LE(0, sib) TH_LOG("open %s in a group with %s: %s", second,
+				 first, strerror(-sib));
+	ASSERT_EQ(0, tb_inject(0, ev1, 5));
+	ASSERT_EQ(0, tb_inject(0, ev2, 7));
+	EXPECT_EQ(5ULL, count_of(_metadata, lead));
+	EXPECT_EQ(7ULL, count_of(_metadata, sib));
+	close(sib);
+	close(lead);
+}
+
+/* An event that fits only counter 0 next to one that fits any. */
+TEST_F(testbox, constraint_any_then_ctr0)
+{
+	group_counts(_metadata, "any", 2, "ctr0_only", 1);
+}
+
+TEST_F(testbox, constraint_ctr0_then_any)
+{
+	group_counts(_metadata, "ctr0_only", 1, "any", 2);
+}
+
+/* Two events that fit only counter 0 cannot be a group. */
+TEST_F(testbox, constraint_impossible)
+{
+	int lead = tb_open("ctr0_only", 0, -1), sib;
+
+	ASSERT_LE(0, lead);
+	sib = tb_open("ctr0_only", 0, lead);
+	EXPECT_EQ(-EINVAL, sib);
+	if (sib >= 0)
+		close(sib);
+	close(lead);
+}
+
+/*
+ * A running event on counter 0 moves to another counter for an event
+ * that fits only counter 0, and keeps counting exactly.
+ */
+TEST_F(testbox, constraint_moves_running_event)
+{
+	int a = tb_open("any", 0, -1), b;
+
+	ASSERT_LE(0, a);
+	ASSERT_EQ(0, tb_inject(0, 2, 5));
+	b = tb_open("ctr0_only", 0, -1);
+	ASSERT_LE(0, b) TH_LOG("open ctr0_only: %s", strerror(-b));
+	ASSERT_EQ(0, tb_inject(0, 2, 3));
+	ASSERT_EQ(0, tb_inject(0, 1, 4));
+	EXPECT_EQ(8ULL, count_of(_metadata, a));
+	EXPECT_EQ(4ULL, count_of(_metadata, b));
+	close(b);
+	close(a);
+}
+
+/* The 32-bit counter wraps between reads: the count goes on exactly. */
+TEST_F(testbox, narrow_counter_wraps)
+{
+	int fd = tb_open("narrow", 0, -1);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, tb_inject(0, 3, 3000000000ULL));
+	EXPECT_EQ(3000000000ULL, count_of(_metadata, fd));
+	ASSERT_EQ(0, tb_inject(0, 3, 3000000000ULL));
+	EXPECT_EQ(6000000000ULL, count_of(_metadata, fd));
+	ASSERT_EQ(0, tb_inject(0, 3, 3000000000ULL));
+	EXPECT_EQ(9000000000ULL, count_of(_metadata, fd));
+	close(fd);
+}
+
+/* A 48-bit counter passes 2^32 without a wrap. */
+TEST_F(testbox, wide_counter_no_wrap)
+{
+	int fd = tb_open("any", 0, -1);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, tb_inject(0, 2, 6000000000ULL));
+	EXPECT_EQ(6000000000ULL, count_of(_metadata, fd));
+	close(fd);
+}
+
+TEST_F(testbox, reserved_bits)
+{
+	struct perf_event_attr attr;
+
+	ASSERT_EQ(0, pmu_attr(PMU, "any", &attr));
+	attr.config |= 0x100;
+	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, 0, -1));
+}
+
+/*
+ * The owner of die 1 goes offline: die 1's event moves to CPU 3 and
+ * counts on; die 0 keeps its owner.
+ */
+TEST_F(testbox, hotplug_per_die)
+{
+	int fd0 = tb_open("any", 0, -1), fd1 = tb_open("any", 2, -1);
+	char buf[64];
+
+	ASSERT_LE(0, fd0);
+	ASSERT_LE(0, fd1);
+	ASSERT_EQ(0, tb_inject(1, 2, 10));
+	ASSERT_EQ(0, cpu_set_online(2, false));
+	ASSERT_EQ(0, pmu_read(PMU, "cpumask", buf, sizeof(buf)));
+	EXPECT_STREQ("0,3", buf);
+	ASSERT_EQ(0, tb_inject(1, 2, 11));
+	ASSERT_EQ(0, tb_inject(0, 2, 3));
+	EXPECT_EQ(21ULL, count_of(_metadata, fd1));
+	EXPECT_EQ(3ULL, count_of(_metadata, fd0));
+	ASSERT_EQ(0, cpu_set_online(2, true));
+	ASSERT_EQ(0, pmu_read(PMU, "cpumask", buf, sizeof(buf)));
+	EXPECT_STREQ("0,3", buf);
+	close(fd0);
+	close(fd1);
+}
+
+TEST_HARNESS_MAIN
