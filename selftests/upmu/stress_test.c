@@ -138,7 +138,7 @@ static int mod_unload(const char *name)
 	return syscall(SYS_delete_module, name, O_NONBLOCK) ? -errno : 0;
 }
 
-static int mod_load(const char *path)
+static int mod_load_file(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
 
@@ -178,7 +178,7 @@ static int t410_ensure_loaded(void)
 		return 0;
 	if (!t410_path(path, sizeof(path)))
 		return -ENOENT;
-	ret = mod_load(path);
+	ret = mod_load_file(path);
 	return ret == -EEXIST ? 0 : ret;
 }
 
@@ -527,7 +527,7 @@ TEST_F(stress, open_vs_module_unload)
 			break;
 		EXPECT_FALSE(pmu_exists(UCF0));
 		EXPECT_FALSE(pmu_exists(UCF1));
-		ret = mod_load(path);
+		ret = mod_load_file(path);
 		EXPECT_EQ(0, ret) TH_LOG("finit_module: %s", strerror(-ret));
 		if (ret)
 			break;
