@@ -1189,6 +1189,21 @@ static int nic_overrun_set(void *data, u64 val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(nic_overrun_fops, NULL, nic_overrun_set, "%llu\n");
 
+/* Samples the engine took that no reader has had yet (tests wait on it). */
+static int nic_unread_get(void *data, u64 *val)
+{
+	struct sim_nic *nic = data;
+	struct sim_dev *sd = nic->sd;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	sim_unit_catch_up(sd, &nic->unit, sim_now(sd));
+	*val = nic->diag.taken - nic->diag.read;
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(nic_unread_fops, nic_unread_get, NULL, "%llu\n");
+
 /**
  * nic_diag_debugfs() - the engine's test knobs
  * @nic: the NIC
@@ -1198,4 +1213,5 @@ void nic_diag_debugfs(struct sim_nic *nic, struct dentry *dir)
 {
 	debugfs_create_file_unsafe("stall", 0600, dir, nic, &nic_stall_fops);
 	debugfs_create_file_unsafe("overrun", 0200, dir, nic, &nic_overrun_fops);
+	debugfs_create_file_unsafe("unread", 0400, dir, nic, &nic_unread_fops);
 }

@@ -132,11 +132,32 @@ static int stream_enable(struct stream *s)
 	return ioctl(s->fd, PERF_EVENT_IOC_ENABLE, 0) ? -errno : 0;
 }
 
-/* Let the drain timer run a few times. */
-static void drain_wait(void)
+/*
+ * Wait for the drain timer to have taken every sample the engine took
+ * (nic/unread 0), at most 3 s (a full AUX area leaves samples in the
+ * device), then for its commit: the AUX head unchanged for 20 ms.  A
+ * fixed sleep is too short when the host is busy.
+ */
+static void drain_wait_on(struct stream *s)
 {
-	usleep(30000);
+	uint64_t unread = 1, head;
+	int i;
+
+	for (i = 0; i < 300; i++) {
+		if (!sim_get(SIM_ID, "nic/unread", &unread) && !unread)
+			break;
+		usleep(10000);
+	}
+	if (!s || !s->pg)
+		return;
+	do {
+		head = __atomic_load_n(&s->pg->aux_head, __ATOMIC_ACQUIRE);
+		usleep(20000);
+	} while (head != __atomic_load_n(&s->pg->aux_head, __ATOMIC_ACQUIRE));
 }
+
+/* (every caller has its stream in s) */
+#define drain_wait()	drain_wait_on(s)
 
 /* The PERF_RECORD_AUX records of the data ring since the last call. */
 static void read_commits(struct stream *s, struct commits *c)
