@@ -144,6 +144,11 @@ int upmu_diag_get_sample_period(struct upmu_diag *d, uint64_t *ns);
 int upmu_diag_set_log_num_samples(struct upmu_diag *d, unsigned int log);
 int upmu_diag_get_log_num_samples(struct upmu_diag *d, unsigned int *log);
 int upmu_diag_get_log_max_num_samples(struct upmu_diag *d, unsigned int *log);
+/*
+ * Most samples one query hands out; by default the buffer's
+ * (2^log_num_samples): a query takes all that is new, in as few firmware
+ * commands as the outbox allows.
+ */
 int upmu_diag_set_max_samples_per_read(struct upmu_diag *d, uint32_t n);
 int upmu_diag_get_max_samples_per_read(struct upmu_diag *d, uint32_t *n);
 int upmu_diag_set_sync_start(struct upmu_diag *d, bool sync);
