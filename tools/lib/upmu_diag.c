@@ -1082,6 +1082,18 @@ static int fwctl_find(const char *dev)
 	return fd;
 }
 
+int upmu_diag_fwctl_open(const char *dev)
+{
+	return fwctl_find(dev);
+}
+
+void upmu_diag_fwctl_transport(int fd, struct upmu_diag_transport *t)
+{
+	t->rpc = fwctl_rpc;
+	t->close = fwctl_close;
+	t->priv = (void *)(intptr_t)fd;
+}
+
 /* ---- life cycle ---------------------------------------------------------- */
 
 static int create(const struct upmu_diag_transport *t, bool force, bool observer,
@@ -1091,13 +1103,13 @@ static int create(const struct upmu_diag_transport *t, bool force, bool observer
 static int fwctl_create(const char *dev, bool force, bool open_only,
 			struct upmu_diag **out)
 {
-	struct upmu_diag_transport t = { fwctl_rpc, fwctl_close, NULL };
+	struct upmu_diag_transport t;
 	int fd = fwctl_find(dev);
 
 	*out = NULL;
 	if (fd < 0)
 		return fd;
-	t.priv = (void *)(intptr_t)fd;
+	upmu_diag_fwctl_transport(fd, &t);
 	return create(&t, force, open_only, out);
 }
 

@@ -108,6 +108,14 @@ int upmu_diag_create_transport(const struct upmu_diag_transport *t, bool force,
 int upmu_diag_open(const char *dev, struct upmu_diag **out);
 int upmu_diag_open_transport(const struct upmu_diag_transport *t,
 			     struct upmu_diag **out);
+/*
+ * The fwctl file of @dev, found as upmu_diag_create() finds it, open
+ * (O_RDWR, close on exec): for a caller that sends RPCs of its own (the
+ * benchmark).  An fd, or -errno (-ENODEV: no such device).
+ */
+int upmu_diag_fwctl_open(const char *dev);
+/* The transport upmu_diag_create() uses, over fwctl file @fd (closed with it). */
+void upmu_diag_fwctl_transport(int fd, struct upmu_diag_transport *t);
 /* Stops sampling if it runs, releases the engine, frees @d (NULL is fine). */
 void upmu_diag_destroy(struct upmu_diag *d);
 
