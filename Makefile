@@ -129,9 +129,12 @@ demo:
 bench:
 	@bench/bench.sh --kernel $(or $(BENCH_KERNEL),stock) -- $(BENCH_ARGS)
 
-build/bench/upmu_bench: bench/upmu_bench.c $(PMULIB)
+# the NIC sections use the diag library, hence the fwctl uAPI
+build/bench/upmu_bench: bench/upmu_bench.c bench/bench_nic.c bench/bench.h $(PMULIB) \
+			$(DIAGLIB) | $(FWCTL_UAPI)
 	@mkdir -p $(@D)
-	$(CC) $(TOOLCFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
+	$(CC) $(TOOLCFLAGS) -Itools/lib -Idriver/include -isystem build/include \
+		-o $@ $(filter %.c,$^)
 
 install:
 	@scripts/install.sh modules $(KDIR)
