@@ -168,13 +168,17 @@ demo:
 bench:
 	@bench/bench.sh --kernel $(or $(BENCH_KERNEL),stock) -- $(BENCH_ARGS)
 
-build/bench/upmu_bench: bench/upmu_bench.c bench/bench_util.h $(PMULIB)
+# the NIC sections use the diag library, hence the fwctl uAPI
+build/bench/upmu_bench: bench/upmu_bench.c bench/bench_nic.c bench/bench.h bench/bench_util.h \
+			$(PMULIB) $(DIAGLIB) | $(FWCTL_UAPI)
 	@mkdir -p $(@D)
-	$(CC) $(TOOLCFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
+	$(CC) $(TOOLCFLAGS) -Itools/lib -Idriver/include -isystem build/include \
+		-o $@ $(filter %.c,$^)
 
 build/bench/bench_aux: bench/bench_aux.c bench/bench_util.h $(PMULIB)
 	@mkdir -p $(@D)
-	$(CC) $(TOOLCFLAGS) -Itools/lib -o $@ $(filter %.c,$^)
+	$(CC) $(TOOLCFLAGS) -Itools/lib -Idriver/include -isystem build/include \
+		-o $@ $(filter %.c,$^)
 
 install:
 	@scripts/install.sh modules $(KDIR)

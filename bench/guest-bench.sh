@@ -3,7 +3,7 @@
 # Runs inside the bench VM (bench/bench.sh): loads the upmu modules built
 # for the running kernel, creates a simulated 2-socket Tegra410 and runs
 # upmu_bench with one flow on socket 0, and a simulated NIC with
-# traffic on port 0 for the nic section.
+# traffic for the NIC sections (pmuread, rpc, sustain).
 #   guest-bench.sh [upmu_bench options]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +13,11 @@ D=/sys/kernel/debug/upmu_sim/1
 # CMEM latency PMU of socket 0.
 FLOW="add id=1 socket=0 op=rd size=64 rate=20000000 src=loc_cpu dst=loc_cmem lat=120"
 
-# A NIC (device 2) receiving 1000-byte packets on port 0: the nic section.
+# A NIC (device 2) for the pmuread, rpc and sustain sections, receiving
+# 1000-byte packets on port 0; its clock makes 2^17 clocks 100 us (the
+# sustain section's period), its buffer is the largest (2^16
+# counter-samples).
+NIC_NEW="2 1 blocks=nic nic_khz=1310720 nic_log_samples=16"
 NIC_FLOW="add id=1 rate=1000000 ev=rx port=0 size=1000"
 
 for m in upmu_core upmu_sim upmu_t410 upmu_nic; do
@@ -21,10 +25,13 @@ for m in upmu_core upmu_sim upmu_t410 upmu_nic; do
 done
 echo "1 2" > /sys/bus/upmu_sim/new_device ||
 	{ echo "guest-bench: cannot create the simulated device" >&2; exit 1; }
-echo "2 1 blocks=nic" > /sys/bus/upmu_sim/new_device &&
-	echo "$NIC_FLOW" > /sys/kernel/debug/upmu_sim/2/nic/flows ||
+echo "$NIC_NEW" > /sys/bus/upmu_sim/new_device ||
 	{ echo "guest-bench: cannot create the simulated NIC" >&2; exit 1; }
-"$top/build/bench/upmu_bench" -d "$D" -f "$FLOW" "$@" || exit
+echo "$NIC_FLOW" > /sys/kernel/debug/upmu_sim/2/nic/flows ||
+	{ echo "guest-bench: cannot start the NIC's flow" >&2; exit 1; }
+# UPMU_BENCH_WRAP: a command to run upmu_bench under (a profiler)
+# shellcheck disable=SC2086
+${UPMU_BENCH_WRAP:-} "$top/build/bench/upmu_bench" -d "$D" -f "$FLOW" -N 2 "$@" || exit
 # The aux section (bench/README): a NIC (device 3) on the manual clock.
 echo "3 1 blocks=nic clock=manual" > /sys/bus/upmu_sim/new_device ||
 	{ echo "guest-bench: cannot create the NIC for the aux section" >&2; exit 1; }

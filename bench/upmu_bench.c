@@ -15,8 +15,15 @@
  *           realtime clock and the flow running, with the flow deleted,
  *           and with the manual clock (no clocksource read, no flow work),
  *           in turn; and the cost of one clocksource read
- *   nic     read() of a NIC data ID (the NIC's perf PMU, upmu_nic_*)
+ *   pmuread read() of a NIC data ID (the NIC's perf PMU, upmu_nic_*)
  *           against a UCF read and cpu-clock
+ *   rpc     a fwctl RPC round trip of a query command to the NIC's
+ *           firmware against the FWCTL_INFO ioctl on the same file
+ *   sustain the diag library's retrieval at DOCA's sizing example:
+ *           repetitive mode, 100 us period, a buffer of twice the samples
+ *           of a 500 ms retrieval, for 60 s of device time: no sample
+ *           lost, and the CPU time of a retrieval against its interval
+ *   (bench_nic.c; "nic" is the three)
  *
  * Prints times and ratios (median of the rounds) next to their goals.
  * Goals are not tests: the exit status is 0 unless the benchmark could
@@ -36,27 +43,25 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "upmu_pmu.h"
 #include "bench_util.h"
 
-#define MAX_ROUNDS	15
 #define MAX_EVENTS	1024
 
-#define UCF_PMU		"nvidia_ucf_pmu_0"
-#define UCF_SPEC	"event=0x0"
-/* port 0 RX bytes of the NIC (guest-bench.sh runs traffic on it) */
-#define NIC_SPEC	"port_rx_bytes,port=0"
 #define CMEM_PMU	"nvidia_cmem_latency_pmu_0"
 #define CMEM_SPEC	"rd_req"
 
-static long reads = 100000;	/* -n */
+long reads = 100000;		/* -n */
 static long sim_reads;		/* -m, default reads / 10 */
-static int rounds = 3;		/* -r */
-static double max_secs = 5;	/* -t */
+int rounds = 3;			/* -r */
+double max_secs = 5;		/* -t */
 static int passes = 10;		/* -p */
 static const char *simdir = "/sys/kernel/debug/upmu_sim/1";	/* -d */
 static const char *flow;	/* -f */
-static bool failed;
+int nic_id = 2;			/* -N */
+int sustain_secs = 60;		/* -S */
+static bool failed, failed_check;
 
 /* Own-CPU medians, kept for the remote section and the summary. */
 static double own_ucf, own_cmem;
@@ -81,7 +86,7 @@ struct summary {
 static struct summary summ[16];
 static int nsumm;
 
-static void fail(const char *fmt, ...)
+void fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -93,7 +98,19 @@ static void fail(const char *fmt, ...)
 	failed = true;
 }
 
-static int pin(int cpu)
+void fail_check(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	printf("FAIL: ");
+	vprintf(fmt, ap);
+	putchar('\n');
+	va_end(ap);
+	failed_check = true;
+}
+
+int pin(int cpu)
 {
 	cpu_set_t set;
 
@@ -187,19 +204,8 @@ static int sw_open(int cpu, bool disabled)
 	return perf_open(&attr, -1, cpu, -1);
 }
 
-/* A counting event to read: its fd, and per round us per read and CALs. */
-struct reader {
-	const char *name;
-	int fd;
-	long want;		/* reads per round */
-	long n[MAX_ROUNDS];	/* reads done */
-	double us[MAX_ROUNDS];
-	double cal[MAX_ROUNDS];
-	uint64_t first, last;	/* counts before and after */
-};
-
-static int reader_open(struct reader *r, const char *name, const char *pmu,
-		       const char *spec, int cpu)
+int reader_open(struct reader *r, const char *name, const char *pmu,
+		const char *spec, int cpu)
 {
 	int ret;
 
@@ -223,7 +229,7 @@ static long read_turn(struct reader *r, long want, double budget, bool check,
 	long k;
 
 	for (k = 0; k < want; k++) {
-		int ret = count_read(r->fd, &r->last);
+		int ret = r->op ? r->op(r) : count_read(r->fd, &r->last);
 
 		if (ret) {
 			fail("read of %s: %s", r->name, strerror(-ret));
@@ -240,7 +246,6 @@ static long read_turn(struct reader *r, long want, double budget, bool check,
 
 #define TURNS		50
 #define MAX_CFGS	3
-#define MAX_READERS	3
 
 /*
  * Round @round of @n reads of each reader, or fewer of a reader whose
@@ -303,7 +308,7 @@ static int run_round_cfg(struct reader r[][MAX_READERS], int ncfg, int nr,
 }
 
 /* Median over the rounds of @a[round] / @b[round]. */
-static double ratio_median(const double *a, const double *b)
+double ratio_median(const double *a, const double *b)
 {
 	double q[MAX_ROUNDS];
 	int i;
@@ -313,7 +318,7 @@ static double ratio_median(const double *a, const double *b)
 	return median(q, rounds);
 }
 
-static void print_head(const char *first, bool cal)
+void print_head(const char *first, bool cal)
 {
 	int i;
 
@@ -347,7 +352,7 @@ static void print_ratios(const double *us, const double *base)
 	printf("\n");
 }
 
-static void print_reader(const struct reader *r, const struct reader *base)
+void print_reader(const struct reader *r, const struct reader *base)
 {
 	double c = median(r->cal, rounds);
 	long min = r->n[0];
@@ -357,7 +362,9 @@ static void print_reader(const struct reader *r, const struct reader *base)
 		if (r->n[i] < min)
 			min = r->n[i];
 	print_times(r->name, r->us, base->us);
-	if (c < 0)
+	if (r->op)	/* not a perf event: no CAL count of its CPU */
+		printf("  %8s", "");
+	else if (c < 0)
 		printf("  %8s", "?");
 	else
 		printf("  %8.3f", c);
@@ -366,8 +373,8 @@ static void print_reader(const struct reader *r, const struct reader *base)
 		print_ratios(r->us, base->us);
 }
 
-static void add_summary(const char *what, double ratio, const char *goal,
-			bool met, const char *note)
+void add_summary(const char *what, double ratio, const char *goal, bool met,
+		 const char *note)
 {
 	struct summary *s = &summ[nsumm++];
 
@@ -378,7 +385,7 @@ static void add_summary(const char *what, double ratio, const char *goal,
 	snprintf(s->note, sizeof(s->note), "%s", note ? note : "");
 }
 
-static void close_readers(struct reader *r, int n)
+void close_readers(struct reader *r, int n)
 {
 	int i;
 
@@ -388,7 +395,7 @@ static void close_readers(struct reader *r, int n)
 }
 
 /* Rounds of @n reads of each of the @nr readers @r, on CPU @cpu. */
-static int run_rounds(struct reader r[MAX_READERS], int nr, long n, int cpu)
+int run_rounds(struct reader *r, int nr, long n, int cpu)
 {
 	int round;
 
@@ -736,69 +743,24 @@ static void section_open(void)
 	add_summary("open+enable+close / software", ratio, "<= 1.5x", ratio <= 1.5, NULL);
 }
 
-/* ---- the NIC's perf PMU ---------------------------------------------- */
-
-/*
- * The NIC's perf PMU (upmu_nic_<serial>, a counting slot per event)
- * against the UCF: both one register read per read() on the simulator.
- * Needs a NIC device (guest-bench.sh creates one) and upmu_nic loaded.
- */
-static bool is_nic_pmu(const char *name)
-{
-	return !strncmp(name, "upmu_nic_", 9);
-}
-
-static void section_nic(int cpu)
-{
-	struct reader r[3] = { { .fd = -1 }, { .fd = -1 }, { .fd = -1 } };
-	char *pmus[8], name[128];
-	int n, i, ncpu;
-	double ratio;
-
-	printf("\n== read() of a NIC data ID (the NIC's perf PMU) on CPU %d: %ld reads (at most %g s) x %d rounds,\n"
-	       "   us per read\n", cpu, reads, max_secs, rounds);
-	n = list_dir(pmu_devices_dir(), is_nic_pmu, pmus, 8);
-	if (n <= 0) {
-		fail("no upmu_nic_* PMU in %s", pmu_devices_dir());
-		return;
-	}
-	snprintf(name, sizeof(name), "%s/" NIC_SPEC "/", pmus[0]);
-	ncpu = pmu_cpu(pmus[0]);
-	if (ncpu != cpu) {
-		fail("%s is on CPU %d, the UCF on CPU %d", pmus[0], ncpu, cpu);
-		goto out;
-	}
-	if (reader_open(&r[0], "cpu-clock (software)", NULL, NULL, cpu) ||
-	    reader_open(&r[1], UCF_PMU "/" UCF_SPEC "/", UCF_PMU, UCF_SPEC, 0) ||
-	    reader_open(&r[2], name, pmus[0], NIC_SPEC, 0) ||
-	    run_rounds(r, 3, reads, cpu))
-		goto out;
-	print_head("event", true);
-	for (i = 0; i < 3; i++)
-		print_reader(&r[i], &r[0]);
-	printf("  counted meanwhile: %s %llu bytes\n", r[2].name,
-	       (unsigned long long)(r[2].last - r[2].first));
-	ratio = ratio_median(r[2].us, r[1].us);
-	printf("  %s: %.2fx a UCF read\n", r[2].name, ratio);
-	add_summary("NIC data-ID read / UCF read", ratio, "none (reported)", true, NULL);
-out:
-	close_readers(r, 3);
-	for (i = 0; i < n; i++)
-		free(pmus[i]);
-}
-
 /* ---- the simulator's share -------------------------------------------- */
 
-static int sim_write(const char *file, const char *s)
+/* Write @s to @file of the simulated device's debugfs directory @dir. */
+int sim_write_dir(const char *dir, const char *file, const char *s)
 {
 	char path[512];
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/%s", simdir, file);
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	ret = write_str(path, s);
 	if (ret)
 		fail("write \"%s\" to %s: %s", s, path, strerror(-ret));
 	return ret;
+}
+
+static int sim_write(const char *file, const char *s)
+{
+	return sim_write_dir(simdir, file, s);
 }
 
 /* The "id=N" of the flow, for "del id=N". */
@@ -1006,7 +968,9 @@ static bool has_section(const char *list, const char *name)
 	return in_list(list, name, strlen(name));
 }
 
-/* Anything in @list other than read, remote, open and sim? */
+#define ALL_SECTIONS	"read,remote,open,sim,pmuread,rpc,sustain"
+
+/* Anything in @list that is not a section (or "nic")? */
 static bool bad_sections(const char *list)
 {
 	const char *p = list;
@@ -1014,7 +978,7 @@ static bool bad_sections(const char *list)
 	while (*p) {
 		size_t n = strcspn(p, ",");
 
-		if (!in_list("read,remote,open,sim,nic", p, n))
+		if (!in_list(ALL_SECTIONS ",nic", p, n))
 			return true;
 		p += n;
 		if (*p)
@@ -1027,7 +991,8 @@ static void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: upmu_bench [-n READS] [-r ROUNDS] [-p PASSES] [-m SIM_READS] [-t SECS]\n"
-		"                  [-d SIM_DEBUGFS_DIR] [-f FLOW] [-s SECTION,...]\n"
+		"                  [-d SIM_DEBUGFS_DIR] [-f FLOW] [-N NIC_ID] [-S SECS]\n"
+		"                  [-s SECTION,...]\n"
 		"  -n  reads per round (default 100000)\n"
 		"  -t  at most SECS of reads per event and round (fewer reads of slow\n"
 		"      events), and of open passes per round (default 5)\n"
@@ -1037,27 +1002,36 @@ static void usage(int status)
 		"  -d  the simulated device's debugfs directory (default %s)\n"
 		"  -f  a flow (\"add id=N ...\") to start first; the sim section deletes it\n"
 		"      and adds it back\n"
-		"  -s  sections: read,remote,open,sim,nic (default all)\n",
-		MAX_ROUNDS, simdir);
+		"  -N  the simulated NIC's device ID, for pmuread, rpc and sustain\n"
+		"      (default %d; created with nic_khz=1310720 nic_log_samples=16, a\n"
+		"      flow running; bench/README)\n"
+		"  -S  seconds of device time of the sustain section (default %d)\n"
+		"  -s  sections: " ALL_SECTIONS "\n"
+		"      (default all; nic = pmuread,rpc,sustain)\n"
+		"example: upmu_bench -n 20000 -s read,nic\n",
+		MAX_ROUNDS, simdir, nic_id, sustain_secs);
 	exit(status);
 }
 
 int main(int argc, char **argv)
 {
-	const char *sections = "read,remote,open,sim,nic";
+	const char *sections = ALL_SECTIONS;
 	char *end;
 	int opt, cpu;
 
-	while ((opt = getopt(argc, argv, "n:r:p:m:t:d:f:s:h")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:p:m:t:d:f:N:S:s:h")) != -1) {
 		switch (opt) {
 		case 'n':
 		case 'm':
 		case 'r':
-		case 'p': {
+		case 'p':
+		case 'N':
+		case 'S': {
 			long v = strtol(optarg, &end, 10);
 
 			if (*end || v < 1 || (opt == 'r' && v > MAX_ROUNDS) ||
-			    (opt == 'p' && v > 1000000))
+			    (opt == 'p' && v > 1000000) || (opt == 'N' && v > 0xffff) ||
+			    (opt == 'S' && v > 3600))
 				usage(2);
 			if (opt == 'n')
 				reads = v;
@@ -1065,6 +1039,10 @@ int main(int argc, char **argv)
 				sim_reads = v;
 			else if (opt == 'r')
 				rounds = v;
+			else if (opt == 'N')
+				nic_id = v;
+			else if (opt == 'S')
+				sustain_secs = v;
 			else
 				passes = v;
 			break;
@@ -1113,12 +1091,18 @@ int main(int argc, char **argv)
 		section_remote(cpu);
 	if (has_section(sections, "open"))
 		section_open();
-	if (has_section(sections, "nic"))
-		section_nic(cpu);
+	if (has_section(sections, "pmuread") || has_section(sections, "nic"))
+		section_pmuread(cpu);
+	if (has_section(sections, "rpc") || has_section(sections, "nic"))
+		section_rpc(cpu);
+	if (has_section(sections, "sustain") || has_section(sections, "nic"))
+		section_sustain(cpu);
 	if (has_section(sections, "sim"))
 		section_sim(cpu);
 	summary();
 	if (failed)
 		fprintf(stderr, "upmu_bench: the benchmark did not complete\n");
-	return failed;
+	if (failed_check)
+		fprintf(stderr, "upmu_bench: FAIL lines above: a result is wrong\n");
+	return failed || failed_check;
 }

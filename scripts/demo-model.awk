@@ -3,13 +3,18 @@
 # flows a simulated device runs: how much one perf event counts per second.
 # Input: the device's debugfs "flows" file, one flow a line
 #   id=N socket=S op=OP size=B src=SRC dst=DST hit=H lat=NS rate=R ... [rc=R rp=P bdf=0xB] [gpu=G]
+# and/or a NIC's "nic/flows" file (Documentation/upmu-nic.rst), one a line
+#   id=N ev=EV a=PORT|HOST|LINK b=PRIO|STALL_KIND func=FUNC|TCLASS size=B|NS rate=R events=N
 # Variables (awk -v):
 #   clk      the device's clock_mhz
 #   queries  one event a line: "PMU EVENT TERMS GPUS"
 #     PMU    nvidia_ucf_pmu_S, nvidia_cmem_latency_pmu_S,
-#            nvidia_pcie_pmu_S_rc_R or nvidia_nvlink_c2c_pmu_S (with GPUs)
+#            nvidia_pcie_pmu_S_rc_R, nvidia_nvlink_c2c_pmu_S (with GPUs) or
+#            upmu_nic_SERIAL (the NIC's flows)
 #     EVENT  event name (the PMU's sysfs events/ name)
-#     TERMS  the event's other perf terms, "key=value,..." (filters), or "-"
+#     TERMS  the event's other perf terms, "key=value,..." (filters; the
+#            NIC's data-ID parameters port, prio, host, link, tclass,
+#            func, 0 when not given), or "-"
 #     GPUS   the number of GPUs (NVLink-C2C: its peer file), else 0
 # Output, one line a query: "TOTAL<TAB>ID:COUNT ..." (count per second in
 # all, then per flow that contributes).  What the model does not cover
@@ -39,7 +44,10 @@ function setup(pmu, ev, terms, gpus,   n, p, nt, t, i, k, v) {
 	else if (pmu ~ /^nvidia_cmem_latency_pmu_[0-9]+$/) kind = "cmem"
 	else if (pmu ~ /^nvidia_pcie_pmu_[0-9]+_rc_[0-9]+$/) kind = "pcie"
 	else if (pmu ~ /^nvidia_nvlink_c2c_pmu_[0-9]+$/ && gpus > 0) kind = "c2c"
+	else if (pmu ~ /^upmu_nic_[0-9a-f]+$/) kind = "nic"
 	else fail("no model for PMU " pmu)
+	if (kind == "nic")	# a parameter not given is 0, as in perf's config
+		f["port"] = f["prio"] = f["host"] = f["link"] = f["tclass"] = f["func"] = 0
 	n = split(pmu, p, "_")
 	if (kind == "pcie") {
 		socket = p[n - 2]; rc = p[n]
@@ -62,6 +70,8 @@ function setup(pmu, ev, terms, gpus,   n, p, nt, t, i, k, v) {
 			if (v && k ~ /^dst_/) dstset = 1
 		} else if (kind == "c2c" && k == "gpu_mask") {
 			f[k] = v
+		} else if (kind == "nic" && k ~ /^(port|prio|host|link|tclass|func)$/) {
+			f[k] = v
 		} else {
 			fail("no model for term " t[i] " of " pmu)
 		}
@@ -78,6 +88,9 @@ function setup(pmu, ev, terms, gpus,   n, p, nt, t, i, k, v) {
 		if (event !~ /^(rd_req|rd_cum_outs)$/) fail("no model for " pmu "/" event)
 	} else if (kind == "pcie") {
 		if (event !~ /^(rd_bytes|wr_bytes|rd_req|wr_req|rd_cum_outs)$/) fail("no model for " pmu "/" event)
+	} else if (kind == "nic") {
+		# Counters only: a Statistic (pcie_rd_lat_max/min_ns) has no rate
+		if (!(event in nic_row)) fail("no model for " pmu "/" event)
 	} else if (event !~ /^(in|out)_(rd|wr)_(req|cum_outs)$/) {
 		fail("no model for " pmu "/" event)
 	}
@@ -91,6 +104,34 @@ BEGIN {
 	pcie_dst["loc_cmem"] = "dst_loc_cmem"; pcie_dst["loc_gmem"] = "dst_loc_gmem"
 	pcie_dst["loc_p2p"] = "dst_loc_pcie_p2p"; pcie_dst["loc_other"] = "dst_loc_pcie_cxl"
 	pcie_dst["loc_cxl"] = "dst_loc_pcie_cxl"; pcie_dst["rem"] = "dst_rem"
+	# NIC: the data-ID rows (named events) each injected event adds to,
+	# "EVENT:AMOUNT" (bytes: the event's size; hdr: size + 16 header
+	# bytes; ns: its latency or stall ns; 1: one), and the parameters of
+	# a row that must match the event's a (port, host, link), b
+	# (priority) and func (function, tclass)
+	nic_ev["rx"] = "port_rx_bytes:bytes port_prio_rx_bytes:bytes port_rx_packets:1 port_prio_rx_packets:1"
+	nic_ev["tx"] = "port_tx_bytes:bytes port_prio_tx_bytes:bytes port_tx_packets:1 port_prio_tx_packets:1"
+	nic_ev["rx_drop"] = "port_rx_buffer_drops:1"
+	nic_ev["pause_rx"] = "port_prio_rx_pause:1"; nic_ev["pause_tx"] = "port_prio_tx_pause:1"
+	nic_ev["discard"] = "host_rx_discards:1"; nic_ev["scatter"] = "host_rx_to_scatter:1"
+	nic_ev["no_wqe"] = "host_rx_no_wqe:1"; nic_ev["no_wqe_hairpin"] = "host_rx_no_wqe_hairpin:1"
+	nic_ev["ecn"] = "host_rx_ecn_roce:1"
+	nic_ev["cnp_handled"] = "port_cnp_handled:1"; nic_ev["cnp_sent"] = "port_cnp_sent:1"
+	nic_ev["qp_desched"] = "qp_desched:1"
+	nic_ev["pcie_in"] = "pcie_in_bytes:hdr pcie_in_data_bytes:bytes"
+	nic_ev["pcie_out"] = "pcie_out_bytes:hdr pcie_out_data_bytes:bytes"
+	nic_ev["pcie_read"] = "pcie_rd_lat_total_ns:ns pcie_rd_count:1"
+	nic_ev["rx_cqe"] = "rx_cqe:1 func_rx_cqe:1"; nic_ev["tx_cqe"] = "tx_cqe:1 func_tx_cqe:1"
+	nic_ev["icmc_hit"] = "icmc_accesses:1 icmc_hits:1"
+	nic_ev["icmc_miss"] = "icmc_accesses:1 icmc_misses:1"
+	# stall kinds by their number b, in the simulator's order
+	split("pw_data pw_hdr np_data np_hdr np_cpl np_order", nic_stall, " ")
+	for (i = 1; i <= 6; i++)
+		nic_ev["stall" (i - 1)] = "pcie_stall_" nic_stall[i] "_ns:ns"
+	for (e in nic_ev) {
+		n = split(nic_ev[e], w, " ")
+		for (i = 1; i <= n; i++) nic_row[substr(w[i], 1, index(w[i], ":") - 1)] = 1
+	}
 }
 
 # per transaction of flow x, what the event adds
@@ -142,6 +183,27 @@ function c2c(x,   dir) {
 	return 0
 }
 
+# per event of NIC flow x, what the event adds: the row must be one the
+# event adds to, with the parameters the row has matching the event's
+function nic(x,   e, n, i, w, amt, p) {
+	e = x["ev"] == "stall" ? "stall" x["b"] : x["ev"]
+	n = split(nic_ev[e], w, " ")
+	for (i = 1; i <= n; i++)
+		if (substr(w[i], 1, index(w[i], ":") - 1) == event)
+			amt = substr(w[i], index(w[i], ":") + 1)
+	if (amt == "") return 0
+	# the parameters of the row: those its name says it has
+	if (event ~ /^port_/ && f["port"] != x["a"]) return 0
+	if (event ~ /^port_prio_/ && f["prio"] != x["b"]) return 0
+	if (event ~ /^host_/ && f["host"] != x["a"]) return 0
+	if (event ~ /^pcie_/ && f["link"] != x["a"]) return 0
+	if (event == "pcie_stall_np_order_ns" && f["tclass"] != x["func"]) return 0
+	if (event ~ /^func_/ && f["func"] != x["func"]) return 0
+	if (amt == "bytes" || amt == "ns") return x["size"]
+	if (amt == "hdr") return x["size"] + 16
+	return 1
+}
+
 /^id=/ { flows[++nf] = $0 }
 
 END {
@@ -157,8 +219,14 @@ END {
 				v = substr(w[i], index(w[i], "=") + 1)
 				x[substr(w[i], 1, index(w[i], "=") - 1)] = v ~ /^[0-9]+$/ ? v + 0 : v
 			}
-			if (x["socket"] != socket) continue
-			per = kind == "ucf" ? ucf(x) : kind == "cmem" ? cmem(x) : kind == "pcie" ? pcie(x) : c2c(x)
+			# a NIC's flows have an event (ev=), the SoC's a socket
+			if (kind == "nic") {
+				if (!("ev" in x)) continue
+				per = nic(x)
+			} else {
+				if (("ev" in x) || x["socket"] != socket) continue
+				per = kind == "ucf" ? ucf(x) : kind == "cmem" ? cmem(x) : kind == "pcie" ? pcie(x) : c2c(x)
+			}
 			c = x["rate"] * per
 			if (c) {
 				total += c

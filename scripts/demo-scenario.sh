@@ -34,10 +34,16 @@
 #                         a walk over the link's instances in the simulator),
 #                         which on a loaded, emulated debug kernel spans tens
 #                         of milliseconds of the window.
+#   DEMO_TOL_EXACT     0  what the NIC's firmware put in its samples (upmu-
+#                         diag's CSV): each sample is taken at its own time
+#                         on the device clock, whenever it is read, so a
+#                         value's increase from one sample to the next is
+#                         the flows' rate times the period, exactly.
 #
-# Needs: DEMO_TOP (the source tree), PERF, and the modules loaded; optional
-# DEMO_METRICS and DEMO_PCIMAP (the tools).  Shell and one awk per step: a
-# process start costs much in the (emulated, debug) guest.
+# Needs: DEMO_TOP (the source tree), PERF, and the modules loaded (upmu_nic
+# too); optional DEMO_METRICS, DEMO_PCIMAP and DEMO_DIAG (the tools).  Shell
+# and one awk per step: a process start costs much in the (emulated, debug)
+# guest.
 # DEMO_SHOW=0 leaves out what prints no measured value next to an expectation
 # (perf list, the document's verbatim commands, upmu-pcimap).
 # Windows: DEMO_SECS (s, each perf stat -x and upmu-metrics, default 2),
@@ -49,11 +55,22 @@ DEMO_TOL_TIME=5
 DEMO_TOL_RATIO=1
 DEMO_TOL_INTERVAL=10
 DEMO_TOL_TOOL=10
+DEMO_TOL_EXACT=0
 DEMO_SECS=${DEMO_SECS:-2}
 DEMO_WINDOW=${DEMO_WINDOW:-5}
 DEMO_INTERVALS=${DEMO_INTERVALS:-3}
 DEMO_ID=${DEMO_ID:-1}
 D=/sys/kernel/debug/upmu_sim/$DEMO_ID
+# The NIC, a device of its own: its serial, hence its PMU's and its PFs'
+# names, is the simulator's 0x4e1c0000 + ID (Documentation/upmu-nic.rst).
+DEMO_NIC_ID=${DEMO_NIC_ID:-$((DEMO_ID + 1))}
+DN=/sys/kernel/debug/upmu_sim/$DEMO_NIC_ID
+DEMO_NIC_SERIAL=$(printf '%08x' $((0x4e1c0000 + DEMO_NIC_ID)))
+DEMO_NIC_PMU=upmu_nic_$DEMO_NIC_SERIAL
+# A device clock of 2^20 kHz, on which the sample period of 2^27 clocks is
+# 128 ms: each flow below sends a whole number of events in it.
+DEMO_NIC_NEW="$DEMO_NIC_ID 1 blocks=nic nic_khz=1048576"
+DEMO_NIC_PERIOD=128000000
 
 # The flows of the scenario: traffic on both sockets, then GPU traffic.
 DEMO_FLOWS=(
@@ -67,6 +84,25 @@ DEMO_FLOWS=(
 DEMO_C2C_FLOWS=(
 	"add id=7 socket=0 op=rd size=128 rate=2000000 src=loc_noncpu gpu=1 lat=300"
 	"add id=8 socket=0 op=rd size=64  rate=3000000 dst=loc_gmem gpu=0 lat=800"
+)
+
+# The NIC's flows: packets on two ports, CQEs of a function, PCIe writes
+# toward the NIC and reads with their latency.
+DEMO_NIC_FLOWS=(
+	"add id=1 rate=1000000 ev=rx port=0 prio=0 size=1000"
+	"add id=2 rate=250000  ev=tx port=1 prio=3 size=1500"
+	"add id=3 rate=2000000 ev=rx_cqe func=1"
+	"add id=4 rate=500000  ev=pcie_in link=0 size=256"
+	"add id=5 rate=100000  ev=pcie_read link=0 lat=800"
+)
+# The data IDs shown, as perf events of the NIC's PMU and as upmu-diag's
+# CSV columns (the generated names of Documentation/upmu-diag.rst).
+DEMO_NIC_EVENTS=(
+	"port_rx_bytes,port=0 port_rx_bytes.p0"
+	"port_prio_tx_packets,port=1,prio=3 port_prio_tx_packets.p1.prio3"
+	"func_rx_cqe,func=1 func_rx_cqe.f1"
+	"pcie_in_bytes,link=0 pcie_in_bytes.l0"
+	"pcie_rd_lat_total_ns,link=0 pcie_rd_lat_total_ns.l0"
 )
 
 say() { printf '\n\033[1m### %s\033[0m\n' "$*"; }
@@ -115,7 +151,7 @@ demo_resolve() {
 # does not cover it), DEMO_FROM[i] = "ID:COUNT ..." the flows it comes from
 demo_rates() {
 	local ev q="" peer clk l i=0
-	local -a lines
+	local -a lines files=("$D/flows")
 
 	for ev in "$@"; do
 		demo_resolve "$ev"
@@ -126,8 +162,10 @@ demo_rates() {
 		q+="$R_PMU $R_NAME $R_TERMS $peer"$'\n'
 	done
 	read -r clk < "$D/clock_mhz"
+	# the NIC's flows too, while it exists
+	[ ! -r "$DN/nic/flows" ] || files+=("$DN/nic/flows")
 	mapfile -t lines < <(awk -f "$DEMO_TOP/scripts/demo-model.awk" -v clk="$clk" \
-		-v queries="${q%$'\n'}" "$D/flows")
+		-v queries="${q%$'\n'}" "${files[@]}")
 	DEMO_RATE=() DEMO_FROM=()
 	for l in "${lines[@]}"; do
 		DEMO_RATE[i]=${l%%$'\t'*} DEMO_FROM[i]=${l#*$'\t'}
@@ -375,6 +413,113 @@ demo_tool_metrics() {
 	}'
 }
 
+# demo_wait TEST...: wait (up to 30 s) until the command TEST... succeeds
+# (a device's PMU and fwctl nodes appear when its driver has probed it)
+demo_wait() {
+	local i
+
+	for ((i = 0; i < 60; i++)); do
+		! "$@" || return 0
+		read -rt 0.5 -u "$DEMO_NAP" _
+	done
+	echo "timed out waiting for: $*"
+	return 1
+}
+
+# demo_diag_steps CSV EXPECT...: from upmu-diag's CSV (format 1: sample_id,
+# first and last timestamp, a column per data ID), the increase of the
+# first timestamp and of each column from one sample to the next; EXPECT
+# the increase each should have, in the order of the columns.  An increase
+# is printed when it is the same between every two consecutive samples
+# (else "MIN..MAX", never within a tolerance), "-" when fewer than two
+# samples follow each other.
+demo_diag_steps() {
+	awk -F, -v want="${*:2}" -v tol="$DEMO_TOL_EXACT" -v period="$DEMO_NIC_PERIOD" '
+	NR == 1 { n = NF; for (j = 2; j <= NF; j++) col[j] = $j; next }
+	{
+		if (NR > 2 && $1 == sid + 1)
+			for (j = 2; j <= n; j++) {
+				if (j == 3) continue
+				d = $j - prev[j]
+				if (!(j in lo) || d < lo[j]) lo[j] = d
+				if (!(j in hi) || d > hi[j]) hi[j] = d
+			}
+		sid = $1
+		for (j = 2; j <= n; j++) prev[j] = $j
+	}
+	END {
+		split(want, w, " ")
+		for (j = 2; j <= n; j++) {
+			if (j == 3) continue
+			got = !(j in lo) ? "-" : lo[j] == hi[j] ? lo[j] : lo[j] ".." hi[j]
+			printf "  %-32s %s = %s (expected %s +/- %s%%)\n", col[j],
+				j == 2 ? "step" : "per sample", got, j == 2 ? period : w[j - 3], tol
+		}
+	}' "$1"
+}
+
+# demo_diag: upmu-diag samples the NIC's data IDs through fwctl into CSV
+# for a second, then each column's increase per sample against the flows
+demo_diag() {
+	local csv=$DEMO_DIR/nic.csv ids=$DEMO_DIR/nic-ids.json e r json=""
+	local -a nevs=() nwant=()
+
+	if [ -z "${DEMO_DIAG:-}" ]; then
+		echo "upmu-diag is not built (make tools): no CSV"
+		return 0
+	fi
+	if [ ! -d /sys/class/fwctl ]; then
+		echo "This kernel ($(uname -r)) has no fwctl (Linux 6.15 and later): the NIC's"
+		echo "firmware, and upmu-diag with it, cannot be reached from user space here;"
+		echo "its data IDs are counted through its perf PMU (perf stat -I above)."
+		return 0
+	fi
+	for e in "${DEMO_NIC_EVENTS[@]}"; do
+		json+=${json:+, }\"${e#* }\"
+		nevs+=("$DEMO_NIC_PMU/${e%% *}/")
+	done
+	echo "[$json]" > "$ids"
+	# the fwctl nodes of the NIC's PFs (their serial in sysfs)
+	demo_wait grep -qsx "$DEMO_NIC_SERIAL" /sys/class/fwctl/fwctl*/device/serial || return 1
+	run cat "$ids"
+	# repetitive mode, period 2^27 clocks, format 1 (64-bit values), 1 s
+	run "$DEMO_DIAG" -p "$DEMO_NIC_SERIAL.0" -di "$ids" -sm 1 -sp "$DEMO_NIC_PERIOD" \
+		-of 1 -rt 1 -o "$csv"
+	run cat "$csv"
+	demo_rates "${nevs[@]}"
+	for r in "${DEMO_RATE[@]}"; do
+		# a whole number of events per period: the rates are whole per ms
+		[[ $r =~ ^[0-9]+$ ]] && nwant+=("$((r * DEMO_NIC_PERIOD / 1000000000))") || nwant+=("?")
+	done
+	echo "Increase from one sample to the next ($((DEMO_NIC_PERIOD / 1000000)) ms on the device's clock; what the flows give in it):"
+	demo_diag_steps "$csv" "${nwant[@]}"
+}
+
+# demo_nic: a simulated NIC (device DEMO_NIC_ID, created here and deleted
+# by demo_run) with traffic; DEMO_NIC_LIST: its events for perf stat -I
+demo_nic() {
+	local f e
+
+	say "A NIC next to it: ConnectX-like, a simulated device of its own, with traffic"
+	printf "$ echo '%s' > /sys/bus/upmu_sim/new_device\n" "$DEMO_NIC_NEW"
+	echo "$DEMO_NIC_NEW" > /sys/bus/upmu_sim/new_device || return 1
+	demo_wait test -e "/sys/bus/event_source/devices/$DEMO_NIC_PMU" || return 1
+	[ "${DEMO_SHOW:-1}" = 0 ] ||
+		run cat "/sys/bus/event_source/devices/$DEMO_NIC_PMU/events/port_prio_tx_packets"
+	for f in "${DEMO_NIC_FLOWS[@]}"; do
+		printf "$ echo '%s' > %s\n" "$f" "$DN/nic/flows"
+		echo "$f" > "$DN/nic/flows" || return 1
+	done
+	DEMO_NIC_LIST=""
+	for e in "${DEMO_NIC_EVENTS[@]}"; do
+		DEMO_NIC_LIST+=${DEMO_NIC_LIST:+,}$DEMO_NIC_PMU/${e%% *}/
+	done
+	demo_split "$DEMO_NIC_LIST"
+	echo "Counts per second these flows give its data IDs, by the simulator's model"
+	echo "(Documentation/upmu-nic.rst; the NIC's PMU counts them, perf stat -I below):"
+	demo_truth "${DEMO_EVS[@]}"
+}
+
 # demo_check FILE: compare every "(expected" pair printed in FILE; prints
 # the pairs outside their tolerance and a summary; fails if any is, or if
 # there is none
@@ -436,11 +581,13 @@ demo_run() {
 		nvidia_pcie_pmu_0_rc_4/rd_bytes,src_bdf=0x0180,src_bdf_en=1/
 	echo "Every value measured below is followed by what these flows give for it, and"
 	echo "the tolerance: $DEMO_TOL_TIME% for values over a time perf measured, $DEMO_TOL_RATIO% for ratios of"
-	echo "counts, $DEMO_TOL_INTERVAL% over perf stat -I's intervals and for upmu-metrics (see"
-	echo "scripts/demo-scenario.sh)."
+	echo "counts, $DEMO_TOL_INTERVAL% over perf stat -I's intervals and for upmu-metrics, $DEMO_TOL_EXACT% for"
+	echo "what the NIC's firmware samples (see scripts/demo-scenario.sh)."
 
-	say "Interval mode: perf stat -I 1000 (live bandwidth, MiB per second)"
-	demo_interval nvidia_ucf_pmu_0/slc_bytes_rd/,nvidia_ucf_pmu_0/slc_bytes_wr/,nvidia_ucf_pmu_0/mem_bytes_rd/,nvidia_ucf_pmu_1/slc_bytes_rd/
+	demo_nic || return 1
+
+	say "Interval mode: perf stat -I 1000 on the SoC's and the NIC's PMUs (live; bytes in MiB per second)"
+	demo_interval "nvidia_ucf_pmu_0/slc_bytes_rd/,nvidia_ucf_pmu_0/slc_bytes_wr/,nvidia_ucf_pmu_0/mem_bytes_rd/,nvidia_ucf_pmu_1/slc_bytes_rd/,$DEMO_NIC_LIST"
 
 	say "The document's UCF examples, verbatim (SIGINT after $DEMO_WINDOW s of counting)"
 	demo_verbatim 'nvidia_ucf_pmu_0/event=0x0/'
@@ -476,8 +623,13 @@ demo_run() {
 		demo_tool_metrics nvidia_nvlink_c2c_pmu_0 c2c
 	fi
 
+	say "The NIC's diagnostic counters through fwctl: upmu-diag writing CSV"
+	demo_diag
+
 	say "Ground truth kept by the simulator"
 	run cat "$D/flows"
+	[ ! -e "$DN/nic/flows" ] || run cat "$DN/nic/flows"
+	[ ! -e "$DN" ] || echo "$DEMO_NIC_ID" > /sys/bus/upmu_sim/del_device
 	echo "$DEMO_ID" > /sys/bus/upmu_sim/del_device
 	exec {DEMO_NAP}<&-
 	rm -rf "$DEMO_DIR"

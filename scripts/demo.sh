@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make demo: build what is needed, boot the debug kernel with 2 sockets
-# (NUMA nodes) and show perf on a simulated Tegra410.
+# (NUMA nodes) and show perf on a simulated Tegra410 and a NIC, and
+# upmu-diag sampling the NIC's diagnostic counters into CSV.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 cd "$UPMU_TOP"

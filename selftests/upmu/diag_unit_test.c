@@ -981,6 +981,57 @@ static void t_query_max_per_read_and_last_seen(struct __test_metadata *_metadata
 
 BOTH_PATHS(query_max_per_read_and_last_seen)
 
+/*
+ * By default a query may hand out the whole buffer (2^log_num_samples),
+ * and takes what the device has in as few commands as it can: one
+ * EXT_QUERY_SAMPLES for 200 samples (24 bytes each fit the outbox 2729
+ * times), none to learn that nothing is left.
+ */
+static void t_query_default_whole_buffer(struct __test_metadata *_metadata, bool ext)
+{
+	struct fw fw = FW_OF(ext);
+	struct upmu_diag_read r = { 0 };
+	struct upmu_diag_sample s;
+	struct upmu_diag *d;
+	static uint8_t buf[256 * 24];
+	uint32_t n;
+	uint64_t v[1];
+	unsigned int rpcs;
+	int ret, fi, fr;
+
+	d = fw_create(_metadata, &fw, false, &ret);
+	ASSERT_EQ(0, ret);
+	EXPECT_EQ(0, upmu_diag_set_sample_mode(d, UPMU_DIAG_REPETITIVE));
+	EXPECT_EQ(0, upmu_diag_set_log_num_samples(d, 8));
+	EXPECT_EQ(0, upmu_diag_get_max_samples_per_read(d, &n));
+	EXPECT_EQ(256, n);
+	EXPECT_EQ(0, upmu_diag_set_output_format(d, UPMU_DIAG_FMT1));
+	EXPECT_EQ(0, upmu_diag_apply_config(d));
+	EXPECT_EQ(0, upmu_diag_apply_counters(d, &fw_ids[3], 1, &fi, &fr));
+	EXPECT_EQ(0, upmu_diag_start(d));
+	fw.taken = 200;
+	r.count = n;
+	rpcs = fw.rpcs;
+	ASSERT_EQ(0, upmu_diag_query_counters(d, buf, &r));
+	EXPECT_EQ(200, r.count);
+	EXPECT_EQ(0, r.first_sample_id);
+	EXPECT_EQ(0, r.lost);
+	if (ext)
+		EXPECT_EQ(1, fw.rpcs - rpcs);
+	ASSERT_EQ(0, upmu_diag_decode(buf, sizeof(buf), UPMU_DIAG_FMT1, 1, 199, &s, v, NULL));
+	EXPECT_EQ(199, s.sample_id);
+	EXPECT_EQ(fw_val(199, 0), v[0]);
+	/* set, it is what it was set to */
+	upmu_diag_stop(d);
+	EXPECT_EQ(0, upmu_diag_set_max_samples_per_read(d, 3));
+	EXPECT_EQ(0, upmu_diag_set_log_num_samples(d, 9));
+	EXPECT_EQ(0, upmu_diag_get_max_samples_per_read(d, &n));
+	EXPECT_EQ(3, n);
+	upmu_diag_destroy(d);
+}
+
+BOTH_PATHS(query_default_whole_buffer)
+
 static void t_query_sample_id_wrap(struct __test_metadata *_metadata, bool ext)
 {
 	struct fw fw = FW_OF(ext);

@@ -62,7 +62,7 @@ struct upmu_diag {
 	uint64_t period_ns;
 	bool period_set;
 	unsigned int log_samples;
-	uint32_t max_per_read;
+	uint32_t max_per_read;		/* 0: the buffer's, see per_read() */
 	uint32_t max_ids;		/* 0: the default */
 	bool sync, clear;
 	enum upmu_diag_format format;
@@ -1082,6 +1082,18 @@ static int fwctl_find(const char *dev)
 	return fd;
 }
 
+int upmu_diag_fwctl_open(const char *dev)
+{
+	return fwctl_find(dev);
+}
+
+void upmu_diag_fwctl_transport(int fd, struct upmu_diag_transport *t)
+{
+	t->rpc = fwctl_rpc;
+	t->close = fwctl_close;
+	t->priv = (void *)(intptr_t)fd;
+}
+
 /* ---- life cycle ---------------------------------------------------------- */
 
 static int create(const struct upmu_diag_transport *t, bool force, bool observer,
@@ -1091,13 +1103,13 @@ static int create(const struct upmu_diag_transport *t, bool force, bool observer
 static int fwctl_create(const char *dev, bool force, bool open_only,
 			struct upmu_diag **out)
 {
-	struct upmu_diag_transport t = { fwctl_rpc, fwctl_close, NULL };
+	struct upmu_diag_transport t;
 	int fd = fwctl_find(dev);
 
 	*out = NULL;
 	if (fd < 0)
 		return fd;
-	t.priv = (void *)(intptr_t)fd;
+	upmu_diag_fwctl_transport(fd, &t);
 	return create(&t, force, open_only, out);
 }
 
@@ -1211,7 +1223,6 @@ static int create(const struct upmu_diag_transport *t, bool force, bool observer
 	d->log_period = d->log_min_period;
 	d->period_ns = clk_to_ns(d, 1ull << d->log_period);
 	d->log_samples = d->log_max_samples < 6 ? d->log_max_samples : 6;
-	d->max_per_read = 1u << d->log_samples;
 	d->state = UPMU_DIAG_IDLE;
 	*out = d;
 	return 0;
@@ -1360,9 +1371,18 @@ int upmu_diag_set_max_samples_per_read(struct upmu_diag *d, uint32_t n)
 	return 0;
 }
 
+/*
+ * Most samples a query hands out: as set, else the buffer's (a
+ * retrieval of everything new in as few commands as fit the outbox).
+ */
+static uint32_t per_read(const struct upmu_diag *d)
+{
+	return d->max_per_read ? d->max_per_read : 1u << d->log_samples;
+}
+
 int upmu_diag_get_max_samples_per_read(struct upmu_diag *d, uint32_t *n)
 {
-	*n = d->max_per_read;
+	*n = per_read(d);
 	return 0;
 }
 
@@ -1776,16 +1796,16 @@ int upmu_diag_query_counters(struct upmu_diag *d, void *buf,
 			r->count = 1;
 			return -UPMU_DIAG_EINSUFF;
 		}
-		if (cands < d->max_per_read) {
+		if (cands < per_read(d)) {
 			ret = fetch(d, 0, &left, &peek);
 			if (ret < 0)
 				return ret;
 		}
-		r->count = cands + left < d->max_per_read ? cands + left : d->max_per_read;
+		r->count = cands + left < per_read(d) ? cands + left : per_read(d);
 		r->lost = d->pend_lost + peek;
 		return r->count ? -UPMU_DIAG_EINSUFF : 0;
 	}
-	want = r->count < d->max_per_read ? r->count : d->max_per_read;
+	want = r->count < per_read(d) ? r->count : per_read(d);
 	/* fetch what is missing, never more than the ring keeps unread */
 	while (cands < want && d->unread < d->rcap) {
 		unsigned int room = d->rcap - d->unread;
@@ -1793,9 +1813,10 @@ int upmu_diag_query_counters(struct upmu_diag *d, void *buf,
 		ret = fetch(d, want - cands < room ? want - cands : room, &left, &peek);
 		if (ret < 0)
 			return ret;
-		if (!ret)
-			break;
 		cands = candidates(d, r->last_seen_ts);
+		/* the device has no more: no command to learn that again */
+		if (!ret || !left)
+			break;
 	}
 	k = cands < want ? cands : want;
 	first = d->rcount - cands;

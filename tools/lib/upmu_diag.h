@@ -108,6 +108,14 @@ int upmu_diag_create_transport(const struct upmu_diag_transport *t, bool force,
 int upmu_diag_open(const char *dev, struct upmu_diag **out);
 int upmu_diag_open_transport(const struct upmu_diag_transport *t,
 			     struct upmu_diag **out);
+/*
+ * The fwctl file of @dev, found as upmu_diag_create() finds it, open
+ * (O_RDWR, close on exec): for a caller that sends RPCs of its own (the
+ * benchmark).  An fd, or -errno (-ENODEV: no such device).
+ */
+int upmu_diag_fwctl_open(const char *dev);
+/* The transport upmu_diag_create() uses, over fwctl file @fd (closed with it). */
+void upmu_diag_fwctl_transport(int fd, struct upmu_diag_transport *t);
 /* Stops sampling if it runs, releases the engine, frees @d (NULL is fine). */
 void upmu_diag_destroy(struct upmu_diag *d);
 
@@ -144,6 +152,11 @@ int upmu_diag_get_sample_period(struct upmu_diag *d, uint64_t *ns);
 int upmu_diag_set_log_num_samples(struct upmu_diag *d, unsigned int log);
 int upmu_diag_get_log_num_samples(struct upmu_diag *d, unsigned int *log);
 int upmu_diag_get_log_max_num_samples(struct upmu_diag *d, unsigned int *log);
+/*
+ * Most samples one query hands out; by default the buffer's
+ * (2^log_num_samples): a query takes all that is new, in as few firmware
+ * commands as the outbox allows.
+ */
 int upmu_diag_set_max_samples_per_read(struct upmu_diag *d, uint32_t n);
 int upmu_diag_get_max_samples_per_read(struct upmu_diag *d, uint32_t *n);
 int upmu_diag_set_sync_start(struct upmu_diag *d, bool sync);

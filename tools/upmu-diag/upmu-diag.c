@@ -61,7 +61,7 @@ static void usage(FILE *f)
 "  -rt, --sample-run-time S        run time, seconds (default 1)\n"
 "  -sp, --sample-period NS         sample period, ns (default: the shortest)\n"
 "  -ns, --log-num-samples LOG      log2 of the device buffer's samples\n"
-"  -sr, --max-samples-per-read N   samples per read\n"
+"  -sr, --max-samples-per-read N   samples per read (default: the buffer's)\n"
 "  -sm, --sample-mode M            0 single, 1 repetitive (default), 2 on demand\n"
 "  -of, --output-format F          0, 1 (default) or 2\n"
 "  -f,  --force-ownership          take the engine from another user\n"
