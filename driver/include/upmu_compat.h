@@ -33,6 +33,9 @@ typedef const struct bus_type upmu_bus_type_t;
 typedef struct bus_type upmu_bus_type_t;
 #endif
 
+#ifndef kvzalloc_obj
+#define kvzalloc_obj(P) kvzalloc(sizeof(P), GFP_KERNEL)
+#endif
 #ifndef kzalloc_obj
 #define kzalloc_obj(P) kzalloc(sizeof(P), GFP_KERNEL)
 #endif

@@ -95,6 +95,8 @@ static const u64 nic_profile_ids[NIC_NR_PROFILES][NIC_STREAM_MAX_IDS] = {
  * @next: the sample_id, extended to 64 bits, of the next sample (at the
  *	  first start: the first one after it)
  * @rec: room for one record
+ * @win: the sample window's samples of one read, copied in one go (a
+ *	 copy per sample costs a device access each)
  *
  * Set up in process context before the event can run; then used only
  * by the drain, under the PMU's lock.
@@ -107,6 +109,7 @@ struct nic_stream {
 	u64 period_ns;
 	u64 next;
 	u64 rec[NIC_META_MAX / 8];
+	u8 win[NIC_SWIN_SIZE];
 };
 
 /* ---- event_init: the configuration, checked under the PMU's lock ---------- */
@@ -266,7 +269,7 @@ static int nic_stream_event_get(struct upmu_pmu *upmu, struct perf_event *event)
 	struct nic_stream *st;
 	int ret;
 
-	st = kzalloc_obj(*st);
+	st = kvzalloc_obj(*st);
 	if (!st)
 		return -ENOMEM;
 	nic_stream_ids(upmu, event, st);
@@ -291,7 +294,7 @@ static int nic_stream_event_get(struct upmu_pmu *upmu, struct perf_event *event)
 		nic_pmu_unhold(np);
 		mutex_unlock(&np->lock);
 		nic_pmu_put(np);
-		kfree(st);
+		kvfree(st);
 		return ret;
 	}
 	np->stream = st;
@@ -300,7 +303,7 @@ static int nic_stream_event_get(struct upmu_pmu *upmu, struct perf_event *event)
 
 err_unlock:
 	mutex_unlock(&np->lock);
-	kfree(st);
+	kvfree(st);
 	return ret;
 }
 
@@ -317,7 +320,7 @@ static void nic_stream_event_put(struct upmu_pmu *upmu, struct perf_event *event
 		nic_stream_simple(np, NIC_OP_EXT_STOP);
 	nic_pmu_unhold(np);
 	mutex_unlock(&np->lock);
-	kfree(st);
+	kvfree(st);
 	nic_pmu_put(np);
 }
 
@@ -434,10 +437,11 @@ static bool nic_stream_drain(struct upmu_pmu *upmu, struct perf_event *event,
 		if (x[SW_LOST].val)
 			nic_stream_lost(out, st, now, x[SW_LOST].val,
 					x[SW_LOST_FIRST].val);
+		upmu_memcpy_fromio(&upmu->regs, NIC_SWIN, st->win, got * wsize);
 		for (i = 0; i < got; i++) {
 			memset(&s->hdr, 0, sizeof(s->hdr));
-			upmu_memcpy_fromio(&upmu->regs, NIC_SWIN + i * wsize,
-					   &s->sample_id, wsize);
+			/* the window's sample is the record's body */
+			memcpy((u8 *)s + sizeof(s->hdr), st->win + i * wsize, wsize);
 			s->hdr.type = UPMU_AUX_SAMPLE;
 			s->hdr.nr = st->nr;
 			/* the window is little-endian, as the records are */
