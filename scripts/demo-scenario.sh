@@ -495,6 +495,49 @@ demo_diag() {
 	demo_diag_steps "$csv" "${nwant[@]}"
 }
 
+# demo_aux: perf record of the NIC's diagnostic samples as an AUX stream
+# (upmu_nicdiag_<serial>, the port_traffic profile, a sample per 2^20 ns),
+# with the perf of the project's patch series (UPMU_PERF, built by
+# scripts/perfbuild.sh); perf script's samples, interleaved with
+# sched_switch, its summary, and each data ID's rate from the first and the
+# last sample against the flows'
+demo_aux() {
+	local pmu=upmu_nicdiag_$DEMO_NIC_SERIAL data=$DEMO_DIR/aux.data
+	local out=$DEMO_DIR/aux.txt i
+	local -a evs=("port_rx_bytes,port=0 port_rx_bytes.p0" "port_rx_packets,port=0 port_rx_packets.p0"
+		      "port_tx_bytes,port=1 port_tx_bytes.p1" "port_tx_packets,port=1 port_tx_packets.p1")
+
+	if [ -z "${UPMU_PERF:-}" ] || ! "$UPMU_PERF" version >/dev/null 2>&1; then
+		echo "No perf with the project's patch series here (scripts/perfbuild.sh builds it;"
+		echo "UPMU_PERF names it): the AUX stream is not shown."
+		return 0
+	fi
+	printf '$ perf record -q -o aux.data -a -e sched:sched_switch,%s/port_traffic,dev_period=20/ -c 100000000 -- sleep 1
+' "$pmu"
+	"$UPMU_PERF" record -q -o "$data" -a -e "sched:sched_switch,$pmu/port_traffic,dev_period=20/" \
+		-c 100000000 -- sleep 1 || return 1
+	# (its summary on stderr, apart: stdout is flushed in blocks)
+	"$UPMU_PERF" script -i "$data" -F cpu,time,event,synth > "$out" 2> "$out.err" || return 1
+	echo '$ perf script -i aux.data -F cpu,time,event,synth | head'
+	awk '/upmu-nic-diag|sched_switch/ && n < 8 { print; n++ }' "$out" | cut -c1-150
+	echo '...'
+	grep '^upmu-nic:' "$out.err"
+	for i in "${!evs[@]}"; do
+		demo_rates "$DEMO_NIC_PMU/${evs[i]%% *}/"
+		awk -v name="${evs[i]#* }" -v want="${DEMO_RATE[0]}" -v tol="$DEMO_TOL_RATIO" '
+		$3 == "upmu-nic-diag:" {
+			t = $2; sub(/:$/, "", t)
+			for (j = 6; j < NF; j++) if ($j == name) v = $(j + 1)
+			if (!n++) { t0 = t; v0 = v }
+			t1 = t; v1 = v
+		}
+		END {
+			got = n > 1 && t1 > t0 ? sprintf("%.0f", (v1 - v0) / (t1 - t0)) : "-"
+			printf "  %-22s per second = %s (expected %s +/- %s%%)\n", name, got, want, tol
+		}' "$out"
+	done
+}
+
 # demo_nic: a simulated NIC (device DEMO_NIC_ID, created here and deleted
 # by demo_run) with traffic; DEMO_NIC_LIST: its events for perf stat -I
 demo_nic() {
@@ -625,6 +668,9 @@ demo_run() {
 
 	say "The NIC's diagnostic counters through fwctl: upmu-diag writing CSV"
 	demo_diag
+
+	say "The NIC's diagnostic samples as a perf AUX stream: perf record, perf script"
+	demo_aux || return 1
 
 	say "Ground truth kept by the simulator"
 	run cat "$D/flows"

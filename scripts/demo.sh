@@ -11,5 +11,8 @@ scripts/deps.sh
 kdir=$(scripts/kbuild.sh)
 scripts/build-modules.sh "$kdir" >/dev/null
 make -s tools >/dev/null
+# perf 7.2 with the project's patches, for the NIC's AUX stream (cached)
+UPMU_PERF=$(scripts/perfbuild.sh) || UPMU_PERF=""
+export UPMU_PERF
 upmu_log "booting the debug kernel (QEMU/TCG, 4 CPUs, 2 sockets); this takes ~30 s"
 exec scripts/vm.sh --kernel debug --cpus 4 --nodes 2 -- "$UPMU_TOP/scripts/guest-demo.sh"

@@ -30,7 +30,7 @@ trap 'sim_del $DEMO_NIC_ID; sim_del $DEMO_ID; [ $loaded_here = 0 ] || mod_unload
 # show FILE: a file's lines as TAP comments
 show() { sed 's/^/#   | /' "$1"; }
 
-tap_plan 14
+tap_plan 15
 
 # --- demo_check and the model, without the simulator -------------------------
 
@@ -249,6 +249,18 @@ else
 	nic_pairs "NIC: upmu-diag's CSV, the timestamps' step and 5 increases per sample exact" \
 		"$nic" ' (step|per sample) = ' 6 \
 		"^  port_rx_bytes.p0  *per sample = 128000000 (expected 128000000 +/- 0%)$"
+fi
+
+# The AUX stream (with the patched perf only): perf script's samples of
+# the port_traffic profile, its summary, and 4 rates within tolerance
+aux=$(secfile "The NIC's diagnostic samples as a perf AUX stream")
+if [ -z "${UPMU_PERF:-}" ] || ! "$UPMU_PERF" version >/dev/null 2>&1; then
+	tap_skip "NIC: perf record/script of the AUX stream, 4 data IDs' rates within tolerance (no patched perf: UPMU_PERF)"
+else
+	# (no summary line: a sample line is what LINE must match instead)
+	grep -q '^upmu-nic: [0-9][0-9]* samples, lost ' "${aux:-/dev/null}" || aux=""
+	nic_pairs "NIC: perf record/script of the AUX stream, its summary, 4 data IDs' rates within tolerance" \
+		"$aux" ' per second = ' 4 'upmu-nic-diag: sample_id [0-9]* port_rx_bytes.p0 [0-9]* port_rx_packets.p0 '
 fi
 
 if [ ! -e "/sys/kernel/debug/upmu_sim/$DEMO_ID" ] && ! pmu_present nvidia_ucf_pmu_0 &&
