@@ -258,9 +258,15 @@ int main(int argc, char **argv)
 	for (r = 0; r < rounds; r++)
 		printf("%9.3fx", ratio[r]);
 	sum = bytes;
-	printf("\n  AUX copy / memcpy: %.3fx (median of rounds; goal >= 0.5x: %s), %llu bytes a turn\n",
-	       median(ratio, rounds), median(ratio, rounds) >= 0.5 ? "met" : "not met",
-	       (unsigned long long)sum);
+	/*
+	 * Not a valid comparison yet: the drain runs on the event's CPU while
+	 * the write that makes the simulator take the samples still runs, so
+	 * the time from the write's return sees only the drain's tail.  The
+	 * figure is printed, the goal is not judged (bench/README).
+	 */
+	printf("\n  AUX copy / memcpy: %.3fx (median of rounds; goal >= 0.5x: not judged: the drain\n"
+	       "    overlaps the simulator's write, see bench/README), %llu bytes a turn\n",
+	       median(ratio, rounds), (unsigned long long)sum);
 	close(fd);
 	return tick_id ? tick_section(tick_id, rounds, turns) : 0;
 }
