@@ -28,6 +28,7 @@
 #include <fwctl/mlx5.h>
 
 #include "bench.h"
+#include "bench_util.h"
 #include "hw/nic_cmd.h"
 #include "upmu_diag.h"
 #include "upmu_pmu.h"
@@ -233,17 +234,10 @@ static void counting_close(void *priv)
 	c->fw.close(c->fw.priv);
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The median and the maximum of @n values (sorts @v). */
 static void med_max(double *v, int n, double *med, double *max)
 {
-	qsort(v, n, sizeof(*v), cmp_d);
+	qsort(v, n, sizeof(*v), cmp_double);
 	*med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 	*max = v[n - 1];
 }
