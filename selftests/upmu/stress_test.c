@@ -171,15 +171,7 @@ static const char *t410_path(char *buf, size_t len)
 /* Load upmu_t410 if a test left it unloaded: the next tests need it. */
 static int t410_ensure_loaded(void)
 {
-	char path[512];
-	int ret;
-
-	if (mod_live(T410))
-		return 0;
-	if (!t410_path(path, sizeof(path)))
-		return -ENOENT;
-	ret = mod_load_file(path);
-	return ret == -EEXIST ? 0 : ret;
+	return mod_live(T410) ? 0 : mod_load(T410);
 }
 
 static void sim_del_all(void)
