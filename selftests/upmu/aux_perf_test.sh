@@ -49,8 +49,11 @@ expect() {
 has() {
 	local name=$1 file=$2 l miss=0
 	shift 2
+	# not "norm < FILE | grep -q": grep -q exits at the first match, and
+	# with pipefail norm's SIGPIPE on its next write would be a miss
+	norm < "$file" > "$tmp/has.norm"
 	for l in "$@"; do
-		if ! norm < "$file" | grep -qxF -- "$(echo "$l" | norm)"; then
+		if ! grep -qxF -- "$(echo "$l" | norm)" "$tmp/has.norm"; then
 			echo "# missing in $(basename "$file"): $l"
 			miss=1
 		fi
