@@ -466,6 +466,7 @@ struct upmu_aux_buf {
  * @timer: the drain timer, pinned to the event's CPU, hard irq
  * @event: the event
  * @seq: the next record's number
+ * @period: the drain period in ns (upmu_aux_period(), set at each start)
  * @started: the event has been started once (&upmu_aux_ops.begin ran)
  */
 struct upmu_aux_event {
@@ -473,6 +474,7 @@ struct upmu_aux_event {
 	struct hrtimer timer;
 	struct perf_event *event;
 	u64 seq;
+	u64 period;
 	bool started;
 };
 
@@ -551,9 +553,19 @@ static bool upmu_aux_drain(struct upmu_pmu *upmu, struct perf_event *event)
 	return !more;
 }
 
-static u64 upmu_aux_period(const struct perf_event *event)
+/*
+ * sample_period ns, but at least twice in the time the hardware's buffer
+ * takes to fill, and not below UPMU_AUX_MIN_NS.
+ */
+static u64 upmu_aux_period(struct upmu_pmu *upmu, struct perf_event *event)
 {
-	return max_t(u64, event->hw.sample_period, UPMU_AUX_MIN_NS);
+	u64 period = event->hw.sample_period;
+	u64 fill = upmu->desc->aux->fill_ns ?
+		   upmu->desc->aux->fill_ns(upmu, event) : 0;
+
+	if (fill)
+		period = min(period, fill / 2);
+	return max_t(u64, period, UPMU_AUX_MIN_NS);
 }
 
 static enum hrtimer_restart upmu_aux_tick(struct hrtimer *t)
@@ -563,7 +575,7 @@ static enum hrtimer_restart upmu_aux_tick(struct hrtimer *t)
 
 	if (!upmu_aux_drain(to_upmu(event->pmu), event))
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(t, ns_to_ktime(upmu_aux_period(event)));
+	hrtimer_forward_now(t, ns_to_ktime(ae->period));
 	return HRTIMER_RESTART;
 }
 
@@ -579,8 +591,9 @@ static void upmu_aux_start(struct perf_event *event, int flags)
 	if (!ae->started && !box->dead && upmu->desc->aux->begin)
 		upmu->desc->aux->begin(upmu, event);
 	ae->started = true;
+	ae->period = upmu_aux_period(upmu, event);
 	if (!box->dead)
-		hrtimer_start(&ae->timer, ns_to_ktime(upmu_aux_period(event)),
+		hrtimer_start(&ae->timer, ns_to_ktime(ae->period),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 	upmu_unlock(box, irqflags);
 }

@@ -485,9 +485,15 @@ struct upmu_aux_out {
  *	   (samples taken between the event's creation and its enabling are
  *	   no loss), so that the stream begins with what comes after.  It
  *	   must not sleep either.
+ * @fill_ns: optional, at each start, with the same locking: how long the
+ *	   hardware's buffer takes to fill (0: unknown).  The drain then
+ *	   comes at least twice in that time, whatever sample_period asks,
+ *	   so that a long period does not make the hardware overwrite
+ *	   samples.
  *
  * Such a PMU's events are sampling events (sample_period: the drain
- * period in ns; a frequency is turned into one) of one CPU, one at a
+ * period in ns, or shorter as @fill_ns asks; a frequency is turned into
+ * one) of one CPU, one at a
  * time (PERF_PMU_CAP_EXCLUSIVE); the family configures the hardware in
  * &upmu_hw_ops.event_get and undoes it in &upmu_hw_ops.event_put.  The
  * core owns setup_aux/free_aux (overwrite mode is refused), the timer,
@@ -497,6 +503,7 @@ struct upmu_aux_ops {
 	bool (*drain)(struct upmu_pmu *upmu, struct perf_event *event,
 		      struct upmu_aux_out *out);
 	void (*begin)(struct upmu_pmu *upmu, struct perf_event *event);
+	u64 (*fill_ns)(struct upmu_pmu *upmu, struct perf_event *event);
 };
 
 /* Bytes a drain may still write. */

@@ -92,6 +92,7 @@ static const u64 nic_profile_ids[NIC_NR_PROFILES][NIC_STREAM_MAX_IDS] = {
  * @mode: NIC_MODE_SINGLE or NIC_MODE_REPETITIVE
  * @khz: the device clock
  * @period_ns: the device's sample period
+ * @log_samples: the device buffer holds 2^@log_samples samples
  * @next: the sample_id, extended to 64 bits, of the next sample (at the
  *	  first start: the first one after it)
  * @rec: room for one record
@@ -107,6 +108,7 @@ struct nic_stream {
 	u32 mode;
 	u32 khz;
 	u64 period_ns;
+	unsigned int log_samples;
 	u64 next;
 	u64 rec[NIC_META_MAX / 8];
 	u8 win[NIC_SWIN_SIZE];
@@ -247,6 +249,7 @@ static int nic_stream_start(struct nic_pmu *np, struct upmu_pmu *upmu,
 	}
 	if (ret)
 		goto err;
+	st->log_samples = ls;
 	ret = nic_stream_apply(np, st);
 	if (!ret)
 		ret = nic_stream_simple(np, NIC_OP_EXT_START);
@@ -477,6 +480,17 @@ static void nic_stream_begin(struct upmu_pmu *upmu, struct perf_event *event)
 	st->next = x[1].val;
 }
 
+/* The device's buffer fills in 2^log_samples periods (repetitive mode). */
+static u64 nic_stream_fill_ns(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	struct nic_stream *st = ((struct nic_pmu *)upmu->priv)->stream;
+	u64 fill;
+
+	if (!st || check_shl_overflow(st->period_ns, st->log_samples, &fill))
+		return 0;
+	return fill;
+}
+
 static const struct upmu_hw_ops nic_stream_ops = {
 	.check_id	= nic_stream_check_profile,
 	.validate	= nic_stream_validate,
@@ -487,6 +501,7 @@ static const struct upmu_hw_ops nic_stream_ops = {
 static const struct upmu_aux_ops nic_stream_aux = {
 	.drain		= nic_stream_drain,
 	.begin		= nic_stream_begin,
+	.fill_ns	= nic_stream_fill_ns,
 };
 
 static const struct upmu_desc nic_stream_desc = {
