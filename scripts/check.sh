@@ -128,7 +128,7 @@ suite_report() {	# suite_report NAME: wait for it, print its results
 	else result fail "$1: VM run failed (rc $vmrc, see $out/$1-vm)"; grep -h '^\[upmu\]' "$log" | tail -n 5 | sed 's/^/#   /'; fi
 }
 
-if [ "$soak" = 1 ]; then dtmo=14400 stmo=7200; else dtmo=3000 stmo=1500; fi
+if [ "$soak" = 1 ]; then dtmo=14400 stmo=7200; else dtmo=3000 stmo=3000; fi
 debug_b=$(scripts/guest-suite.sh --list | grep -vxF -f <(printf '%s\n' $DEBUG_A) | tr '\n' ' ')
 # shellcheck disable=SC2086 # lists of program names
 suite_start debug-7.2a debug $dtmo $DEBUG_A

@@ -68,13 +68,47 @@ for m in upmu_core upmu_sim upmu_t410; do
 done
 echo "upmu: modules loaded on $rel ($(nproc) CPUs, $(ls -d /sys/devices/system/node/node* | wc -l) nodes)"
 
+# A program that runs longer than UPMU_TEST_TIMEOUT seconds (default 900,
+# 7200 with UPMU_SOAK=1; the longest takes about 300 on a loaded host) is
+# stopped, after what it was doing is printed: its processes with their
+# kernel stacks, and the blocked tasks (sysrq w, in the kernel log).  It
+# fails (rc 143) and so does the VM run (the kernel log has call traces).
+if [ "${UPMU_SOAK:-0}" = 1 ]; then tmo=${UPMU_TEST_TIMEOUT:-7200}
+else tmo=${UPMU_TEST_TIMEOUT:-900}; fi
+run_watched() {	# run_watched NAME CMD
+	local pid wd rc p
+	setsid "$2" 2>&1 &
+	pid=$!
+	(
+		sleep "$tmo"
+		kill -0 "$pid" 2>/dev/null || exit 0
+		echo "# upmu: $1 still runs after $tmo s (UPMU_TEST_TIMEOUT): stopping it"
+		{ ps -o pid,ppid,stat,etime,wchan:24,args -s "$pid"
+		  ps -eo pid,ppid,stat,etime,wchan:24,args | awk '$3 ~ /D/'; } | sed 's/^/#   /'
+		for p in $(ps -o pid= -s "$pid"); do
+			echo "#   kernel stack of $p ($(tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null)):"
+			sed 's/^/#     /' "/proc/$p/stack" 2>/dev/null
+		done
+		echo w > /proc/sysrq-trigger 2>/dev/null
+		kill -TERM -- -"$pid" 2>/dev/null
+		sleep 10
+		kill -KILL -- -"$pid" 2>/dev/null
+	) 2>/dev/null &
+	wd=$!
+	wait "$pid"
+	rc=$?
+	# the watchdog's sleep, then the watchdog
+	{ pkill -P "$wd"; kill "$wd"; wait "$wd"; } 2>/dev/null
+	return $rc
+}
+
 for name in $sel; do
 	cmd=$bin/$name
 	[ ! -f "$top/selftests/upmu/$name.sh" ] || cmd=$top/selftests/upmu/$name.sh
 	t0=$(date +%s.%N)
 	echo "=== upmu-test: $name"
 	if [ -x "$cmd" ]; then
-		"$cmd" 2>&1
+		run_watched "$name" "$cmd"
 		rc=$?
 	else
 		echo "Bail out! $cmd: no such program (make selftests)"
