@@ -478,39 +478,56 @@ struct upmu_aux_event {
 	bool started;
 };
 
+/* @len bytes at the drain's write position + @at, split at the area's end. */
+static void upmu_aux_copy(struct upmu_aux_out *out, size_t at, const void *src,
+			  size_t len)
+{
+	u64 off = (out->head + out->used + at) & out->mask;
+	size_t first = min_t(size_t, len, out->mask + 1 - off);
+
+	memcpy(out->base + off, src, first);
+	memcpy(out->base, (const u8 *)src + first, len - first);
+}
+
 /**
- * upmu_aux_put() - write one whole record into the AUX area
+ * upmu_aux_put_body() - write one whole record into the AUX area
  * @out: the drain's output
- * @rec: the record: its header's type, nr and time set by the family
- * @len: its bytes, a multiple of 8
+ * @rec: the record's start: its header's type, nr and time set by the
+ *	 family
+ * @len: bytes at @rec
+ * @body: the rest of the record (may be NULL), copied straight from
+ *	  where the family has it: no staging copy
+ * @body_len: its bytes; @len + @body_len a multiple of 8
  *
  * Fills in the header's magic, version, size and seq, and copies the
  * record at perf's write position, split at the end of the area.  A LOST
- * record flags the commit PARTIAL.
+ * record flags the commit PARTIAL.  upmu_aux_put() is the same without
+ * a body.
  *
  * Return: 0, or -ENOSPC (nothing written) if it does not fit.
  */
-int upmu_aux_put(struct upmu_aux_out *out, struct upmu_aux_hdr *rec, size_t len)
+int upmu_aux_put_body(struct upmu_aux_out *out, struct upmu_aux_hdr *rec,
+		      size_t len, const void *body, size_t body_len)
 {
 	struct upmu_aux_event *ae = out->event->pmu_private;
-	u64 off = (out->head + out->used) & out->mask;
-	size_t first = min_t(size_t, len, out->mask + 1 - off);
+	size_t total = len + body_len;
 
-	if (WARN_ON_ONCE(len < sizeof(*rec) || len % 8) ||
-	    len > upmu_aux_space(out))
+	if (WARN_ON_ONCE(len < sizeof(*rec) || total % 8) ||
+	    total > upmu_aux_space(out))
 		return -ENOSPC;
 	rec->magic = UPMU_AUX_MAGIC;
 	rec->version = UPMU_AUX_VERSION;
-	rec->size = len;
+	rec->size = total;
 	rec->seq = ae->seq++;
-	memcpy(out->base + off, rec, first);
-	memcpy(out->base, (u8 *)rec + first, len - first);
-	out->used += len;
+	upmu_aux_copy(out, 0, rec, len);
+	if (body_len)
+		upmu_aux_copy(out, len, body, body_len);
+	out->used += total;
 	if (rec->type == UPMU_AUX_LOST)
 		out->flags |= PERF_AUX_FLAG_PARTIAL;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(upmu_aux_put);
+EXPORT_SYMBOL_GPL(upmu_aux_put_body);
 
 /*
  * One AUX transaction: what the hardware has, into the free space.

@@ -518,8 +518,14 @@ static inline u64 upmu_aux_time(const struct upmu_aux_out *out)
 	return out->event->clock();
 }
 
-int upmu_aux_put(struct upmu_aux_out *out, struct upmu_aux_hdr *rec,
-		 size_t len);
+int upmu_aux_put_body(struct upmu_aux_out *out, struct upmu_aux_hdr *rec,
+		      size_t len, const void *body, size_t body_len);
+
+static inline int upmu_aux_put(struct upmu_aux_out *out,
+			       struct upmu_aux_hdr *rec, size_t len)
+{
+	return upmu_aux_put_body(out, rec, len, NULL, 0);
+}
 
 /**
  * struct upmu_desc - a PMU model: tables plus hardware ops

@@ -375,6 +375,14 @@ static void nic_stream_lost(struct upmu_aux_out *out, struct nic_stream *st,
 	upmu_aux_put(out, &l->hdr, sizeof(*l));
 }
 
+/* A SAMPLE record is its header, then a window sample as it is. */
+static_assert(offsetof(struct upmu_aux_sample, sample_id) -
+	      sizeof(struct upmu_aux_hdr) == NIC_SWS_SAMPLE_ID);
+static_assert(offsetof(struct upmu_aux_sample, dev_ts_last) -
+	      sizeof(struct upmu_aux_hdr) == NIC_SWS_TS_LAST);
+static_assert(offsetof(struct upmu_aux_sample, values) -
+	      sizeof(struct upmu_aux_hdr) == NIC_SWS_VALUES);
+
 /* The sample window's registers a drain reads, in one backend call. */
 enum {
 	SW_READ,
@@ -397,7 +405,6 @@ static bool nic_stream_drain(struct upmu_pmu *upmu, struct perf_event *event,
 {
 	struct nic_pmu *np = upmu->priv;
 	struct nic_stream *st = np->stream;
-	struct upmu_aux_sample *s;
 	struct upmu_reg_xfer x[SW_NR];
 	size_t meta, smp, need, lost = sizeof(struct upmu_aux_lost);
 	u32 max, got, i, wsize, sid;
@@ -406,9 +413,8 @@ static bool nic_stream_drain(struct upmu_pmu *upmu, struct perf_event *event,
 
 	if (!st)
 		return false;
-	s = (struct upmu_aux_sample *)st->rec;
 	meta = struct_size_t(struct upmu_aux_meta, ids, st->nr);
-	smp = struct_size(s, values, st->nr);
+	smp = struct_size_t(struct upmu_aux_sample, values, st->nr);
 	wsize = NIC_SWS_SIZE(st->nr);
 	for (;;) {
 		need = (meta_done ? 0 : meta) + lost;
@@ -442,18 +448,21 @@ static bool nic_stream_drain(struct upmu_pmu *upmu, struct perf_event *event,
 					x[SW_LOST_FIRST].val);
 		upmu_memcpy_fromio(&upmu->regs, NIC_SWIN, st->win, got * wsize);
 		for (i = 0; i < got; i++) {
-			memset(&s->hdr, 0, sizeof(s->hdr));
-			/* the window's sample is the record's body */
-			memcpy((u8 *)s + sizeof(s->hdr), st->win + i * wsize, wsize);
-			s->hdr.type = UPMU_AUX_SAMPLE;
-			s->hdr.nr = st->nr;
+			/* the window's sample is the record's body, as it is */
+			u8 *p = st->win + i * wsize;
+			struct upmu_aux_hdr h = {
+				.type = UPMU_AUX_SAMPLE,
+				.nr = st->nr,
+			};
+
 			/* the window is little-endian, as the records are */
-			sid = le64_to_cpu((__force __le64)s->sample_id);
-			s->sample_id = nic_stream_id(st->next, sid);
-			s->hdr.time = nic_stream_time(now, dev,
-						      le64_to_cpu((__force __le64)s->dev_ts_last));
-			st->next = s->sample_id + 1;
-			upmu_aux_put(out, &s->hdr, smp);
+			sid = le32_to_cpup((__le32 *)(p + NIC_SWS_SAMPLE_ID));
+			st->next = nic_stream_id(st->next, sid);
+			*(__le64 *)(p + NIC_SWS_SAMPLE_ID) = cpu_to_le64(st->next);
+			h.time = nic_stream_time(now, dev,
+						 le64_to_cpup((__le64 *)(p + NIC_SWS_TS_LAST)));
+			st->next++;
+			upmu_aux_put_body(out, &h, sizeof(h), p, wsize);
 		}
 		if (!x[SW_AVAIL].val)
 			return false;
