@@ -21,6 +21,7 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,36 +179,45 @@ static double min3_work(unsigned long n)
 }
 
 /*
- * One turn of the copy section: @samples samples wait in the device (0:
- * none), then the timed work runs with the event enabled.  Returns the
- * work's time in us and the bytes the drain committed in @bytes, or a
- * negative value if the drain did not come within the work.
+ * One turn of the copy section.  Both kinds do the same before the
+ * timed part: the device takes NR_SAMPLES samples (the simulator's work,
+ * forced through nic/unread); with @drained they are drained then (the
+ * event enabled until they are in the area, then disabled), without it
+ * they stay in the device.  Then the timed part: enable the event, the
+ * work, read aux_head.  Returns the work's time in us and the bytes the
+ * drain committed during it in @bytes, or a negative value on error.
  */
 static double copy_turn(int fd, struct perf_event_mmap_page *pg, uint64_t *tail,
-			const char *advance, unsigned int samples, unsigned long n,
+			const char *advance, bool drained, unsigned long n,
 			uint64_t *bytes)
 {
-	char val[32];
+	char val[32], unread[280];
+	uint64_t u = 0;
 	double t;
 
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	aux_consume(pg, tail);
-	if (samples) {
-		char unread[280];
-		uint64_t u = 0;
-
-		snprintf(val, sizeof(val), "%u", samples * DEV_PERIOD);
-		if (write_str(advance, val))
+	snprintf(val, sizeof(val), "%u", NR_SAMPLES * DEV_PERIOD);
+	if (write_str(advance, val))
+		return -1;
+	/* the simulator takes them now (catch-up), not in the drain */
+	snprintf(unread, sizeof(unread), "%.*s/nic/unread",
+		 (int)(strrchr(advance, '/') - advance), advance);
+	/* 511 at the first turn: the last one is not complete yet */
+	if (read_u64(unread, &u) || u + 1 < NR_SAMPLES) {
+		fprintf(stderr, "bench_aux: %s: %llu samples, not %u\n",
+			unread, (unsigned long long)u, NR_SAMPLES);
+		return -1;
+	}
+	if (drained) {
+		t = now_us();
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		while (!read_u64(unread, &u) && u && now_us() - t < 1e6)
+			usleep(1000);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		aux_consume(pg, tail);
+		if (u)
 			return -1;
-		/* the simulator takes them now (catch-up), not in the drain */
-		snprintf(unread, sizeof(unread), "%.*s/nic/unread",
-			 (int)(strrchr(advance, '/') - advance), advance);
-		/* 511 at the first turn: the last one is not complete yet */
-		if (read_u64(unread, &u) || u + 1 < samples) {
-			fprintf(stderr, "bench_aux: %s: %llu samples, not %u\n",
-				unread, (unsigned long long)u, samples);
-			return -1;
-		}
 	}
 	t = now_us();
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
@@ -284,8 +294,8 @@ int main(int argc, char **argv)
 		for (t = 0; t < turns; t++) {
 			double t0;
 
-			off[t] = copy_turn(fd, pg, &tail, path, 0, n, &b0);
-			on[t] = copy_turn(fd, pg, &tail, path, NR_SAMPLES, n, &b1);
+			off[t] = copy_turn(fd, pg, &tail, path, true, n, &b0);
+			on[t] = copy_turn(fd, pg, &tail, path, false, n, &b1);
 			if (on[t] < 0 || off[t] < 0 || b1 + 120 < want) {
 				fprintf(stderr, "bench_aux: the drain did not come within the work (%llu of %zu bytes in %.0f us)\n",
 					(unsigned long long)b1, want, on[t]);
