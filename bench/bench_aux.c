@@ -3,16 +3,15 @@
  * bench_aux: the NIC's AUX stream (Documentation/upmu-nic-aux.rst) against
  * a plain memcpy, in the guest (bench/README, section aux).
  *
- * The copy: on a NIC on the manual clock, the device takes a buffer's
- * worth of samples while the event is disabled (untimed: that is the
- * simulator's work); then the same fixed CPU work runs on the event's
- * CPU with the event enabled, so that the drain timer commits all of
- * them to the AUX area in the middle of it (interrupting it).  The work's
- * time with the samples waiting, less its time with none (the same
- * enabling and empty ticks), is what the drain of those bytes cost that
- * CPU; a memcpy of the same bytes on the same CPU is the baseline.  Goal:
- * at least half a memcpy's throughput.  Timing is a goal, never a test:
- * exit 1 only if it could not measure.
+ * The copy: on a NIC on the manual clock, the device takes 512 samples
+ * while the event is disabled (the simulator's work, untimed), then the
+ * event is enabled until the drain has committed them (a META and 512
+ * SAMPLE records).  The core times every drain that commits records
+ * (debugfs upmu/<pmu>/aux_stats: from the AUX transaction's start to its
+ * end, the sample window's registers and copy included): its bytes per
+ * ns against a memcpy of the same bytes on the same CPU.  Goal: at least
+ * half a memcpy's throughput.  Timing is a goal, never a test: exit 1
+ * only if it could not measure.
  *
  * With -k, the cost of a drain tick with 8 IDs: the same CPU work on the
  * event's CPU with the stream off and on, the extra time per tick.
@@ -171,25 +170,44 @@ static uint64_t aux_consume(struct perf_event_mmap_page *pg, uint64_t *tail)
 	return n;
 }
 
-static double min3_work(unsigned long n)
-{
-	double a = work(n), b = work(n), c = work(n);
+/* The core's drain figures of @pmu (debugfs upmu/<pmu>/aux_stats). */
+struct aux_stats {
+	uint64_t commits, bytes, commit_ns;
+};
 
-	return a < b ? (a < c ? a : c) : (b < c ? b : c);
+static int aux_stats(const char *pmu, struct aux_stats *st)
+{
+	char path[256], key[32];
+	unsigned long long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/upmu/%s/aux_stats", pmu);
+	f = fopen(path, "r");
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	memset(st, 0, sizeof(*st));
+	while (fscanf(f, "%31s %llu", key, &v) == 2) {
+		if (!strcmp(key, "commits"))
+			st->commits = v;
+		else if (!strcmp(key, "bytes"))
+			st->bytes = v;
+		else if (!strcmp(key, "commit_ns"))
+			st->commit_ns = v;
+	}
+	fclose(f);
+	return 0;
 }
 
 /*
- * One turn of the copy section.  Both kinds do the same before the
- * timed part: the device takes NR_SAMPLES samples (the simulator's work,
- * forced through nic/unread); with @drained they are drained then (the
- * event enabled until they are in the area, then disabled), without it
- * they stay in the device.  Then the timed part: enable the event, the
- * work, read aux_head.  Returns the work's time in us and the bytes the
- * drain committed during it in @bytes, or a negative value on error.
+ * One turn of the copy section: the device takes NR_SAMPLES samples
+ * while the event is disabled (forced through nic/unread: the
+ * simulator's work), then the event is enabled until they are drained.
+ * Returns the bytes committed, 0 on error.
  */
-static double copy_turn(int fd, struct perf_event_mmap_page *pg, uint64_t *tail,
-			const char *advance, bool drained, unsigned long n,
-			uint64_t *bytes)
+static uint64_t copy_turn(int fd, struct perf_event_mmap_page *pg, uint64_t *tail,
+			  const char *advance)
 {
 	char val[32], unread[280];
 	uint64_t u = 0;
@@ -199,34 +217,22 @@ static double copy_turn(int fd, struct perf_event_mmap_page *pg, uint64_t *tail,
 	aux_consume(pg, tail);
 	snprintf(val, sizeof(val), "%u", NR_SAMPLES * DEV_PERIOD);
 	if (write_str(advance, val))
-		return -1;
-	/* the simulator takes them now (catch-up), not in the drain */
+		return 0;
 	snprintf(unread, sizeof(unread), "%.*s/nic/unread",
 		 (int)(strrchr(advance, '/') - advance), advance);
 	/* 511 at the first turn: the last one is not complete yet */
 	if (read_u64(unread, &u) || u + 1 < NR_SAMPLES) {
 		fprintf(stderr, "bench_aux: %s: %llu samples, not %u\n",
 			unread, (unsigned long long)u, NR_SAMPLES);
-		return -1;
-	}
-	if (drained) {
-		t = now_us();
-		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-		while (!read_u64(unread, &u) && u && now_us() - t < 1e6)
-			usleep(1000);
-		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-		aux_consume(pg, tail);
-		if (u)
-			return -1;
+		return 0;
 	}
 	t = now_us();
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	work(n);
-	/* what the ticks committed during the work, before stop's drain */
-	*bytes = __atomic_load_n(&pg->aux_head, __ATOMIC_ACQUIRE) - *tail;
-	t = now_us() - t;
+	while (!read_u64(unread, &u) && u && now_us() - t < 1e6)
+		usleep(200);
+	usleep(1000);	/* the commit after the window's read */
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	return t;
+	return u ? 0 : aux_consume(pg, tail);
 }
 
 int main(int argc, char **argv)
@@ -234,11 +240,10 @@ int main(int argc, char **argv)
 	unsigned int id = 0, tick_id = 0, rounds = 3, turns = 20, r, t;
 	struct perf_event_mmap_page *pg;
 	char pmu[64], path[256];
-	double drain_us[15], cpy_us[15], ratio[15];
+	double drain_bw[15], cpy_bw[15], ratio[15], commits[15];
 	size_t want = NR_SAMPLES * (32 + 24 + 64ull);	/* SAMPLE records of 8 IDs */
 	uint64_t tail = 0, bytes = 0;
 	unsigned char *src, *dst;
-	unsigned long n = 1000;
 	int fd, opt;
 
 	while ((opt = getopt(argc, argv, "i:k:r:n:h")) != -1) {
@@ -275,50 +280,53 @@ int main(int argc, char **argv)
 		return 1;
 	memset(src, 0x5a, want);
 	memset(dst, 0, want);
-	/*
-	 * Work of about 100 drain periods (10 ms): the drain (about 1 ms on
-	 * the stock kernel under TCG) comes well within it.
-	 * The least of three runs: a first run under TCG also translates.
-	 */
-	while (min3_work(n) < 100 * DRAIN_NS / 1000.0 && n < (1UL << 40))
-		n *= 2;
 
-	printf("== aux: %s, 8 IDs (doca_default), %u samples waiting, drain every %u us, AUX %u KiB,\n"
-	       "   on CPU %d: the same work with none and with them waiting, %u turns x %u rounds\n",
+	printf("== aux: %s, 8 IDs (doca_default), %u samples a turn, drain every %u us, AUX %u KiB,\n"
+	       "   on CPU %d: the core's time in drains that commit (aux_stats) against a memcpy\n"
+	       "   of the same bytes on that CPU, %u turns x %u rounds\n",
 	       pmu, NR_SAMPLES, DRAIN_NS / 1000, AUX_PAGES * 4, pmu_cpu(pmu), turns, rounds);
-	printf("  us (median of turns)       round");
+	printf("  MB/s                        round");
 	for (r = 0; r < rounds; r++) {
-		double off[BENCH_MAX_MEDIAN], on[BENCH_MAX_MEDIAN], c[BENCH_MAX_MEDIAN];
-		uint64_t b0, b1;
+		double c[BENCH_MAX_MEDIAN];
+		struct aux_stats s0, s1;
 
+		if (aux_stats(pmu, &s0))
+			return 1;
 		for (t = 0; t < turns; t++) {
 			double t0;
 
-			off[t] = copy_turn(fd, pg, &tail, path, true, n, &b0);
-			on[t] = copy_turn(fd, pg, &tail, path, false, n, &b1);
-			if (on[t] < 0 || off[t] < 0 || b1 + 120 < want) {
-				fprintf(stderr, "bench_aux: the drain did not come within the work (%llu of %zu bytes in %.0f us)\n",
-					(unsigned long long)b1, want, on[t]);
+			bytes = copy_turn(fd, pg, &tail, path);
+			if (!bytes) {
+				fprintf(stderr, "bench_aux: the samples were not drained\n");
 				return 1;
 			}
-			bytes = b1;
+			if (bytes > want)
+				bytes = want;
 			t0 = now_us();
-			memcpy(dst, src, want);
-			c[t] = now_us() - t0;
-			sink += dst[want - 1];
+			memcpy(dst, src, bytes);
+			c[t] = bytes / (now_us() - t0);
+			sink += dst[bytes - 1];
 		}
-		drain_us[r] = median(on, turns) - median(off, turns);
-		cpy_us[r] = median(c, turns) * (double)bytes / want;
-		ratio[r] = drain_us[r] > 0 ? cpy_us[r] / drain_us[r] : 0;
+		if (aux_stats(pmu, &s1) || s1.commit_ns == s0.commit_ns) {
+			fprintf(stderr, "bench_aux: no drain figures\n");
+			return 1;
+		}
+		drain_bw[r] = (s1.bytes - s0.bytes) * 1e3 / (s1.commit_ns - s0.commit_ns);
+		cpy_bw[r] = median(c, turns);
+		ratio[r] = drain_bw[r] / cpy_bw[r];
+		commits[r] = s1.commits - s0.commits;
 	}
 	for (r = 0; r < rounds; r++)
 		printf("%10u", r + 1);
-	printf("\n  the drain of those bytes    ");
+	printf("\n  drains into the AUX area    ");
 	for (r = 0; r < rounds; r++)
-		printf("%10.1f", drain_us[r]);
+		printf("%10.1f", drain_bw[r]);
+	printf("\n  (commits)                   ");
+	for (r = 0; r < rounds; r++)
+		printf("%10.0f", commits[r]);
 	printf("\n  memcpy of the same bytes    ");
 	for (r = 0; r < rounds; r++)
-		printf("%10.1f", cpy_us[r]);
+		printf("%10.1f", cpy_bw[r]);
 	printf("\n  ratio in the round          ");
 	for (r = 0; r < rounds; r++)
 		printf("%9.3fx", ratio[r]);

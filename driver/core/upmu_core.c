@@ -5,11 +5,13 @@
  */
 
 #include <linux/cpuhotplug.h>
+#include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/topology.h>
@@ -529,6 +531,35 @@ int upmu_aux_put_body(struct upmu_aux_out *out, struct upmu_aux_hdr *rec,
 }
 EXPORT_SYMBOL_GPL(upmu_aux_put_body);
 
+/* Under the box's lock. */
+static void upmu_aux_account(struct upmu_aux_stats *st, size_t bytes, u64 ns)
+{
+	st->drains++;
+	if (!bytes)
+		return;
+	st->commits++;
+	st->bytes += bytes;
+	st->commit_ns += ns;
+	st->max_ns = max(st->max_ns, ns);
+}
+
+static struct dentry *upmu_debugfs_root;
+
+static int upmu_aux_stats_show(struct seq_file *m, void *v)
+{
+	struct upmu_pmu *upmu = m->private;
+	struct upmu_aux_stats st;
+	unsigned long flags;
+
+	flags = upmu_lock(upmu->boxes[0]);
+	st = upmu->aux_stats;
+	upmu_unlock(upmu->boxes[0], flags);
+	seq_printf(m, "drains %llu\ncommits %llu\nbytes %llu\ncommit_ns %llu\nmax_ns %llu\n",
+		   st.drains, st.commits, st.bytes, st.commit_ns, st.max_ns);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(upmu_aux_stats);
+
 /*
  * One AUX transaction: what the hardware has, into the free space.
  * Return false when the timer need not come again: the PMU is dead, the
@@ -545,6 +576,7 @@ static bool upmu_aux_drain(struct upmu_pmu *upmu, struct perf_event *event)
 	struct upmu_aux_buf *buf;
 	unsigned long flags;
 	bool more;
+	u64 t0;
 
 	flags = upmu_lock(box);
 	if (box->dead || (event->hw.state & PERF_HES_STOPPED)) {
@@ -556,6 +588,7 @@ static bool upmu_aux_drain(struct upmu_pmu *upmu, struct perf_event *event)
 		upmu_unlock(box, flags);
 		return true;
 	}
+	t0 = ktime_get_ns();
 	out.base = buf->base;
 	out.mask = buf->size - 1;
 	out.head = ae->handle.head;
@@ -566,6 +599,7 @@ static bool upmu_aux_drain(struct upmu_pmu *upmu, struct perf_event *event)
 	if (out.flags)
 		perf_aux_output_flag(&ae->handle, out.flags);
 	perf_aux_output_end(&ae->handle, out.used);
+	upmu_aux_account(&upmu->aux_stats, out.used, ktime_get_ns() - t0);
 	upmu_unlock(box, flags);
 	return !more;
 }
@@ -1680,6 +1714,11 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 	 */
 	/* Pairs with the acquire in upmu_event_init(). */
 	smp_store_release(&upmu->live, true);
+	if (upmu->desc->aux) {
+		upmu->debugfs = debugfs_create_dir(upmu->name, upmu_debugfs_root);
+		debugfs_create_file("aux_stats", 0400, upmu->debugfs, upmu,
+				    &upmu_aux_stats_fops);
+	}
 
 	dev_dbg(upmu->dev, "%s: %u box(es), %u counters, %u bits, poll %lld ns, read from %s\n",
 		upmu->name, upmu->nr_boxes, upmu->num_counters, upmu->width,
@@ -1710,6 +1749,9 @@ void upmu_pmu_unregister(struct upmu_pmu *upmu)
 	unsigned long flags;
 	unsigned int i;
 
+	/* waits for its readers */
+	debugfs_remove_recursive(upmu->debugfs);
+	upmu->debugfs = NULL;
 	if (UPMU_PMU_REVOKES)
 		perf_pmu_unregister(&upmu->pmu);
 
@@ -1754,9 +1796,12 @@ static int __init upmu_core_init(void)
 		return ret;
 	upmu_hp_state = ret;
 	ret = register_module_notifier(&upmu_module_nb);
-	if (ret)
+	if (ret) {
 		cpuhp_remove_multi_state(upmu_hp_state);
-	return ret;
+		return ret;
+	}
+	upmu_debugfs_root = debugfs_create_dir("upmu", NULL);
+	return 0;
 }
 
 static void __exit upmu_core_exit(void)
@@ -1767,6 +1812,7 @@ static void __exit upmu_core_exit(void)
 	upmu_bury_locked(true);
 	mutex_unlock(&upmu_list_lock);
 	cpuhp_remove_multi_state(upmu_hp_state);
+	debugfs_remove_recursive(upmu_debugfs_root);
 }
 
 module_init(upmu_core_init);

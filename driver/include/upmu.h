@@ -528,6 +528,24 @@ static inline int upmu_aux_put(struct upmu_aux_out *out,
 }
 
 /**
+ * struct upmu_aux_stats - what an AUX PMU's drains cost, for debugfs
+ * (upmu/<pmu>/aux_stats) and the benchmarks
+ * @drains: drains that had an AUX area to write into (ticks and stops)
+ * @commits: those that wrote records
+ * @bytes: bytes they wrote
+ * @commit_ns: time spent in them, from the AUX transaction's start to
+ *	       its end (the hardware's reads included)
+ * @max_ns: the longest of them
+ */
+struct upmu_aux_stats {
+	u64 drains;
+	u64 commits;
+	u64 bytes;
+	u64 commit_ns;
+	u64 max_ns;
+};
+
+/**
  * struct upmu_desc - a PMU model: tables plus hardware ops
  * @formats: format fields; index 0 must be the event selector
  * @nr_formats: entries in @formats
@@ -679,6 +697,8 @@ struct upmu_pmu {
 	struct dev_ext_attribute *ext;
 	struct perf_pmu_events_attr *evattrs;
 	char *strs;
+	struct upmu_aux_stats aux_stats;
+	struct dentry *debugfs;
 	void *priv;
 };
 
