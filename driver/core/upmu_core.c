@@ -1574,8 +1574,11 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 	upmu->pmu = (struct pmu) {
 		.module		= owner,
 #if UPMU_HAVE_PMU_PARENT && UPMU_PMU_REVOKES
-		/* Only where the PMU cannot outlive its parent. */
-		.parent		= upmu->dev,
+		/*
+		 * Only where the PMU cannot outlive its parent, and unless
+		 * the family wants it where upstream's x86 uncore PMUs are.
+		 */
+		.parent		= upmu->top_level ? NULL : upmu->dev,
 #endif
 		.task_ctx_nr	= perf_invalid_context,
 		.capabilities	= PERF_PMU_CAP_NO_EXCLUDE |

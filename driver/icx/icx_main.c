@@ -50,6 +50,7 @@ struct icx_pmu_id {
 
 static const u32 icx_box_off[ICX_NR_STACKS] = ICX_BOX_OFFSETS;
 static const u32 icx_bw_off[ICX_NR_STACKS] = ICX_BW_BOX_OFFSETS;
+static const struct icx_type icx_types[ICX_NR_KINDS];
 
 static const struct icx_pmu_id *icx_id(const struct upmu_pmu *upmu)
 {
@@ -107,9 +108,14 @@ static bool icx_any_id(struct upmu_pmu *upmu, u64 id)
 	return true;
 }
 
-/* IIO events that may use only some counters (icx_uncore_iio_constraints). */
-static u64 icx_iio_constraint(struct upmu_pmu *upmu, struct perf_event *event)
+/*
+ * IIO events that may use only some counters (icx_uncore_iio_constraints);
+ * IRP events may use either counter.
+ */
+static u64 icx_constraint(struct upmu_pmu *upmu, struct perf_event *event)
 {
+	if (icx_id(upmu)->type != &icx_types[ICX_IIO])
+		return GENMASK(upmu->num_counters - 1, 0);
 	switch (upmu_field(upmu, event, 0)) {
 	case 0x02:
 	case 0x03:
@@ -183,18 +189,9 @@ static u64 icx_read(struct upmu_pmu *upmu, struct perf_event *event)
 			 icx_off(box, id->type->ctr + event->hw.idx, id->stack));
 }
 
-static const struct upmu_hw_ops icx_iio_ops = {
-	.constraint	= icx_iio_constraint,
-	.check_id	= icx_any_id,
-	.enable		= icx_enable,
-	.disable	= icx_disable,
-	.config		= icx_config,
-	.start		= icx_start,
-	.stop		= icx_stop,
-	.read		= icx_read,
-};
-
-static const struct upmu_hw_ops icx_irp_ops = {
+/* The IIO's and the IRP's general counters */
+static const struct upmu_hw_ops icx_ops = {
+	.constraint	= icx_constraint,
 	.check_id	= icx_any_id,
 	.enable		= icx_enable,
 	.disable	= icx_disable,
@@ -276,7 +273,7 @@ static const struct icx_type icx_types[ICX_NR_KINDS] = {
 		.desc = {
 			.formats = icx_iio_formats,
 			.nr_formats = ARRAY_SIZE(icx_iio_formats),
-			.ops = &icx_iio_ops,
+			.ops = &icx_ops,
 			.max_rate_per_ns = ICX_MAX_PER_NS,
 		},
 		.nr_ctrs = ICX_IIO_NR_CTRS,
@@ -287,7 +284,7 @@ static const struct icx_type icx_types[ICX_NR_KINDS] = {
 		.desc = {
 			.formats = icx_irp_formats,
 			.nr_formats = ARRAY_SIZE(icx_irp_formats),
-			.ops = &icx_irp_ops,
+			.ops = &icx_ops,
 			.max_rate_per_ns = ICX_MAX_PER_NS,
 		},
 		.nr_ctrs = ICX_IRP_NR_CTRS,
@@ -377,6 +374,8 @@ static int icx_pmu_init(struct platform_device *pdev, struct icx_dev *id,
 	upmu->priv = (void *)&icx_ids[t][k];
 	upmu->num_counters = type->nr_ctrs;
 	upmu->width = ICX_CTR_BITS;
+	/* perf 6.1's iostat reads /sys/devices/uncore_iio_N/dieX */
+	upmu->top_level = true;
 	snprintf(upmu->name, sizeof(upmu->name), type->name_fmt, k);
 	strscpy(upmu->identifier, "icx", sizeof(upmu->identifier));
 	return t == ICX_IIO ? icx_set_mapping(id, upmu, k) : 0;

@@ -618,6 +618,9 @@ struct upmu_box {
  *	  before it has allocated the PMU's contexts)
  * @read_pkg: each box's CPUs are exactly one package: events are read
  *	      from any CPU of it without an IPI
+ * @top_level: set by the family: the PMU's sysfs device is
+ *	       /sys/devices/<name>, not below @dev, where upstream's x86
+ *	       uncore PMUs are and tools look for them (perf 6.1's iostat)
  * @groups: sysfs attribute groups handed to perf
  * @fmt_group: the "format" group
  * @ev_group: the "events" group
@@ -658,6 +661,7 @@ struct upmu_pmu {
 	unsigned long buried;
 	bool live;
 	bool read_pkg;
+	bool top_level;
 	const struct attribute_group *groups[8];
 	struct attribute_group fmt_group;
 	struct attribute_group ev_group;
