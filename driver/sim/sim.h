@@ -490,6 +490,19 @@ static inline bool sim_has_type(const struct sim_dev *sd,
 	return sd->blocks & type->blocks;
 }
 
+/*
+ * Is @type of the SoC's kind (Tegra410 or Ice Lake-X; a NIC goes with
+ * either)?  Traffic is bounded by the counters of the SoC's kind, as if
+ * it had all of its blocks, whichever of them it has.
+ */
+static inline bool sim_kind_has_type(const struct sim_dev *sd,
+				     const struct sim_block_type *type)
+{
+	u32 kind = sim_has(sd, SIM_BLK_ICX) ? BIT(SIM_BLK_ICX) : SIM_T410_BLKS;
+
+	return type->blocks & (kind | BIT(SIM_BLK_NIC));
+}
+
 /* sim_bus.c */
 const struct sim_block_type *sim_soc_type(struct sim_dev *sd, size_t hook);
 int sim_block_register(const struct sim_block_type *type);

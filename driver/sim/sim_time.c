@@ -74,7 +74,8 @@ static unsigned int sim_txn_reach(struct sim_dev *sd, const struct sim_txn *t,
 	unsigned int i, n = 0;
 
 	for (i = 0; i < sim_nr_block_types; i++)
-		if (sim_block_types[i]->reach)
+		if (sim_block_types[i]->reach &&
+		    sim_kind_has_type(sd, sim_block_types[i]))
 			n += sim_block_types[i]->reach(sd, t, r + n);
 	return n;
 }
