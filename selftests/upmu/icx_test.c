@@ -114,6 +114,57 @@ TEST_F(icx, die_mapping)
 	expect_file(_metadata, IIO(5), "die1", "0000:80");
 }
 
+/* Where upstream's are, for perf 6.1's iostat: /sys/devices/uncore_iio_N. */
+TEST_F(icx, sysfs_at_top_level)
+{
+	char buf[64];
+
+	ASSERT_EQ(0, read_str("/sys/devices/uncore_iio_3/die1", buf, sizeof(buf)));
+	EXPECT_STREQ("0000:d2", buf);
+	ASSERT_EQ(0, read_str("/sys/devices/uncore_iio_free_running_3/cpumask", buf,
+			      sizeof(buf)));
+	EXPECT_STREQ("0,2", buf);
+}
+
+/* The simulated PCI functions, lspci-like. */
+TEST_F(icx, pci_devices)
+{
+	char path[128], buf[8192];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/pci_devices", SIM_ID);
+	f = fopen(path, "r");
+	ASSERT_TRUE(f != NULL);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	EXPECT_TRUE(strstr(buf, "0000:16:02.0 root_port socket=0 stack=0 part=0 gen=4 width=x4\n"
+			   "0000:17:00.0 endpoint socket=0 stack=0 part=0\n") == buf);
+	EXPECT_TRUE(strstr(buf, "0000:be:04.0 root_port socket=1 stack=2 part=2 gen=3 width=x8\n") != NULL);
+	EXPECT_TRUE(strstr(buf, "0000:81:00.0 endpoint socket=1 stack=5 part=0\n") != NULL);
+	EXPECT_TRUE(strstr(buf, "stack=2 part=1") == NULL);
+}
+
+/*
+ * Bounds: a flow may not make a 48-bit counter advance faster than
+ * 2048 per ns, nor a manual-clock jump by more than half its range.
+ */
+TEST_F(icx, bounds)
+{
+	/* 10^9 reads of 4096 bytes a second: 1024 units each, under the bound */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows",
+			     "add id=1 socket=0 stack=0 op=rd size=4096 rate=1000000000"));
+	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "flows",
+				   "add id=2 socket=0 stack=1 op=rd size=4096 rate=1000000000"));
+	/* 2^47 / (1024 + 64) per ns is 129 s */
+	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "advance", "200000000000"));
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "advance", "100000000000"));
+	/* an inject of more than half a 48-bit counter: 1024 * (2^37 + 1) */
+	EXPECT_EQ(-ERANGE, inject("socket=0 stack=0 op=rd size=4096 count=137438953473"));
+	EXPECT_EQ(0, inject("socket=0 stack=0 op=rd size=4096 count=137438953"));
+}
+
 /* One counter's exact count after an injection. */
 static void one_count(struct __test_metadata *_metadata, const char *pmu,
 		      const char *spec, int cpu, const char *traffic,
@@ -441,10 +492,12 @@ TEST_F(icx, soc_option)
 }
 
 /*
- * perf stat -a on the raw config perf's JSON gives
- * UNC_IIO_DATA_REQ_OF_CPU.MEM_READ.PART0: the sum over both dies.
+ * perf stat -a on @event: UNC_IIO_DATA_REQ_OF_CPU.MEM_READ.PART0 by its
+ * raw config, or by its name (with @env, PERF_CPUID=...): the sum over
+ * both dies (and, by name, over every stack's PMU).
  */
-static void perf_stat_exact(struct __test_metadata *_metadata, const char *perf)
+static void perf_stat_exact(struct __test_metadata *_metadata, const char *perf,
+			    const char *env, const char *event)
 {
 	char cmd[1024], line[512];
 	unsigned long long v = 0;
@@ -452,14 +505,14 @@ static void perf_stat_exact(struct __test_metadata *_metadata, const char *perf)
 	FILE *p;
 
 	snprintf(cmd, sizeof(cmd),
-		 "%s stat -x, -e uncore_iio_0/event=0x83,umask=0x04,ch_mask=0x1,fc_mask=0x7/ -a -- "
+		 "%s %s stat -x, -e %s -a -- "
 		 "sh -c 'echo socket=0 stack=0 part=0 op=rd size=64 count=1000 > %s/%u/inject && "
 		 "echo socket=1 stack=0 part=0 op=rd size=32 count=100 > %s/%u/inject' 2>&1",
-		 perf, SIM_DEBUGFS, SIM_ID, SIM_DEBUGFS, SIM_ID);
+		 env, perf, event, SIM_DEBUGFS, SIM_ID, SIM_DEBUGFS, SIM_ID);
 	p = popen(cmd, "r");
 	ASSERT_TRUE(p != NULL);
 	while (fgets(line, sizeof(line), p)) {
-		if (strstr(line, "uncore_iio_0/") && sscanf(line, "%llu,", &v) == 1)
+		if (strstr(line, event) && sscanf(line, "%llu,", &v) == 1)
 			found = true;
 		else
 			TH_LOG("%s: %s", perf, line);
@@ -469,9 +522,56 @@ static void perf_stat_exact(struct __test_metadata *_metadata, const char *perf)
 	EXPECT_EQ(16800ULL, v);
 }
 
+#define RAW_PART0	"uncore_iio_0/event=0x83,umask=0x04,ch_mask=0x1,fc_mask=0x7/"
+#define NAME_PART0	"UNC_IIO_DATA_REQ_OF_CPU.MEM_READ.PART0"
+/* perf's Ice Lake-X tables on any CPU (vm.sh --cpu-model icx needs none) */
+#define ICX_CPUID	"PERF_CPUID=GenuineIntel-6-6A-0"
+
+/*
+ * perf iostat's root ports (perf stat --iostat=list; "perf iostat" is a
+ * script that calls it), named by the dieX files.  (Its counts are
+ * estimates: each root port's group is opened on every die's box, so
+ * the groups of a stack's two dies multiplex on each box.)
+ */
+static void perf_iostat_list(struct __test_metadata *_metadata, const char *perf)
+{
+	static const char want[] =
+		"S0-uncore_iio_0<0000:16>\nS1-uncore_iio_0<0000:96>\n"
+		"S0-uncore_iio_1<0000:2a>\nS1-uncore_iio_1<0000:aa>\n"
+		"S0-uncore_iio_2<0000:3e>\nS1-uncore_iio_2<0000:be>\n"
+		"S0-uncore_iio_3<0000:52>\nS1-uncore_iio_3<0000:d2>\n"
+		"S0-uncore_iio_4<0000:66>\nS1-uncore_iio_4<0000:e6>\n"
+		"S0-uncore_iio_5<0000:00>\nS1-uncore_iio_5<0000:80>\n";
+	char cmd[512], line[256], got[1024] = "";
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "%s stat --iostat=list 2>&1", perf);
+	p = popen(cmd, "r");
+	ASSERT_TRUE(p != NULL);
+	while (fgets(line, sizeof(line), p))
+		if (strlen(got) + strlen(line) < sizeof(got))
+			strcat(got, line);
+	EXPECT_EQ(0, pclose(p));
+	EXPECT_STREQ(want, got);
+}
+
+TEST_F(icx, perf_iostat_list_debian)
+{
+	perf_iostat_list(_metadata, getenv("PERF") ?: "/usr/bin/perf");
+}
+
+TEST_F(icx, perf_iostat_list_upmu_perf)
+{
+	const char *perf = getenv("UPMU_PERF");
+
+	if (!perf || access(perf, X_OK))
+		SKIP(return, "no patched perf (UPMU_PERF)");
+	perf_iostat_list(_metadata, perf);
+}
+
 TEST_F(icx, perf_stat_debian)
 {
-	perf_stat_exact(_metadata, getenv("PERF") ?: "/usr/bin/perf");
+	perf_stat_exact(_metadata, getenv("PERF") ?: "/usr/bin/perf", "", RAW_PART0);
 }
 
 TEST_F(icx, perf_stat_upmu_perf)
@@ -480,7 +580,35 @@ TEST_F(icx, perf_stat_upmu_perf)
 
 	if (!perf || access(perf, X_OK))
 		SKIP(return, "no patched perf (UPMU_PERF)");
-	perf_stat_exact(_metadata, perf);
+	perf_stat_exact(_metadata, perf, "", RAW_PART0);
+}
+
+TEST_F(icx, perf_json_name_debian)
+{
+	perf_stat_exact(_metadata, getenv("PERF") ?: "/usr/bin/perf", ICX_CPUID, NAME_PART0);
+}
+
+TEST_F(icx, perf_json_name_upmu_perf)
+{
+	const char *perf = getenv("UPMU_PERF");
+
+	if (!perf || access(perf, X_OK))
+		SKIP(return, "no patched perf (UPMU_PERF)");
+	perf_stat_exact(_metadata, perf, ICX_CPUID, NAME_PART0);
+}
+
+/*
+ * Upstream's intel_uncore, whose PMUs would take these names, stays out
+ * of a VM (the CPUID hypervisor bit), also on an Ice Lake-X CPU.
+ */
+TEST_F(icx, no_upstream_intel_uncore)
+{
+	int rc = system("modprobe intel_uncore 2>/dev/null");
+
+	(void)rc;	/* built in on the debug kernel: its init ran at boot */
+	EXPECT_FALSE(pmu_exists("uncore_ubox"));
+	EXPECT_FALSE(pmu_exists("uncore_pcu"));
+	EXPECT_FALSE(pmu_exists("uncore_m2pcie_0"));
 }
 
 TEST_HARNESS_MAIN
