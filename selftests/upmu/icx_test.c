@@ -481,6 +481,22 @@ TEST_F(icx, hotplug_per_die)
 	close(fd1);
 }
 
+/*
+ * The device's sockets must be the machine's dies: a 1-socket Ice Lake-X
+ * on this 2-package machine gets no PMUs (the driver's probe says why).
+ */
+TEST_F(icx, sockets_are_dies)
+{
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	EXPECT_TRUE(pmu_gone_within(IIO(0), 5000));
+	ASSERT_EQ(0, sim_new(SIM_ID, 1, "soc=icx"));
+	EXPECT_FALSE(pmu_exists(IIO(0)));
+	EXPECT_FALSE(pmu_exists(FR(5)));
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx"));
+	EXPECT_TRUE(pmu_exists(IIO(0)));
+}
+
 /* Only one kind of SoC at a time; no traffic a stack cannot take. */
 TEST_F(icx, soc_option)
 {
