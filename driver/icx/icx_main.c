@@ -373,6 +373,9 @@ static int icx_pmu_init(struct platform_device *pdev, struct icx_dev *id,
 	upmu->desc = &type->desc;
 	upmu->priv = (void *)&icx_ids[t][k];
 	upmu->num_counters = type->nr_ctrs;
+	/* Free-running counters: any number of events read each. */
+	if (t == ICX_FR)
+		upmu->shared = GENMASK_ULL(type->nr_ctrs - 1, 0);
 	upmu->width = ICX_CTR_BITS;
 	/* perf 6.1's iostat reads /sys/devices/uncore_iio_N/dieX */
 	upmu->top_level = true;

@@ -565,7 +565,9 @@ struct upmu_info {
  *	  the box and every call of a &struct upmu_hw_ops op on it
  * @hw: allocation state of the box's counters
  * @events: event on each counter index
- * @n_active: counters in use, drives the poll timer
+ * @shared: events on counters of &upmu_pmu.shared (on event->active_entry)
+ * @n_active: events on the box (counters in use, and @shared), drives
+ *	      the poll timer
  * @enabled: the box is enabled (&upmu_hw_ops.enable last called): it
  *	     stays disabled while no counter is in use
  * @dead: the registers are gone; perf callbacks no longer touch them
@@ -582,6 +584,7 @@ struct upmu_box {
 	raw_spinlock_t lock;
 	struct upmu_sched hw;
 	struct perf_event *events[UPMU_MAX_COUNTERS];
+	struct list_head shared;
 	unsigned int n_active;
 	bool enabled;
 	bool dead;
@@ -608,6 +611,10 @@ struct upmu_box {
  * @width: counter width in bits (set by the family)
  * @widths: width of each counter that differs from @width (0: @width);
  *	    set by the family, e.g. for free-running counters
+ * @shared: counters that any number of events read at once (set by the
+ *	    family): free-running counters, which nothing programs.  An
+ *	    event whose constraint is among them takes no counter: it
+ *	    reads the first counter of its constraint, and fits any group
  * @nr_boxes: boxes in @boxes (1 unless upmu_pmu_set_dies())
  * @boxes: the boxes
  * @cpu_box: index in @boxes of each CPU's box, or -1 (nr_cpu_ids entries)
@@ -654,6 +661,7 @@ struct upmu_pmu {
 	unsigned int num_counters;
 	unsigned int width;
 	u8 widths[UPMU_MAX_COUNTERS];
+	u64 shared;
 	unsigned int nr_boxes;
 	struct upmu_box **boxes;
 	int *cpu_box;
