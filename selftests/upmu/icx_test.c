@@ -325,6 +325,43 @@ TEST_F(icx, bw_in_free_running)
 		  "socket=0 stack=0 part=3 op=wr size=256 count=10", 0);
 }
 
+/*
+ * A free-running counter is read by any number of events at once, in
+ * groups or not, as upstream's: none of them waits for a counter.
+ */
+TEST_F(icx, free_running_shared)
+{
+	const char *wr = "socket=0 stack=5 part=0 op=wr size=64 count=10";
+	int a = ev_open(FR(5), "bw_in_port0", 0, -1), b, lead, sib[10];
+	unsigned int i;
+
+	ASSERT_LE(0, a);
+	b = ev_open(FR(5), "bw_in_port0", 0, -1);
+	ASSERT_LE(0, b);
+	lead = ev_open(FR(5), "bw_in_port0", 0, -1);
+	ASSERT_LE(0, lead);
+	for (i = 0; i < 10; i++) {
+		sib[i] = ev_open(FR(5), i % 2 ? "ioclk" : "bw_in_port0", 0, lead);
+		ASSERT_LE(0, sib[i]) TH_LOG("sibling %u: %s", i, strerror(-sib[i]));
+	}
+	ASSERT_EQ(0, inject(wr));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "5000"));
+	EXPECT_EQ(20ULL, count_of(_metadata, a));
+	EXPECT_EQ(20ULL, count_of(_metadata, b));
+	EXPECT_EQ(20ULL, count_of(_metadata, lead));
+	for (i = 0; i < 10; i++)
+		EXPECT_EQ(i % 2 ? 5000ULL : 20ULL, count_of(_metadata, sib[i]));
+	/* one closes; the others count on */
+	close(a);
+	ASSERT_EQ(0, inject(wr));
+	EXPECT_EQ(40ULL, count_of(_metadata, b));
+	EXPECT_EQ(40ULL, count_of(_metadata, sib[0]));
+	for (i = 0; i < 10; i++)
+		close(sib[i]);
+	close(lead);
+	close(b);
+}
+
 /* An event on a CPU of socket 1 counts socket 1's traffic only. */
 TEST_F(icx, box_of_die)
 {
