@@ -9,7 +9,7 @@
  * and perf stat (Debian's perf and $UPMU_PERF) giving the exact count.
  *
  * Needs upmu_core and upmu_sim loaded, UPMU_MODDIR (upmu_icx.ko is
- * loaded here), 4 CPUs on 2 packages (socket 1 is CPUs 2 and 3).  The
+ * loaded and unloaded around each test), 4 CPUs on 2 packages (socket 1 is CPUs 2 and 3).  The
  * clock is manual and runs at 1000 MHz: 1 ns of latency is 1 cycle.
  */
 
@@ -47,10 +47,12 @@ FIXTURE_SETUP(icx)
 	ASSERT_TRUE(pmu_exists(IIO(5)));
 }
 
+/* Nothing left behind: later programs unload and load the upmu stack. */
 FIXTURE_TEARDOWN_PARENT(icx)
 {
 	upmu_fixture_teardown(_metadata);
 	sim_del(SIM_ID);
+	EXPECT_EQ(0, mod_unload_wait("upmu_icx"));
 }
 
 /* An event of @pmu on @cpu in group @group; fd or -errno. */
