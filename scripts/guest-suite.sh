@@ -25,6 +25,7 @@ families_test
 fuzz_test
 stress_test
 testpmu_test
+icx_test
 nic_fwctl_test
 nic_diag_test
 perf_examples

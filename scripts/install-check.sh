@@ -24,7 +24,7 @@ rel=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$kdir/include/generated/ut
 [ -n "$rel" ] || upmu_die "install-check: $kdir is not a configured kernel tree"
 command -v dkms >/dev/null || upmu_die "install-check: dkms missing (scripts/deps.sh)"
 ver=$(scripts/install.sh dkms-version)
-mods="upmu_core upmu_sim upmu_t410 upmu_nic"
+mods="upmu_core upmu_sim upmu_t410 upmu_nic upmu_icx"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/upmu-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -9,6 +9,9 @@
 #   --cpus N            guest cpus (default 4)
 #   --nodes N           NUMA nodes = sockets; cpus and memory split evenly (default 2)
 #   --mem MB            total guest memory (default 2048)
+#   --cpu-model M       guest CPU: max (default: QEMU's "max", an AMD CPU under
+#                       TCG), icx (an Ice Lake-X: "Icelake-Server,model=106",
+#                       for perf's Ice Lake-X tables), or a QEMU -cpu string
 #   --timeout SECS      kill the VM after SECS (default 1200; exit 124)
 #   --results DIR       results directory (default: a new /tmp/upmu-vm.* dir, kept)
 #   --no-logcheck       do not fail on kernel splats (scripts/logcheck.sh)
@@ -42,6 +45,7 @@ usage() {
 }
 
 kernel=debug cpus=4 nodes=2 mem=2048 tmo=1200 results="" logcheck=1 kmemleak=1
+cpu_model=max
 verbose=${UPMU_VM_VERBOSE:-0}
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -49,6 +53,7 @@ while [ $# -gt 0 ]; do
 	--cpus) cpus=${2:?}; shift 2 ;;
 	--nodes) nodes=${2:?}; shift 2 ;;
 	--mem) mem=${2:?}; shift 2 ;;
+	--cpu-model) cpu_model=${2:?}; shift 2 ;;
 	--timeout) tmo=${2:?}; shift 2 ;;
 	--results) results=${2:?}; shift 2 ;;
 	--no-logcheck) logcheck=0; shift ;;
@@ -224,10 +229,18 @@ append="$append ${UPMU_VM_APPEND:-}"
 # re-reads its features (identify_cpu() clears them: LA57 looks off for a
 # moment, and KASAN's idea of the address space with it) gives a bogus
 # "BUG: KASAN: wild-memory-access" at 0.01 s that also turns lockdep off.
-upmu_log "vm: booting $bzimage ($cpus cpus, $nodes nodes, ${mem} MB), results in $results"
+# QEMU's Icelake-Server is model 134 (0x86, Snow Ridge to perf) unless told
+# model=106 (0x6a, Ice Lake-X); the hypervisor bit stays set, so upstream's
+# intel_uncore refuses to load and its PMU names stay free.
+case "$cpu_model" in
+max) cpu=max ;;
+icx) cpu=Icelake-Server,model=106 ;;
+*) cpu=$cpu_model ;;
+esac
+upmu_log "vm: booting $bzimage ($cpus cpus, $nodes nodes, ${mem} MB, cpu $cpu), results in $results"
 start=$(date +%s.%N)
 timeout -k 10 "$tmo" qemu-system-x86_64 \
-	-machine q35 -accel tcg -cpu max,la57=off -nographic -nodefaults -no-reboot \
+	-machine q35 -accel tcg -cpu "$cpu,la57=off" -nographic -nodefaults -no-reboot \
 	-m "$mem" -smp "cpus=$cpus,sockets=$nodes" "${numa[@]}" \
 	-kernel "$bzimage" -initrd "$initrd" -append "$append" \
 	-virtfs "local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap" \

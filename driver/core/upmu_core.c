@@ -166,12 +166,16 @@ static void upmu_update_all(struct upmu_box *box)
 {
 	unsigned int idx;
 
-	for_each_set_bit(idx, box->hw.used, UPMU_MAX_COUNTERS) {
-		struct perf_event *event = box->events[idx];
+	struct perf_event *event;
 
+	for_each_set_bit(idx, box->hw.used, UPMU_MAX_COUNTERS) {
+		event = box->events[idx];
 		if (event && !(event->hw.state & PERF_HES_STOPPED))
 			upmu_event_update(box, event);
 	}
+	list_for_each_entry(event, &box->shared, active_entry)
+		if (!(event->hw.state & PERF_HES_STOPPED))
+			upmu_event_update(box, event);
 }
 
 static enum hrtimer_restart upmu_poll(struct hrtimer *t)
@@ -360,6 +364,22 @@ static u64 upmu_constraint(struct upmu_pmu *upmu, struct perf_event *event)
 	return upmu->num_counters ? GENMASK_ULL(upmu->num_counters - 1, 0) : 0;
 }
 
+/*
+ * The shared counter @event reads (&upmu_pmu.shared), or -1 when it needs
+ * a counter of its own.
+ */
+static int upmu_shared_idx(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	u64 allowed;
+
+	if (!upmu->shared)
+		return -1;
+	allowed = upmu_constraint(upmu, event);
+	if (!allowed || (allowed & ~upmu->shared))
+		return -1;
+	return __ffs64(allowed);
+}
+
 /* A counter for @event in @s: the family's get_idx, or by constraint. */
 static int upmu_get_idx(struct upmu_pmu *upmu, struct upmu_sched *s,
 			struct perf_event *event)
@@ -375,16 +395,24 @@ static int upmu_add(struct perf_event *event, int flags)
 	struct upmu_box *box = upmu_event_box(upmu, event);
 	struct hw_perf_event *hwc = &event->hw;
 	unsigned long irqflags;
-	int idx;
+	int idx, shared;
 
 	irqflags = upmu_lock(box);
-	idx = box->dead ? -ENODEV : upmu_get_idx(upmu, &box->hw, event);
+	shared = upmu_shared_idx(upmu, event);
+	if (box->dead)
+		idx = -ENODEV;
+	else
+		idx = shared >= 0 ? shared : upmu_get_idx(upmu, &box->hw, event);
 	if (idx < 0) {
 		upmu_unlock(box, irqflags);
 		return idx;
 	}
-	set_bit(idx, box->hw.used);
-	box->events[idx] = event;
+	if (shared >= 0) {
+		list_add_tail(&event->active_entry, &box->shared);
+	} else {
+		set_bit(idx, box->hw.used);
+		box->events[idx] = event;
+	}
 	hwc->idx = idx;
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (!box->n_active++ && upmu->poll)
@@ -410,10 +438,14 @@ static void upmu_del(struct perf_event *event, int flags)
 	upmu_stop(event, PERF_EF_UPDATE);
 
 	irqflags = upmu_lock(box);
-	if (upmu->desc->ops->put_idx)
-		upmu->desc->ops->put_idx(upmu, &box->hw, event);
-	clear_bit(hwc->idx, box->hw.used);
-	box->events[hwc->idx] = NULL;
+	if (!list_empty(&event->active_entry)) {
+		list_del_init(&event->active_entry);
+	} else {
+		if (upmu->desc->ops->put_idx)
+			upmu->desc->ops->put_idx(upmu, &box->hw, event);
+		clear_bit(hwc->idx, box->hw.used);
+		box->events[hwc->idx] = NULL;
+	}
 	hwc->idx = -1;
 	last = !--box->n_active;
 	upmu_unlock(box, irqflags);
@@ -770,6 +802,9 @@ static int upmu_sched_one(struct upmu_pmu *upmu, struct upmu_sched *s,
 	/* One hardware PMU per group. */
 	if (event->pmu != &upmu->pmu)
 		return -EINVAL;
+	/* A shared counter fits any group. */
+	if (upmu_shared_idx(upmu, event) >= 0)
+		return 0;
 	idx = upmu_get_idx(upmu, s, event);
 	/* Out of counters is EINVAL; a family's own resources say more. */
 	if (idx == -EAGAIN)
@@ -1311,6 +1346,7 @@ static struct upmu_box *upmu_box_alloc(struct upmu_pmu *upmu, unsigned int id)
 	box->cpu = -1;
 	box->regs = &box->own_regs;
 	box->hw.box = box;
+	INIT_LIST_HEAD(&box->shared);
 	raw_spin_lock_init(&box->lock);
 	upmu_hrtimer_setup(&box->timer, upmu_poll, CLOCK_MONOTONIC,
 			   HRTIMER_MODE_REL_HARD);
@@ -1638,8 +1674,11 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 	upmu->pmu = (struct pmu) {
 		.module		= owner,
 #if UPMU_HAVE_PMU_PARENT && UPMU_PMU_REVOKES
-		/* Only where the PMU cannot outlive its parent. */
-		.parent		= upmu->dev,
+		/*
+		 * Only where the PMU cannot outlive its parent, and unless
+		 * the family wants it where upstream's x86 uncore PMUs are.
+		 */
+		.parent		= upmu->top_level ? NULL : upmu->dev,
 #endif
 		.task_ctx_nr	= perf_invalid_context,
 		.capabilities	= PERF_PMU_CAP_NO_EXCLUDE |

@@ -596,7 +596,9 @@ struct upmu_info {
  *	  the box and every call of a &struct upmu_hw_ops op on it
  * @hw: allocation state of the box's counters
  * @events: event on each counter index
- * @n_active: counters in use, drives the poll timer
+ * @shared: events on counters of &upmu_pmu.shared (on event->active_entry)
+ * @n_active: events on the box (counters in use, and @shared), drives
+ *	      the poll timer
  * @enabled: the box is enabled (&upmu_hw_ops.enable last called): it
  *	     stays disabled while no counter is in use
  * @dead: the registers are gone; perf callbacks no longer touch them
@@ -613,6 +615,7 @@ struct upmu_box {
 	raw_spinlock_t lock;
 	struct upmu_sched hw;
 	struct perf_event *events[UPMU_MAX_COUNTERS];
+	struct list_head shared;
 	unsigned int n_active;
 	bool enabled;
 	bool dead;
@@ -639,6 +642,10 @@ struct upmu_box {
  * @width: counter width in bits (set by the family)
  * @widths: width of each counter that differs from @width (0: @width);
  *	    set by the family, e.g. for free-running counters
+ * @shared: counters that any number of events read at once (set by the
+ *	    family): free-running counters, which nothing programs.  An
+ *	    event whose constraint is among them takes no counter: it
+ *	    reads the first counter of its constraint, and fits any group
  * @nr_boxes: boxes in @boxes (1 unless upmu_pmu_set_dies())
  * @boxes: the boxes
  * @cpu_box: index in @boxes of each CPU's box, or -1 (nr_cpu_ids entries)
@@ -649,6 +656,9 @@ struct upmu_box {
  *	  before it has allocated the PMU's contexts)
  * @read_pkg: each box's CPUs are exactly one package: events are read
  *	      from any CPU of it without an IPI
+ * @top_level: set by the family: the PMU's sysfs device is
+ *	       /sys/devices/<name>, not below @dev, where upstream's x86
+ *	       uncore PMUs are and tools look for them (perf 6.1's iostat)
  * @groups: sysfs attribute groups handed to perf
  * @fmt_group: the "format" group
  * @ev_group: the "events" group
@@ -682,6 +692,7 @@ struct upmu_pmu {
 	unsigned int num_counters;
 	unsigned int width;
 	u8 widths[UPMU_MAX_COUNTERS];
+	u64 shared;
 	unsigned int nr_boxes;
 	struct upmu_box **boxes;
 	int *cpu_box;
@@ -689,6 +700,7 @@ struct upmu_pmu {
 	unsigned long buried;
 	bool live;
 	bool read_pkg;
+	bool top_level;
 	const struct attribute_group *groups[8];
 	struct attribute_group fmt_group;
 	struct attribute_group ev_group;

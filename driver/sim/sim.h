@@ -20,6 +20,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "hw/icx_uncore.h"
 #include "hw/t410_c2c.h"
 #include "hw/t410_cmem.h"
 #include "hw/t410_cspmu.h"
@@ -46,11 +47,14 @@
 /* Register blocks a device may have (new_device blocks=) */
 enum sim_block {
 	SIM_BLK_UCF, SIM_BLK_CMEM, SIM_BLK_PCIE, SIM_BLK_TGT, SIM_BLK_C2C,
-	SIM_BLK_CLINK, SIM_BLK_DLINK, SIM_BLK_NIC, SIM_NR_BLKS
+	SIM_BLK_CLINK, SIM_BLK_DLINK, SIM_BLK_NIC, SIM_BLK_ICX, SIM_NR_BLKS
 };
 
+/* The Tegra410 blocks: a SoC has these or Ice Lake-X's (soc=icx), not both. */
+#define SIM_T410_BLKS	GENMASK(SIM_BLK_DLINK, SIM_BLK_UCF)
+
 /* What a device has unless new_device says blocks=: the SoC, no NIC. */
-#define SIM_DEF_BLKS	GENMASK(SIM_BLK_DLINK, SIM_BLK_UCF)
+#define SIM_DEF_BLKS	SIM_T410_BLKS
 
 enum sim_op { SIM_OP_RD, SIM_OP_WR, SIM_OP_ATOMIC, SIM_OP_DATALESS, SIM_NR_OPS };
 enum sim_src { SIM_SRC_LOC_CPU, SIM_SRC_LOC_NONCPU, SIM_SRC_REM, SIM_NR_SRCS };
@@ -292,6 +296,44 @@ struct sim_reach {
 struct sim_nic;
 
 /**
+ * struct sim_icx_stack - the PMU boxes of one Ice Lake-X IIO stack
+ * @iio_box_ctl: IIO box control
+ * @iio_ctl: IIO counter controls
+ * @iio_ctr: IIO counters
+ * @irp_box_ctl: IRP box control
+ * @irp_ctl: IRP counter controls
+ * @irp_ctr: IRP counters
+ * @ioclk: free-running IIO clock counter
+ * @bw_in: free-running inbound bandwidth counter of each part
+ */
+struct sim_icx_stack {
+	u64 iio_box_ctl;
+	u64 iio_ctl[ICX_IIO_NR_CTRS];
+	u64 iio_ctr[ICX_IIO_NR_CTRS];
+	u64 irp_box_ctl;
+	u64 irp_ctl[ICX_IRP_NR_CTRS];
+	u64 irp_ctr[ICX_IRP_NR_CTRS];
+	u64 ioclk;
+	u64 bw_in[ICX_NR_PARTS];
+};
+
+/**
+ * struct sim_icx - the Ice Lake-X uncore of a SoC (hw/icx_uncore.h)
+ * @st: the stacks of each socket
+ * @unit: all of it, brought up to date as one block
+ * @load: per socket, the flows' fastest counter increments per s
+ * @regs: its register window, ICX_SOCKET_STRIDE per socket
+ * @pdev: its platform device
+ */
+struct sim_icx {
+	struct sim_icx_stack st[SIM_MAX_SOCKETS][ICX_NR_STACKS];
+	struct sim_unit unit;
+	u64 load[SIM_MAX_SOCKETS];
+	struct sim_regs regs;
+	struct platform_device *pdev;
+};
+
+/**
  * struct sim_nic_opts - the shape of a device's NIC (new_device options)
  * @pfs: physical functions (pfs=)
  * @ports: physical ports, 8 priorities each (ports=)
@@ -343,6 +385,7 @@ struct sim_nic_opts {
  * @c2c: NVLink-C2C PMU per socket
  * @clink: NV-CLink PMU per socket
  * @dlink: NV-DLink PMU per socket
+ * @icx: the Ice Lake-X uncore (soc=icx)
  * @nic_opts: the shape of its NIC
  * @nic: its NIC (blocks=nic), or NULL
  * @ddir: debugfs directory
@@ -373,6 +416,7 @@ struct sim_dev {
 	struct sim_link c2c[SIM_MAX_SOCKETS];
 	struct sim_link clink[SIM_MAX_SOCKETS];
 	struct sim_link dlink[SIM_MAX_SOCKETS];
+	struct sim_icx icx;
 	struct sim_nic_opts nic_opts;
 	struct sim_nic *nic;
 	struct dentry *ddir;
@@ -399,6 +443,16 @@ static inline bool sim_has(const struct sim_dev *sd, enum sim_block b)
  * @reach: optional: the counters of the type that a transaction reaches
  *	   (overflow checks), into @r; their number
  * @catch_up: optional: bring the type's blocks up to sim time @now
+ * @resolve: optional: complete the PCIe initiator (rc=, rp=, bdf=) and
+ *	     target (to_rc=, to_rp=) of a transaction in the SoC's PCIe
+ *	     topology, or refuse it (-EINVAL); @has says which keys the user
+ *	     gave (SIM_HAS_*).  The first type the SoC has with this hook
+ *	     resolves; without one, the Tegra410 layout (sim_pcie_resolve())
+ * @show_devices: optional: the SoC's PCI functions, lspci-like (the
+ *		  debugfs pci_devices file), chosen like @resolve
+ * @advance_check: optional: may the manual clock jump by @ns as far as
+ *		   the type's counters go (no counter advancing by more
+ *		   than half its range)?  0 or -ERANGE
  *
  * Types register at module init (sim_block_register()), in the order
  * their blocks are built and brought up to date; they are taken down in
@@ -415,7 +469,15 @@ struct sim_block_type {
 	unsigned int (*reach)(struct sim_dev *sd, const struct sim_txn *t,
 			      struct sim_reach *r);
 	void (*catch_up)(struct sim_dev *sd, u64 now);
+	int (*resolve)(struct sim_dev *sd, struct sim_txn *t, u32 has);
+	void (*show_devices)(struct sim_dev *sd, struct seq_file *m);
+	int (*advance_check)(struct sim_dev *sd, u64 ns);
 };
+
+/* The keys of a transaction the user gave (&sim_block_type.resolve). */
+#define SIM_HAS_RP	BIT(0)
+#define SIM_HAS_BDF	BIT(1)
+#define SIM_HAS_TO_RP	BIT(2)
 
 #define SIM_MAX_BLOCK_TYPES	8
 
@@ -428,7 +490,21 @@ static inline bool sim_has_type(const struct sim_dev *sd,
 	return sd->blocks & type->blocks;
 }
 
+/*
+ * Is @type of the SoC's kind (Tegra410 or Ice Lake-X; a NIC goes with
+ * either)?  Traffic is bounded by the counters of the SoC's kind, as if
+ * it had all of its blocks, whichever of them it has.
+ */
+static inline bool sim_kind_has_type(const struct sim_dev *sd,
+				     const struct sim_block_type *type)
+{
+	u32 kind = sim_has(sd, SIM_BLK_ICX) ? BIT(SIM_BLK_ICX) : SIM_T410_BLKS;
+
+	return type->blocks & (kind | BIT(SIM_BLK_NIC));
+}
+
 /* sim_bus.c */
+const struct sim_block_type *sim_soc_type(struct sim_dev *sd, size_t hook);
 int sim_block_register(const struct sim_block_type *type);
 struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,
 				     struct sim_regs *regs, u32 socket,
@@ -549,6 +625,9 @@ unsigned int sim_c2c_units(struct sim_dev *sd, const struct sim_txn *t,
 bool sim_txn_gpu(const struct sim_txn *t);
 unsigned int sim_c2c_reach(struct sim_dev *sd, const struct sim_txn *t,
 			   struct sim_reach *r);
+
+/* sim_icx.c */
+extern const struct sim_block_type sim_icx_type;
 
 /* sim_nic.c */
 int sim_nic_add(struct sim_dev *sd);

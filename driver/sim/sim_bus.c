@@ -3,14 +3,17 @@
  * upmu_sim bus: create and destroy simulated SoCs at runtime,
  * netdevsim-style:
  *
- *   echo "ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime]
- *	   [rcs=N] [c2c=gpu1|gpu2|soc] [blocks=LIST] [NIC options]" > /sys/bus/upmu_sim/new_device
+ *   echo "ID NR_SOCKETS [soc=t410|icx] [width=BITS] [counters=N] [clock_mhz=F]
+ *	   [clock=manual|realtime] [rcs=N] [c2c=gpu1|gpu2|soc] [blocks=LIST]
+ *	   [NIC options]" > /sys/bus/upmu_sim/new_device
  *   echo ID > /sys/bus/upmu_sim/del_device
  *
  * Each socket gets the PMU register blocks of a Tegra410 socket as
  * platform devices; whichever driver binds to them cannot tell them
  * from silicon.  blocks= lists them (ucf,cmem,pcie,tgt,c2c,clink,dlink
- * by default); "nic" adds a ConnectX/BlueField-like NIC (sim_nic.c),
+ * by default).  soc=icx makes an Ice Lake-X instead (blocks=icx: the IIO,
+ * IRP and free-running PMU boxes of its 6 IIO stacks per socket, see
+ * sim_icx.c); a SoC is one or the other.  "nic" adds a ConnectX/BlueField-like NIC (sim_nic.c),
  * e.g. "ID 1 blocks=nic pfs=2 ports=2", shaped by:
  *
  *   pfs=N	physical functions, 1-4 (2): one "upmu-nic-pf" device each
@@ -151,10 +154,32 @@ static const struct sim_block_type sim_nic_type = {
 	.catch_up	= sim_nic_catch_up,
 };
 
+/**
+ * sim_soc_type() - the type whose hook describes the SoC's topology
+ * @sd: the simulated SoC
+ * @hook: offsetof() a hook of &struct sim_block_type
+ *
+ * Return: the first registered type that @sd has and that has the hook,
+ * or NULL.
+ */
+const struct sim_block_type *sim_soc_type(struct sim_dev *sd, size_t hook)
+{
+	unsigned int i;
+
+	for (i = 0; i < sim_nr_block_types; i++) {
+		const struct sim_block_type *type = sim_block_types[i];
+
+		if (sim_has_type(sd, type) &&
+		    *(const void * const *)((const u8 *)type + hook))
+			return type;
+	}
+	return NULL;
+}
+
 /* The built-in types, in the order their blocks are built. */
 static const struct sim_block_type * const sim_builtin_types[] = {
 	&sim_ucf_type, &sim_cmem_type, &sim_pcie_type, &sim_c2c_type,
-	&sim_nic_type,
+	&sim_icx_type, &sim_nic_type,
 };
 
 static void sim_remove(struct device *dev)
@@ -223,7 +248,7 @@ static char *sim_next_word(char **p)
 static const char * const sim_block_names[SIM_NR_BLKS] = {
 	[SIM_BLK_UCF] = "ucf", [SIM_BLK_CMEM] = "cmem", [SIM_BLK_PCIE] = "pcie",
 	[SIM_BLK_TGT] = "tgt", [SIM_BLK_C2C] = "c2c", [SIM_BLK_CLINK] = "clink",
-	[SIM_BLK_DLINK] = "dlink", [SIM_BLK_NIC] = "nic",
+	[SIM_BLK_DLINK] = "dlink", [SIM_BLK_NIC] = "nic", [SIM_BLK_ICX] = "icx",
 };
 
 /* blocks=ucf,pcie,...: the register blocks to build, at least one. */
@@ -300,6 +325,9 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 			ret = sim_parse_c2c(sd, val);
 		else if (!strcmp(tok, "blocks"))
 			ret = sim_parse_blocks(sd, val);
+		else if (!strcmp(tok, "soc"))
+			ret = !strcmp(val, "icx") ? (sd->blocks = BIT(SIM_BLK_ICX), 0) :
+			      !strcmp(val, "t410") ? 0 : -EINVAL;
 		else if (!strcmp(tok, "clock"))
 			ret = !strcmp(val, "manual") ? (sd->manual = true, 0) :
 			      !strcmp(val, "realtime") ? 0 : -EINVAL;
@@ -313,6 +341,9 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 	if (sd->width < SIM_MIN_WIDTH || sd->width > 64 || !sd->nr_counters ||
 	    sd->nr_counters > 31 || !sd->clock_mhz || sd->clock_mhz > T410_MAX_CLOCK_MHZ ||
 	    sd->nr_rcs > SIM_PCIE_NR_RC)
+		return -EINVAL;
+	/* Tegra410 or Ice Lake-X, not both. */
+	if (sim_has(sd, SIM_BLK_ICX) && (sd->blocks & SIM_T410_BLKS))
 		return -EINVAL;
 	return 0;
 }
@@ -336,7 +367,7 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 	if (!w_id || !w_nr || kstrtou32(w_id, 10, &id) ||
 	    kstrtou32(w_nr, 10, &nr_sockets) || id > INT_MAX || !nr_sockets ||
 	    nr_sockets > SIM_MAX_SOCKETS) {
-		pr_err("upmu_sim: format is \"ID NR_SOCKETS [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N] [c2c=gpu1|gpu2|soc] [blocks=LIST] [pfs=N] [ports=N] [links=N] [hosts=N] [funcs=N] [nic_khz=F] [nic_log_samples=N] [nic_log_period=N] [nic_socket=N]\", 0 <= ID <= %d, 1 <= NR_SOCKETS <= %d\n",
+		pr_err("upmu_sim: format is \"ID NR_SOCKETS [soc=t410|icx] [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N] [c2c=gpu1|gpu2|soc] [blocks=LIST] [pfs=N] [ports=N] [links=N] [hosts=N] [funcs=N] [nic_khz=F] [nic_log_samples=N] [nic_log_period=N] [nic_socket=N]\", 0 <= ID <= %d, 1 <= NR_SOCKETS <= %d\n",
 		       INT_MAX, SIM_MAX_SOCKETS);
 		kfree(opts);
 		return -EINVAL;

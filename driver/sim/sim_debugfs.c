@@ -4,7 +4,9 @@
  * flows and the sim clock.  /sys/kernel/debug/upmu_sim/<id>/:
  *
  *   inject   w  "socket=0 op=rd size=64 count=1000 src=loc_cpu dst=loc_cmem hit=0 lat=100"
- *		 (and rc=, rp=, bdf= for PCIe initiators, gpu= for GPUs)
+ *		 (and rc=, rp=, bdf= for PCIe initiators, gpu= for GPUs;
+ *		 stack=, part=, to_stack=, to_part= are rc=, rp=, to_rc=,
+ *		 to_rp= by Ice Lake-X's names)
  *   flows    rw "add id=1 rate=<txn/s> <txn keys>" | "stop id=1" | "del id=1" | "clear"
  *		 read: one line per flow with the transactions delivered so far
  *   clock    rw "realtime" | "manual"
@@ -107,6 +109,19 @@ static int parse_rc(const char *v, u8 *rc)
 	return ret ?: *rc == SIM_NO_RC ? -EINVAL : 0;
 }
 
+/* The SoC's PCIe topology completes the initiator and target of @r. */
+static int sim_txn_resolve(struct sim_dev *sd, struct sim_req *r)
+{
+	const struct sim_block_type *type =
+		sim_soc_type(sd, offsetof(struct sim_block_type, resolve));
+	u32 has = (r->has_rp ? SIM_HAS_RP : 0) | (r->has_bdf ? SIM_HAS_BDF : 0) |
+		  (r->has_to_rp ? SIM_HAS_TO_RP : 0);
+
+	if (type)
+		return type->resolve(sd, &r->txn, has);
+	return sim_pcie_resolve(sd, &r->txn, r->has_rp, r->has_bdf, r->has_to_rp);
+}
+
 /*
  * Parse "key=value ..." into @r.  Unknown keys, and values that do not
  * fit, are EINVAL.
@@ -131,15 +146,15 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 			r->txn.dst = SIM_DST_LOC_OTHER, ret = 0;
 		else if (!strcmp(tok, "dst"))
 			ret = parse_enum(val, dst_names, SIM_NR_DSTS, &r->txn.dst);
-		else if (!strcmp(tok, "rc"))
+		else if (!strcmp(tok, "rc") || !strcmp(tok, "stack"))
 			ret = parse_rc(val, &r->txn.rc);
-		else if (!strcmp(tok, "rp"))
+		else if (!strcmp(tok, "rp") || !strcmp(tok, "part"))
 			ret = kstrtou8(val, 0, &r->txn.rp), r->has_rp = true;
 		else if (!strcmp(tok, "bdf"))
 			ret = kstrtou16(val, 0, &r->txn.bdf), r->has_bdf = true;
-		else if (!strcmp(tok, "to_rc"))
+		else if (!strcmp(tok, "to_rc") || !strcmp(tok, "to_stack"))
 			ret = parse_rc(val, &r->txn.to_rc);
-		else if (!strcmp(tok, "to_rp"))
+		else if (!strcmp(tok, "to_rp") || !strcmp(tok, "to_part"))
 			ret = kstrtou8(val, 0, &r->txn.to_rp), r->has_to_rp = true;
 		else if (!strcmp(tok, "hdm"))
 			ret = kstrtou8(val, 0, &r->txn.hdm);
@@ -177,7 +192,7 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 	/* gpu= names a GPU of the socket that takes part */
 	if (r->has_gpu && (r->txn.gpu >= sd->nr_gpus || !sim_txn_gpu(&r->txn)))
 		return -EINVAL;
-	return sim_pcie_resolve(sd, &r->txn, r->has_rp, r->has_bdf, r->has_to_rp);
+	return sim_txn_resolve(sd, r);
 }
 
 /**
@@ -478,7 +493,13 @@ DEFINE_DEBUGFS_ATTRIBUTE(cycles_fops, cycles_get, NULL, "%llu\n");
 
 static int pci_devices_show(struct seq_file *m, void *unused)
 {
-	sim_pcie_show_devices(m->private, m);
+	const struct sim_block_type *type =
+		sim_soc_type(m->private, offsetof(struct sim_block_type, show_devices));
+
+	if (type)
+		type->show_devices(m->private, m);
+	else
+		sim_pcie_show_devices(m->private, m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(pci_devices);

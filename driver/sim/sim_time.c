@@ -74,7 +74,8 @@ static unsigned int sim_txn_reach(struct sim_dev *sd, const struct sim_txn *t,
 	unsigned int i, n = 0;
 
 	for (i = 0; i < sim_nr_block_types; i++)
-		if (sim_block_types[i]->reach)
+		if (sim_block_types[i]->reach &&
+		    sim_kind_has_type(sd, sim_block_types[i]))
 			n += sim_block_types[i]->reach(sd, t, r + n);
 	return n;
 }
@@ -190,9 +191,18 @@ static u64 sim_narrow_rate(struct sim_dev *sd)
  */
 int sim_advance_check(struct sim_dev *sd, u64 ns)
 {
+	unsigned int i;
+
 	lockdep_assert_held(&sd->lock);
 	if (ns > SIM_MAX_NS - sd->vnow)
 		return -ERANGE;
+	for (i = 0; i < sim_nr_block_types; i++) {
+		const struct sim_block_type *type = sim_block_types[i];
+
+		if (type->advance_check && sim_has_type(sd, type) &&
+		    type->advance_check(sd, ns))
+			return -ERANGE;
+	}
 	if (sd->width < 64 &&
 	    mul_u64_u64_div_u64(ns, sim_narrow_rate(sd), NSEC_PER_SEC) >
 	    BIT_ULL(sd->width - 1))

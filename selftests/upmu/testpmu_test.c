@@ -36,19 +36,6 @@ static int tb_load(void)
 	return pmu_exists(PMU) ? 0 : mod_load(MOD);
 }
 
-/* Unload; the test's events close as its process exits, give them time. */
-static int tb_unload(void)
-{
-	int i;
-
-	for (i = 0; i < 500; i++) {
-		if (!syscall(SYS_delete_module, MOD, O_NONBLOCK) || errno == ENOENT)
-			return 0;
-		usleep(10000);
-	}
-	return -errno;
-}
-
 static int tb_inject(unsigned int die, unsigned int ev, unsigned long long n)
 {
 	char buf[64];
@@ -80,7 +67,7 @@ FIXTURE_SETUP(testbox)
 FIXTURE_TEARDOWN_PARENT(testbox)
 {
 	upmu_fixture_teardown(_metadata);
-	EXPECT_EQ(0, tb_unload());
+	EXPECT_EQ(0, mod_unload_wait(MOD));
 }
 
 /* One owner per die in cpumask; the format and events of the tables. */

@@ -193,6 +193,18 @@ int mod_load(const char *mod)
 	return ret;
 }
 
+int mod_unload_wait(const char *mod)
+{
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (!syscall(SYS_delete_module, mod, O_NONBLOCK) || errno == ENOENT)
+			return 0;
+		usleep(10000);
+	}
+	return -errno;
+}
+
 int nic_unload(void)
 {
 	return syscall(SYS_delete_module, "upmu_nic", O_NONBLOCK) ? -errno : 0;

@@ -52,6 +52,12 @@ bool nic_loaded(void);
 int nic_load(void);
 /* Load $UPMU_MODDIR/@mod.ko (loaded already is fine); 0 or -errno. */
 int mod_load(const char *mod);
+/*
+ * Unload @mod (not loaded is fine), waiting up to 5 s for the events
+ * that hold it to close (a test's close as its process exits); 0 or
+ * -errno.
+ */
+int mod_unload_wait(const char *mod);
 int nic_unload(void);
 /* The 16-bit counter_id of data ID @id on simulated device SIM_ID, or 0. */
 uint32_t nic_cid_of(unsigned int sim_id, uint64_t id);

@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ice Lake-X uncore PMUs: IIO, IRP and IIO free-running, as upstream's
+ * intel_uncore registers them (arch/x86/events/intel/uncore_snbep.c):
+ * uncore_iio_0..5, uncore_irp_0..5 and uncore_iio_free_running_0..5,
+ * each with a box on every die (socket), the box of an event chosen by
+ * its CPU, formats with upstream's bit layout, so that perf's own Ice
+ * Lake-X event names and perf iostat apply.
+ *
+ * The registers are those of hw/icx_uncore.h: one window per socket in
+ * the device's register block.  The driver is tables plus the hooks
+ * below; the upmu core does the rest.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/property.h>
+
+#include "hw/icx_uncore.h"
+#include "upmu.h"
+#include "upmu_compat.h"
+
+enum icx_kind { ICX_IIO, ICX_IRP, ICX_FR, ICX_NR_KINDS };
+
+/**
+ * struct icx_type - one kind of box
+ * @name_fmt: PMU name, formatted with the box (stack) index
+ * @desc: tables and ops
+ * @nr_ctrs: counters per box
+ * @box_ctl: MSR of box 0's control (0 if none)
+ * @ctr: MSR of box 0's counter 0
+ * @ctl: MSR of box 0's control of counter 0
+ */
+struct icx_type {
+	const char *name_fmt;
+	struct upmu_desc desc;
+	unsigned int nr_ctrs;
+	u32 box_ctl;
+	u32 ctr;
+	u32 ctl;
+};
+
+/* Which box of which kind a PMU is: its &upmu_pmu.priv. */
+struct icx_pmu_id {
+	const struct icx_type *type;
+	unsigned int stack;
+};
+
+static const u32 icx_box_off[ICX_NR_STACKS] = ICX_BOX_OFFSETS;
+static const u32 icx_bw_off[ICX_NR_STACKS] = ICX_BW_BOX_OFFSETS;
+static const struct icx_type icx_types[ICX_NR_KINDS];
+
+static const struct icx_pmu_id *icx_id(const struct upmu_pmu *upmu)
+{
+	return upmu->priv;
+}
+
+/* Register @msr of box @stack of the socket of @box. */
+static u32 icx_off(const struct upmu_box *box, u32 msr, unsigned int stack)
+{
+	return ICX_SOCKET_BASE(box->id) + ICX_MSR(msr + icx_box_off[stack]);
+}
+
+/* ---- formats (uncore_snbep.c's, for Ice Lake-X) ------------------------- */
+
+static const struct upmu_format icx_iio_formats[] = {
+	UPMU_FORMAT(event, UPMU_CONFIG, 0, 7),
+	UPMU_FORMAT(umask, UPMU_CONFIG, 8, 15),
+	UPMU_FORMAT(edge, UPMU_CONFIG, 18, 18),
+	UPMU_FORMAT(inv, UPMU_CONFIG, 23, 23),
+	UPMU_FORMAT(thresh, UPMU_CONFIG, 24, 35),
+	UPMU_FORMAT(ch_mask, UPMU_CONFIG, 36, 47),
+	UPMU_FORMAT(fc_mask, UPMU_CONFIG, 48, 50),
+};
+
+static const struct upmu_format icx_irp_formats[] = {
+	UPMU_FORMAT(event, UPMU_CONFIG, 0, 7),
+	UPMU_FORMAT(umask, UPMU_CONFIG, 8, 15),
+	UPMU_FORMAT(edge, UPMU_CONFIG, 18, 18),
+	UPMU_FORMAT(inv, UPMU_CONFIG, 23, 23),
+	UPMU_FORMAT(thresh, UPMU_CONFIG, 24, 31),
+};
+
+static const struct upmu_format icx_fr_formats[] = {
+	UPMU_FORMAT(event, UPMU_CONFIG, 0, 7),
+	UPMU_FORMAT(umask, UPMU_CONFIG, 8, 15),
+};
+
+/* Upstream's MiB scale of a 32-byte unit */
+#define ICX_BW_EVENT(n)							\
+	{ .name = "bw_in_port" #n, .id = ICX_FR_EVENT,			\
+	  .params = ",umask=0x2" #n, .unit = "MiB",			\
+	  .scale = "3.0517578125e-5" }
+
+static const struct upmu_event_desc icx_fr_events[] = {
+	{ .name = "ioclk", .id = ICX_FR_EVENT, .params = ",umask=0x10" },
+	ICX_BW_EVENT(0), ICX_BW_EVENT(1), ICX_BW_EVENT(2), ICX_BW_EVENT(3),
+	ICX_BW_EVENT(4), ICX_BW_EVENT(5), ICX_BW_EVENT(6), ICX_BW_EVENT(7),
+};
+
+/* ---- general counters (IIO, IRP) ----------------------------------------- */
+
+/* Any event code: raw configs are the interface (reserved bits are not). */
+static bool icx_any_id(struct upmu_pmu *upmu, u64 id)
+{
+	return true;
+}
+
+/*
+ * IIO events that may use only some counters (icx_uncore_iio_constraints);
+ * IRP events may use either counter.
+ */
+static u64 icx_constraint(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	if (icx_id(upmu)->type != &icx_types[ICX_IIO])
+		return GENMASK(upmu->num_counters - 1, 0);
+	switch (upmu_field(upmu, event, 0)) {
+	case 0x02:
+	case 0x03:
+	case 0x83:
+		return GENMASK(1, 0);
+	case 0x88:
+	case 0xc0:
+	case 0xc5:
+	case 0xd5:
+		return GENMASK(3, 2);
+	}
+	return GENMASK(ICX_IIO_NR_CTRS - 1, 0);
+}
+
+static void icx_box_ctl(struct upmu_pmu *upmu, u32 val)
+{
+	const struct icx_pmu_id *id = icx_id(upmu);
+	struct upmu_box *box = upmu_this_box(upmu);
+
+	upmu_wr32(box->regs, icx_off(box, id->type->box_ctl, id->stack), val);
+}
+
+static void icx_enable(struct upmu_pmu *upmu)
+{
+	icx_box_ctl(upmu, ICX_BOX_CTL_FRZ_EN);
+}
+
+static void icx_disable(struct upmu_pmu *upmu)
+{
+	icx_box_ctl(upmu, ICX_BOX_CTL_FRZ_EN | ICX_BOX_CTL_FRZ);
+}
+
+/* The event's control register, its upper half first; EN as asked. */
+static void icx_write_ctl(struct upmu_pmu *upmu, struct perf_event *event,
+			  bool en)
+{
+	const struct icx_pmu_id *id = icx_id(upmu);
+	struct upmu_box *box = upmu_event_box(upmu, event);
+	u32 off = icx_off(box, id->type->ctl + event->hw.idx, id->stack);
+	u64 cfg = event->attr.config;
+
+	upmu_wr32(box->regs, off + 4, upper_32_bits(cfg));
+	upmu_wr32(box->regs, off, lower_32_bits(cfg) | (en ? ICX_CTL_EN : 0));
+}
+
+static void icx_config(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	icx_write_ctl(upmu, event, false);
+}
+
+static void icx_start(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	icx_write_ctl(upmu, event, true);
+}
+
+static void icx_stop(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	const struct icx_pmu_id *id = icx_id(upmu);
+	struct upmu_box *box = upmu_event_box(upmu, event);
+
+	upmu_wr32(box->regs, icx_off(box, id->type->ctl + event->hw.idx, id->stack),
+		  0);
+}
+
+static u64 icx_read(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	const struct icx_pmu_id *id = icx_id(upmu);
+	struct upmu_box *box = upmu_event_box(upmu, event);
+
+	return upmu_rd64(box->regs,
+			 icx_off(box, id->type->ctr + event->hw.idx, id->stack));
+}
+
+/* The IIO's and the IRP's general counters */
+static const struct upmu_hw_ops icx_ops = {
+	.constraint	= icx_constraint,
+	.check_id	= icx_any_id,
+	.enable		= icx_enable,
+	.disable	= icx_disable,
+	.config		= icx_config,
+	.start		= icx_start,
+	.stop		= icx_stop,
+	.read		= icx_read,
+};
+
+/* ---- free-running counters -------------------------------------------- */
+
+/*
+ * Counter 0 is the IIO clock (umask 0x10), counter 1 + p part p's
+ * inbound bandwidth (umask 0x20 + p); nothing else is an event here.
+ */
+static int icx_fr_idx(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	u64 umask = upmu_field(upmu, event, 1);
+
+	if (umask == ICX_FR_UMASK_IOCLK)
+		return 0;
+	if (umask >= ICX_FR_UMASK_BW_IN &&
+	    umask < ICX_FR_UMASK_BW_IN + ICX_NR_PARTS)
+		return 1 + umask - ICX_FR_UMASK_BW_IN;
+	return -1;
+}
+
+static bool icx_fr_check_id(struct upmu_pmu *upmu, u64 id)
+{
+	return id == ICX_FR_EVENT;
+}
+
+static int icx_fr_validate(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	if (icx_fr_idx(upmu, event) < 0) {
+		upmu_why(upmu, "umask %#llx is no free-running counter",
+			 upmu_field(upmu, event, 1));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static u64 icx_fr_constraint(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	int idx = icx_fr_idx(upmu, event);
+
+	return idx < 0 ? 0 : BIT(idx);
+}
+
+/* Free-running: nothing to enable, program or stop. */
+static void icx_fr_nop(struct upmu_pmu *upmu)
+{
+}
+
+static u64 icx_fr_read(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	struct upmu_box *box = upmu_event_box(upmu, event);
+	unsigned int k = icx_id(upmu)->stack, idx = event->hw.idx;
+	u32 off = idx ? ICX_IIO_BW_IN(icx_bw_off[k], idx - 1) :
+			ICX_IIO_IOCLK(icx_box_off[k]);
+
+	return upmu_rd64(box->regs, ICX_SOCKET_BASE(box->id) + off);
+}
+
+static const struct upmu_hw_ops icx_fr_ops = {
+	.validate	= icx_fr_validate,
+	.constraint	= icx_fr_constraint,
+	.check_id	= icx_fr_check_id,
+	.enable		= icx_fr_nop,
+	.disable	= icx_fr_nop,
+	.read		= icx_fr_read,
+};
+
+/* ---- types ------------------------------------------------------------- */
+
+static const struct icx_type icx_types[ICX_NR_KINDS] = {
+	[ICX_IIO] = {
+		.name_fmt = "uncore_iio_%u",
+		.desc = {
+			.formats = icx_iio_formats,
+			.nr_formats = ARRAY_SIZE(icx_iio_formats),
+			.ops = &icx_ops,
+			.max_rate_per_ns = ICX_MAX_PER_NS,
+		},
+		.nr_ctrs = ICX_IIO_NR_CTRS,
+		.box_ctl = 0xa50, .ctr = 0xa51, .ctl = 0xa58,
+	},
+	[ICX_IRP] = {
+		.name_fmt = "uncore_irp_%u",
+		.desc = {
+			.formats = icx_irp_formats,
+			.nr_formats = ARRAY_SIZE(icx_irp_formats),
+			.ops = &icx_ops,
+			.max_rate_per_ns = ICX_MAX_PER_NS,
+		},
+		.nr_ctrs = ICX_IRP_NR_CTRS,
+		.box_ctl = 0xa4a, .ctr = 0xa4b, .ctl = 0xa4d,
+	},
+	[ICX_FR] = {
+		.name_fmt = "uncore_iio_free_running_%u",
+		.desc = {
+			.formats = icx_fr_formats,
+			.nr_formats = ARRAY_SIZE(icx_fr_formats),
+			.events = icx_fr_events,
+			.nr_events = ARRAY_SIZE(icx_fr_events),
+			.ops = &icx_fr_ops,
+			.max_rate_per_ns = ICX_MAX_PER_NS,
+		},
+		.nr_ctrs = ICX_FR_NR_CTRS,
+	},
+};
+
+#define ICX_IDS(type)	{ { type, 0 }, { type, 1 }, { type, 2 },	\
+			  { type, 3 }, { type, 4 }, { type, 5 } }
+
+static const struct icx_pmu_id icx_ids[ICX_NR_KINDS][ICX_NR_STACKS] = {
+	ICX_IDS(&icx_types[ICX_IIO]), ICX_IDS(&icx_types[ICX_IRP]),
+	ICX_IDS(&icx_types[ICX_FR]),
+};
+
+#define ICX_MAX_DIES	UPMU_MAX_INFO
+
+static const char * const icx_die_names[ICX_MAX_DIES] = {
+	"die0", "die1", "die2", "die3",
+};
+
+/* ---- the device -------------------------------------------------------- */
+
+/**
+ * struct icx_dev - the PMUs of an Ice Lake-X uncore
+ * @regs: its register block (every socket's window)
+ * @nr_sockets: sockets, one die each
+ * @pmus: each kind's PMU of each stack
+ */
+struct icx_dev {
+	struct upmu_regs regs;
+	u32 nr_sockets;
+	struct upmu_pmu *pmus[ICX_NR_KINDS][ICX_NR_STACKS];
+};
+
+/*
+ * The IIO mapping files (upstream's dieX): the PCI segment and root bus
+ * of the stack on each die, "%04x:%02x", where the stack has a bus.
+ */
+static int icx_set_mapping(struct icx_dev *id, struct upmu_pmu *upmu,
+			   unsigned int k)
+{
+	unsigned int s;
+	int ret;
+
+	for (s = 0; s < id->nr_sockets; s++) {
+		u32 v = upmu_rd32(&id->regs, ICX_SOCKET_BASE(s) + ICX_TOPO_STACK(k));
+
+		if (!(v & ICX_TOPO_VALID))
+			continue;
+		ret = upmu_set_info(upmu, icx_die_names[s], "%04lx:%02lx",
+				    FIELD_GET(ICX_TOPO_SEG, v),
+				    FIELD_GET(ICX_TOPO_BUS, v));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int icx_pmu_init(struct platform_device *pdev, struct icx_dev *id,
+			struct upmu_pmu *upmu, enum icx_kind t, unsigned int k)
+{
+	const struct icx_type *type = &icx_types[t];
+	int i, n;
+
+	n = upmu_pmu_set_dies(upmu);
+	if (n < 0)
+		return n;
+	if (n != id->nr_sockets)
+		return dev_err_probe(&pdev->dev, -ENODEV,
+				     "%u sockets, but %d dies\n", id->nr_sockets, n);
+	for (i = 0; i < n; i++)
+		upmu->boxes[i]->own_regs = id->regs;
+	upmu->desc = &type->desc;
+	upmu->priv = (void *)&icx_ids[t][k];
+	upmu->num_counters = type->nr_ctrs;
+	/* Free-running counters: any number of events read each. */
+	if (t == ICX_FR)
+		upmu->shared = GENMASK_ULL(type->nr_ctrs - 1, 0);
+	upmu->width = ICX_CTR_BITS;
+	/* perf 6.1's iostat reads /sys/devices/uncore_iio_N/dieX */
+	upmu->top_level = true;
+	snprintf(upmu->name, sizeof(upmu->name), type->name_fmt, k);
+	strscpy(upmu->identifier, "icx", sizeof(upmu->identifier));
+	return t == ICX_IIO ? icx_set_mapping(id, upmu, k) : 0;
+}
+
+/* Every box of every socket: controls and counters cleared, frozen. */
+static void icx_quiesce(struct icx_dev *id)
+{
+	u32 val = ICX_BOX_CTL_RST_CTRL | ICX_BOX_CTL_RST_CTRS |
+		  ICX_BOX_CTL_FRZ_EN | ICX_BOX_CTL_FRZ;
+	unsigned int s, k;
+
+	for (s = 0; s < id->nr_sockets; s++) {
+		for (k = 0; k < ICX_NR_STACKS; k++) {
+			u32 base = ICX_SOCKET_BASE(s);
+
+			upmu_wr32(&id->regs, base + ICX_IIO_BOX_CTL(icx_box_off[k]), val);
+			upmu_wr32(&id->regs, base + ICX_IRP_BOX_CTL(icx_box_off[k]), val);
+		}
+	}
+}
+
+static void icx_unregister_all(struct icx_dev *id)
+{
+	unsigned int t, k;
+
+	for (t = ICX_NR_KINDS; t-- > 0;)
+		for (k = ICX_NR_STACKS; k-- > 0;)
+			if (id->pmus[t][k])
+				upmu_pmu_unregister(id->pmus[t][k]);
+}
+
+static int icx_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct upmu_pmu *upmu;
+	struct icx_dev *id;
+	unsigned int t, k;
+	int ret;
+
+	id = devm_kzalloc(dev, sizeof(*id), GFP_KERNEL);
+	if (!id)
+		return -ENOMEM;
+	ret = upmu_regs_get(pdev, &id->regs);
+	if (ret)
+		return dev_err_probe(dev, ret, "no registers\n");
+	ret = device_property_read_u32(dev, "nr-sockets", &id->nr_sockets);
+	if (ret || !id->nr_sockets || id->nr_sockets > ICX_MAX_DIES)
+		return dev_err_probe(dev, ret ?: -EINVAL, "bad nr-sockets\n");
+	icx_quiesce(id);
+
+	for (t = 0; t < ICX_NR_KINDS; t++) {
+		for (k = 0; k < ICX_NR_STACKS; k++) {
+			upmu = upmu_pmu_alloc(dev);
+			if (!upmu) {
+				ret = -ENOMEM;
+				goto err;
+			}
+			ret = icx_pmu_init(pdev, id, upmu, t, k);
+			if (!ret)
+				ret = upmu_pmu_register(upmu);
+			if (ret) {
+				upmu_pmu_free(upmu);
+				goto err;
+			}
+			id->pmus[t][k] = upmu;
+		}
+	}
+	platform_set_drvdata(pdev, id);
+	return 0;
+
+err:
+	icx_unregister_all(id);
+	return ret;
+}
+
+static void icx_remove_dev(struct platform_device *pdev)
+{
+	icx_unregister_all(platform_get_drvdata(pdev));
+}
+
+#if UPMU_REMOVE_VOID
+#define icx_remove icx_remove_dev
+#else
+static int icx_remove(struct platform_device *pdev)
+{
+	icx_remove_dev(pdev);
+	return 0;
+}
+#endif
+
+static const struct platform_device_id icx_ids_table[] = {
+	{ "upmu-icx-uncore" },
+	{ }
+};
+MODULE_DEVICE_TABLE(platform, icx_ids_table);
+
+static struct platform_driver icx_driver = {
+	.driver = {
+		.name = "upmu-icx",
+		.suppress_bind_attrs = true,
+	},
+	.id_table = icx_ids_table,
+	.probe = icx_probe,
+	.remove = icx_remove,
+};
+module_platform_driver(icx_driver);
+
+MODULE_DESCRIPTION("upmu: Intel Ice Lake-X uncore IIO, IRP and free-running PMUs");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Register contract of a (simulated) Ice Lake-X uncore: the IIO, IRP and
+ * IIO free-running PMU boxes of the six IIO stacks of each socket, and
+ * the PCIe topology of those stacks.
+ *
+ * On silicon these PMUs are MSRs, read on a CPU of the socket, and the
+ * topology comes from PCI config space (SAD_CONTROL_CFG of 8086:09a2).
+ * Here each socket has one register window in which register MSR m sits
+ * at offset ICX_MSR(m) = 8 * m, 64 bits wide, with the silicon's MSR
+ * numbers and per-box offsets (as upstream's uncore_snbep.c has them for
+ * Ice Lake-X), and the topology in a read-only area below the MSRs.
+ * Socket s's window starts at ICX_SOCKET_BASE(s) of the device's
+ * register block.  Everything not listed reads as zero and ignores
+ * writes.
+ */
+#ifndef __HW_ICX_UNCORE_H__
+#define __HW_ICX_UNCORE_H__
+
+#include <linux/bits.h>
+
+#define ICX_NR_STACKS		6	/* IIO stacks (and IRPs) per socket */
+#define ICX_NR_PARTS		8	/* parts (root ports) per stack */
+#define ICX_IIO_NR_CTRS		4	/* general counters per IIO box */
+#define ICX_IRP_NR_CTRS		2	/* general counters per IRP box */
+#define ICX_FR_NR_CTRS		9	/* ioclk + bw_in of 8 parts */
+#define ICX_CTR_BITS		48	/* every counter, free-running too */
+
+#define ICX_SOCKET_STRIDE	0x8000
+#define ICX_SOCKET_BASE(s)	((s) * ICX_SOCKET_STRIDE)
+#define ICX_MSR(m)		((m) * 8)
+
+/* The MSR offset of each box from box 0 (icx_msr_offsets upstream). */
+#define ICX_BOX_OFFSETS		{ 0x0, 0x20, 0x40, 0x90, 0xb0, 0xd0 }
+/* The BW_IN free-running counters' box offsets. */
+#define ICX_BW_BOX_OFFSETS	{ 0x0, 0x10, 0x20, 0x90, 0xa0, 0xb0 }
+
+/* IIO box @o (its ICX_BOX_OFFSETS entry): box control, counters, controls */
+#define ICX_IIO_BOX_CTL(o)	ICX_MSR(0xa50 + (o))
+#define ICX_IIO_CTR(o, i)	ICX_MSR(0xa51 + (o) + (i))
+#define ICX_IIO_CTL(o, i)	ICX_MSR(0xa58 + (o) + (i))
+/* The IIO clock's free-running counter of box @o */
+#define ICX_IIO_IOCLK(o)	ICX_MSR(0xa55 + (o))
+/* The inbound bandwidth free-running counter of part @p, box @bo (BW offset) */
+#define ICX_IIO_BW_IN(bo, p)	ICX_MSR(0xaa0 + (bo) + (p))
+/* IRP box @o */
+#define ICX_IRP_BOX_CTL(o)	ICX_MSR(0xa4a + (o))
+#define ICX_IRP_CTR(o, i)	ICX_MSR(0xa4b + (o) + (i))
+#define ICX_IRP_CTL(o, i)	ICX_MSR(0xa4d + (o) + (i))
+
+/* Box control: while FRZ is set, no counter of the box counts. */
+#define ICX_BOX_CTL_RST_CTRL	BIT(0)	/* write 1: clear the controls */
+#define ICX_BOX_CTL_RST_CTRS	BIT(1)	/* write 1: clear the counters */
+#define ICX_BOX_CTL_FRZ		BIT(8)
+#define ICX_BOX_CTL_FRZ_EN	BIT(16)
+
+/* Counter control (the event's config, plus EN) */
+#define ICX_CTL_EVENT		GENMASK_ULL(7, 0)
+#define ICX_CTL_UMASK		GENMASK_ULL(15, 8)
+#define ICX_CTL_RST		BIT_ULL(17)
+#define ICX_CTL_EDGE		BIT_ULL(18)
+#define ICX_CTL_EN		BIT_ULL(22)
+#define ICX_CTL_INV		BIT_ULL(23)
+#define ICX_CTL_THRESH		GENMASK_ULL(35, 24)	/* IRP: 31-24 */
+#define ICX_CTL_CH_MASK		GENMASK_ULL(47, 36)	/* IIO: parts 0-7, 8-11 IOMMU */
+#define ICX_CTL_FC_MASK		GENMASK_ULL(50, 48)	/* IIO: traffic classes */
+
+/* fc_mask: the PCIe traffic classes */
+#define ICX_FC_POSTED		BIT(0)	/* writes */
+#define ICX_FC_NONPOSTED	BIT(1)	/* read requests */
+#define ICX_FC_CMPL		BIT(2)	/* completions */
+
+/* IIO events (upstream's names, perf's Ice Lake-X JSON) */
+#define ICX_IIO_EV_CLOCKTICKS	0x01
+#define ICX_IIO_EV_DATA_REQ_OF_CPU	0x83	/* inbound, 4-byte units */
+#define ICX_IIO_EV_TXN_REQ_OF_CPU	0x84	/* inbound, transactions */
+#define ICX_IIO_EV_DATA_REQ_BY_CPU	0xc0	/* outbound, 4-byte units */
+#define ICX_IIO_EV_TXN_REQ_BY_CPU	0xc1	/* outbound, transactions */
+#define ICX_IIO_EV_COMP_BUF_INSERTS	0xc2
+#define ICX_IIO_EV_COMP_BUF_OCCUPANCY	0xd5	/* umask: parts */
+/* DATA_REQ and TXN_REQ umasks */
+#define ICX_REQ_MEM_WRITE	BIT(0)
+#define ICX_REQ_MEM_READ	BIT(2)
+#define ICX_REQ_CMPD		BIT(7)
+/* COMP_BUF_INSERTS umask of completions with data */
+#define ICX_COMP_BUF_CMPD	0x3
+
+/* IRP events */
+#define ICX_IRP_EV_CLOCKTICKS	0x01
+#define ICX_IRP_EV_CACHE_TOTAL_OCCUPANCY	0x0f
+#define ICX_IRP_OCC_MEM		BIT(2)
+#define ICX_IRP_EV_TRANSACTIONS	0x11
+#define ICX_IRP_TXN_WR_PREF	BIT(3)
+#define ICX_IRP_EV_FAF_INSERTS	0x18
+#define ICX_IRP_EV_FAF_OCCUPANCY	0x19
+
+/* Free-running events: event 0xff, umask 0x10 ioclk, 0x20 + p bw_in of part p */
+#define ICX_FR_EVENT		0xff
+#define ICX_FR_UMASK_IOCLK	0x10
+#define ICX_FR_UMASK_BW_IN	0x20
+#define ICX_BW_IN_BYTES		32	/* bytes per bw_in increment */
+
+/* The fastest any counter advances, per ns (occupancy counters) */
+#define ICX_MAX_PER_NS		2048
+
+/*
+ * Topology (read-only): per stack, its PCI segment and root bus; per
+ * part, whether a root port is there and its link.
+ */
+#define ICX_TOPO_STACK(k)	(0x100 + (k) * 0x100)
+#define ICX_TOPO_BUS		GENMASK(7, 0)		/* root bus */
+#define ICX_TOPO_SEG		GENMASK(23, 8)		/* PCI segment */
+#define ICX_TOPO_VALID		BIT(31)
+#define ICX_TOPO_PORT(k, p)	(ICX_TOPO_STACK(k) + 8 + (p) * 8)
+#define ICX_PORT_DEVFN		GENMASK(7, 0)		/* root port, on the root bus */
+#define ICX_PORT_SEC_BUS	GENMASK(15, 8)		/* the device below it */
+#define ICX_PORT_SPEED		GENMASK(19, 16)		/* PCIe generation */
+#define ICX_PORT_WIDTH		GENMASK(25, 20)		/* lanes */
+#define ICX_PORT_PRESENT	BIT(31)
+
+#define ICX_WINDOW		ICX_MSR(0xb80)	/* bytes of a socket's window */
+
+#endif

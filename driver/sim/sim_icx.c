@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Simulated Ice Lake-X uncore (soc=icx): per socket 6 IIO stacks, each
+ * with root ports on some of its 8 parts, an IIO PMU box (4 counters,
+ * free-running ioclk and inbound bandwidth counters) and an IRP PMU box
+ * (2 counters), behind the register contract of hw/icx_uncore.h.  One
+ * platform device, "upmu-icx-uncore", carries the window of every socket.
+ *
+ * Traffic is the simulator's transactions (inject and flows):
+ *
+ *   inbound, a device below stack=K part=P (rc=/rp=, or bdf=) reads
+ *   (op=rd) or writes (op=wr) memory, size= bytes per transaction;
+ *   outbound, a CPU reads or writes the MMIO space of the device below
+ *   to_stack=K to_part=P.  lat= is the latency of each transaction (ns).
+ *
+ * Each transaction of size S advances (when its part is in ch_mask, or
+ * for COMP_BUF_OCCUPANCY in umask, and its class in fc_mask):
+ *
+ *   DATA_REQ_OF_CPU (0x83): inbound MEM_WRITE (posted) or MEM_READ
+ *	(non-posted) by ceil(S/4); an outbound read's completion, CMPD
+ *	(completion class), by ceil(S/4)
+ *   TXN_REQ_OF_CPU (0x84): the same, by ceil(S/64) (requests of up to 64
+ *	bytes)
+ *   DATA_REQ_BY_CPU (0xc0) / TXN_REQ_BY_CPU (0xc1): outbound MEM_WRITE
+ *	(posted) or MEM_READ (non-posted) by ceil(S/4) / ceil(S/64)
+ *   COMP_BUF_INSERTS (0xc2, umask 0x3): an outbound read, by ceil(S/64)
+ *   COMP_BUF_OCCUPANCY (0xd5): an outbound read, by ceil(S/64) x its
+ *	latency in IIO cycles (Little's law: occupancy / inserts = latency)
+ *   bw_in of part P (free-running): inbound writes and outbound reads'
+ *	completions, by ceil(S/32)
+ *   IRP FAF_INSERTS (0x18): inbound reads, by ceil(S/64) (lines);
+ *	FAF_OCCUPANCY (0x19) by lines x latency in cycles
+ *   IRP TRANSACTIONS.WR_PREF (0x11, 0x08): inbound writes, by lines
+ *   IRP CACHE_TOTAL_OCCUPANCY.MEM (0x0f, 0x04): inbound reads and writes,
+ *	by lines x latency in cycles
+ *   clockticks (0x01, IIO and IRP) and ioclk: one per cycle of the IIO
+ *	clock (clock_mhz)
+ *
+ * Other events count nothing; edge, inv and thresh are kept in the
+ * control register but do not change what is counted.  General counters
+ * count while enabled (EN) in a box that is not frozen; the free-running
+ * ones always.  All are 48 bits wide and wrap.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/math64.h>
+#include <linux/pci.h>
+
+#include "sim.h"
+
+#define ICX_CTR_MASK	GENMASK_ULL(ICX_CTR_BITS - 1, 0)
+
+static const u32 icx_box_off[ICX_NR_STACKS] = ICX_BOX_OFFSETS;
+static const u32 icx_bw_off[ICX_NR_STACKS] = ICX_BW_BOX_OFFSETS;
+
+/*
+ * The root ports of each stack (the same on every socket): PCIe
+ * generation and lanes of each part's link, 0 where there is none.
+ */
+static const struct {
+	u8 speed[ICX_NR_PARTS];
+	u8 width[ICX_NR_PARTS];
+} icx_ports[ICX_NR_STACKS] = {
+	{ { 4, 4, 4, 4 }, { 4, 4, 4, 4 } },
+	{ { 4 }, { 16 } },
+	{ { 4, 0, 3 }, { 8, 0, 8 } },
+	{ { 4 }, { 16 } },
+	{ { 4, 4 }, { 8, 8 } },
+	{ { 3 }, { 4 } },		/* the DMI/CBDMA stack */
+};
+
+/*
+ * Root bus of stack @k of socket @s: stacks 0-4 from 0x16 in steps of
+ * 0x14, stack 5 (DMI) on bus 0, each socket 0x80 buses further; the
+ * device below part P sits on the root bus + 1 + P.
+ */
+static u32 icx_root_bus(u32 s, u32 k)
+{
+	return s * 0x80 + (k == ICX_NR_STACKS - 1 ? 0 : 0x16 + 0x14 * k);
+}
+
+static bool icx_port(u32 k, u32 p)
+{
+	return k < ICX_NR_STACKS && p < ICX_NR_PARTS && icx_ports[k].width[p];
+}
+
+/* ---- traffic model ----------------------------------------------------- */
+
+/**
+ * struct icx_req - what a transaction batch requests of one class
+ * @by_cpu: outbound (DATA/TXN_REQ_BY_CPU), else inbound (_OF_CPU)
+ * @umask: its umask bit
+ * @fc: its traffic class (fc_mask bit)
+ * @data: 4-byte units
+ * @txns: requests of up to 64 bytes
+ */
+struct icx_req {
+	bool by_cpu;
+	u8 umask;
+	u8 fc;
+	u64 data;
+	u64 txns;
+};
+
+/**
+ * struct icx_fx - what a transaction batch does to one stack
+ * @part: its part
+ * @req: its requests (an outbound read also has its completions)
+ * @nr_req: entries in @req
+ * @cmpl: completions inserted into the completion buffer
+ * @cmpl_occ: their occupancy (cycles)
+ * @bw_in: 32-byte units of data from the device into the SoC
+ * @rd_lines: inbound read lines (IRP FAF)
+ * @wr_lines: inbound write lines (IRP WR_PREF)
+ * @irp_occ: IRP occupancy of inbound lines (cycles)
+ */
+struct icx_fx {
+	u32 part;
+	struct icx_req req[2];
+	unsigned int nr_req;
+	u64 cmpl;
+	u64 cmpl_occ;
+	u64 bw_in;
+	u64 rd_lines;
+	u64 wr_lines;
+	u64 irp_occ;
+};
+
+/* The stack @t reaches, or -1. */
+static int icx_txn_stack(const struct sim_txn *t)
+{
+	if (t->rc != SIM_NO_RC)
+		return t->rc;
+	if (t->to_rc != SIM_NO_RC)
+		return t->to_rc;
+	return -1;
+}
+
+static void icx_effects(const struct sim_txn *t, struct icx_fx *fx)
+{
+	u64 n = t->count, data = DIV_ROUND_UP(t->size, 4) * n;
+	u64 lines = DIV_ROUND_UP(t->size, 64) * n;
+	bool rd = t->op == SIM_OP_RD;
+
+	*fx = (struct icx_fx){};
+	if (t->rc != SIM_NO_RC) {
+		fx->part = t->rp;
+		fx->req[fx->nr_req++] = (struct icx_req){
+			.umask = rd ? ICX_REQ_MEM_READ : ICX_REQ_MEM_WRITE,
+			.fc = rd ? ICX_FC_NONPOSTED : ICX_FC_POSTED,
+			.data = data, .txns = lines,
+		};
+		if (rd)
+			fx->rd_lines = lines;
+		else
+			fx->wr_lines = lines;
+		fx->irp_occ = lines * t->lat_cycles;
+		if (!rd)
+			fx->bw_in = DIV_ROUND_UP(t->size, ICX_BW_IN_BYTES) * n;
+		return;
+	}
+	fx->part = t->to_rp;
+	fx->req[fx->nr_req++] = (struct icx_req){
+		.by_cpu = true,
+		.umask = rd ? ICX_REQ_MEM_READ : ICX_REQ_MEM_WRITE,
+		.fc = rd ? ICX_FC_NONPOSTED : ICX_FC_POSTED,
+		.data = data, .txns = lines,
+	};
+	if (!rd)
+		return;
+	/* The device's completions with data of the CPU's read */
+	fx->req[fx->nr_req++] = (struct icx_req){
+		.umask = ICX_REQ_CMPD, .fc = ICX_FC_CMPL, .data = data, .txns = lines,
+	};
+	fx->cmpl = lines;
+	fx->cmpl_occ = lines * t->lat_cycles;
+	fx->bw_in = DIV_ROUND_UP(t->size, ICX_BW_IN_BYTES) * n;
+}
+
+/* What @fx adds to an IIO counter programmed with @ctl. */
+static u64 icx_iio_inc(u64 ctl, const struct icx_fx *fx)
+{
+	u32 ev = FIELD_GET(ICX_CTL_EVENT, ctl), um = FIELD_GET(ICX_CTL_UMASK, ctl);
+	u32 ch = FIELD_GET(ICX_CTL_CH_MASK, ctl), fc = FIELD_GET(ICX_CTL_FC_MASK, ctl);
+	bool by_cpu = ev == ICX_IIO_EV_DATA_REQ_BY_CPU ||
+		      ev == ICX_IIO_EV_TXN_REQ_BY_CPU;
+	unsigned int i;
+	u64 inc = 0;
+
+	switch (ev) {
+	case ICX_IIO_EV_DATA_REQ_OF_CPU:
+	case ICX_IIO_EV_TXN_REQ_OF_CPU:
+	case ICX_IIO_EV_DATA_REQ_BY_CPU:
+	case ICX_IIO_EV_TXN_REQ_BY_CPU:
+		if (!(ch & BIT(fx->part)))
+			return 0;
+		for (i = 0; i < fx->nr_req; i++) {
+			const struct icx_req *r = &fx->req[i];
+
+			if (r->by_cpu != by_cpu || !(um & r->umask) || !(fc & r->fc))
+				continue;
+			inc += ev == ICX_IIO_EV_DATA_REQ_OF_CPU ||
+			       ev == ICX_IIO_EV_DATA_REQ_BY_CPU ? r->data : r->txns;
+		}
+		return inc;
+	case ICX_IIO_EV_COMP_BUF_INSERTS:
+		return (ch & BIT(fx->part)) && (fc & ICX_FC_CMPL) &&
+		       (um & ICX_COMP_BUF_CMPD) ? fx->cmpl : 0;
+	case ICX_IIO_EV_COMP_BUF_OCCUPANCY:
+		return (um & BIT(fx->part)) && (fc & ICX_FC_CMPL) ? fx->cmpl_occ : 0;
+	}
+	return 0;
+}
+
+/* What @fx adds to an IRP counter programmed with @ctl. */
+static u64 icx_irp_inc(u64 ctl, const struct icx_fx *fx)
+{
+	u32 um = FIELD_GET(ICX_CTL_UMASK, ctl);
+
+	switch (FIELD_GET(ICX_CTL_EVENT, ctl)) {
+	case ICX_IRP_EV_FAF_INSERTS:
+		return fx->rd_lines;
+	case ICX_IRP_EV_FAF_OCCUPANCY:
+		return fx->rd_lines ? fx->irp_occ : 0;
+	case ICX_IRP_EV_TRANSACTIONS:
+		return um & ICX_IRP_TXN_WR_PREF ? fx->wr_lines : 0;
+	case ICX_IRP_EV_CACHE_TOTAL_OCCUPANCY:
+		return um & ICX_IRP_OCC_MEM ? fx->irp_occ : 0;
+	}
+	return 0;
+}
+
+static bool icx_counting(u64 box_ctl, u64 ctl)
+{
+	return !(box_ctl & ICX_BOX_CTL_FRZ) && (ctl & ICX_CTL_EN);
+}
+
+static void icx_add(u64 *ctr, u64 inc)
+{
+	*ctr = (*ctr + inc) & ICX_CTR_MASK;
+}
+
+static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
+{
+	struct sim_icx *x = container_of(unit, struct sim_icx, unit);
+	int k = icx_txn_stack(t);
+	struct sim_icx_stack *st;
+	struct icx_fx fx;
+	unsigned int i;
+
+	if (k < 0)
+		return;
+	st = &x->st[t->socket][k];
+	icx_effects(t, &fx);
+	for (i = 0; i < ICX_IIO_NR_CTRS; i++)
+		if (icx_counting(st->iio_box_ctl, st->iio_ctl[i]))
+			icx_add(&st->iio_ctr[i], icx_iio_inc(st->iio_ctl[i], &fx));
+	for (i = 0; i < ICX_IRP_NR_CTRS; i++)
+		if (icx_counting(st->irp_box_ctl, st->irp_ctl[i]))
+			icx_add(&st->irp_ctr[i], icx_irp_inc(st->irp_ctl[i], &fx));
+	icx_add(&st->bw_in[fx.part], fx.bw_in);
+}
+
+static void icx_tick(struct sim_unit *unit, u64 now)
+{
+	struct sim_icx *x = container_of(unit, struct sim_icx, unit);
+	struct sim_dev *sd = container_of(x, struct sim_dev, icx);
+	u64 cycles = sim_cycles_at(sd, now) - sim_cycles_at(sd, unit->last_ns);
+	unsigned int s, k, i;
+
+	for (s = 0; s < sd->nr_sockets; s++) {
+		for (k = 0; k < ICX_NR_STACKS; k++) {
+			struct sim_icx_stack *st = &x->st[s][k];
+
+			icx_add(&st->ioclk, cycles);
+			for (i = 0; i < ICX_IIO_NR_CTRS; i++)
+				if (icx_counting(st->iio_box_ctl, st->iio_ctl[i]) &&
+				    FIELD_GET(ICX_CTL_EVENT, st->iio_ctl[i]) ==
+				    ICX_IIO_EV_CLOCKTICKS)
+					icx_add(&st->iio_ctr[i], cycles);
+			for (i = 0; i < ICX_IRP_NR_CTRS; i++)
+				if (icx_counting(st->irp_box_ctl, st->irp_ctl[i]) &&
+				    FIELD_GET(ICX_CTL_EVENT, st->irp_ctl[i]) ==
+				    ICX_IRP_EV_CLOCKTICKS)
+					icx_add(&st->irp_ctr[i], cycles);
+		}
+	}
+}
+
+/* ---- register interface ------------------------------------------------ */
+
+/* The 64-bit register at @off (8-aligned) of socket @s's window, or NULL. */
+static u64 *icx_reg(struct sim_icx *x, u32 s, u32 off, bool *ro)
+{
+	unsigned int k, i;
+
+	*ro = true;
+	for (k = 0; k < ICX_NR_STACKS; k++) {
+		struct sim_icx_stack *st = &x->st[s][k];
+		u32 o = icx_box_off[k];
+
+		if (off == ICX_IIO_IOCLK(o))
+			return &st->ioclk;
+		for (i = 0; i < ICX_NR_PARTS; i++)
+			if (off == ICX_IIO_BW_IN(icx_bw_off[k], i))
+				return &st->bw_in[i];
+		for (i = 0; i < ICX_IIO_NR_CTRS; i++)
+			if (off == ICX_IIO_CTR(o, i))
+				return &st->iio_ctr[i];
+		for (i = 0; i < ICX_IRP_NR_CTRS; i++)
+			if (off == ICX_IRP_CTR(o, i))
+				return &st->irp_ctr[i];
+		*ro = false;
+		if (off == ICX_IIO_BOX_CTL(o))
+			return &st->iio_box_ctl;
+		if (off == ICX_IRP_BOX_CTL(o))
+			return &st->irp_box_ctl;
+		for (i = 0; i < ICX_IIO_NR_CTRS; i++)
+			if (off == ICX_IIO_CTL(o, i))
+				return &st->iio_ctl[i];
+		for (i = 0; i < ICX_IRP_NR_CTRS; i++)
+			if (off == ICX_IRP_CTL(o, i))
+				return &st->irp_ctl[i];
+		*ro = true;
+	}
+	return NULL;
+}
+
+/* The topology registers of socket @s. */
+static u64 icx_topo_read(struct sim_dev *sd, u32 s, u32 off)
+{
+	unsigned int k, p;
+
+	for (k = 0; k < ICX_NR_STACKS; k++) {
+		if (off == ICX_TOPO_STACK(k))
+			return ICX_TOPO_VALID |
+			       FIELD_PREP(ICX_TOPO_BUS, icx_root_bus(s, k));
+		for (p = 0; p < ICX_NR_PARTS; p++) {
+			if (off != ICX_TOPO_PORT(k, p) || !icx_port(k, p))
+				continue;
+			return ICX_PORT_PRESENT |
+			       FIELD_PREP(ICX_PORT_DEVFN, PCI_DEVFN(2 + p, 0)) |
+			       FIELD_PREP(ICX_PORT_SEC_BUS, icx_root_bus(s, k) + 1 + p) |
+			       FIELD_PREP(ICX_PORT_SPEED, icx_ports[k].speed[p]) |
+			       FIELD_PREP(ICX_PORT_WIDTH, icx_ports[k].width[p]);
+		}
+	}
+	return 0;
+}
+
+static u64 icx_regs_read(struct sim_regs *r, u32 off, bool wide)
+{
+	struct sim_icx *x = container_of(r, struct sim_icx, regs);
+	struct sim_dev *sd = r->sd;
+	u32 s = off / ICX_SOCKET_STRIDE, woff = off % ICX_SOCKET_STRIDE & ~7U;
+	u64 *reg, v;
+	bool ro;
+
+	if (s >= sd->nr_sockets)
+		return 0;
+	reg = icx_reg(x, s, woff, &ro);
+	v = reg ? *reg : icx_topo_read(sd, s, woff);
+	if (wide)
+		return off & 4 ? 0 : v;
+	return off & 4 ? upper_32_bits(v) : lower_32_bits(v);
+}
+
+/* A box control write: resets, and the freeze bit. */
+static void icx_box_write(u64 *box_ctl, u64 *ctl, u64 *ctr, unsigned int n,
+			  u32 val)
+{
+	if (val & ICX_BOX_CTL_RST_CTRL)
+		memset(ctl, 0, n * sizeof(*ctl));
+	if (val & ICX_BOX_CTL_RST_CTRS)
+		memset(ctr, 0, n * sizeof(*ctr));
+	*box_ctl = val & (ICX_BOX_CTL_FRZ | ICX_BOX_CTL_FRZ_EN);
+}
+
+static void icx_regs_write(struct sim_regs *r, u32 off, u32 val)
+{
+	struct sim_icx *x = container_of(r, struct sim_icx, regs);
+	u32 s = off / ICX_SOCKET_STRIDE, woff = off % ICX_SOCKET_STRIDE & ~7U;
+	struct sim_icx_stack *st;
+	unsigned int k, i;
+	u64 *reg;
+	bool ro;
+
+	if (s >= r->sd->nr_sockets)
+		return;
+	reg = icx_reg(x, s, woff, &ro);
+	if (!reg || ro)
+		return;
+	if (off & 4) {		/* the upper half: ch_mask, fc_mask, thresh */
+		*reg = (u64)val << 32 | lower_32_bits(*reg);
+		return;
+	}
+	for (k = 0; k < ICX_NR_STACKS; k++) {
+		st = &x->st[s][k];
+		if (reg == &st->iio_box_ctl) {
+			icx_box_write(reg, st->iio_ctl, st->iio_ctr,
+				      ICX_IIO_NR_CTRS, val);
+			return;
+		}
+		if (reg == &st->irp_box_ctl) {
+			icx_box_write(reg, st->irp_ctl, st->irp_ctr,
+				      ICX_IRP_NR_CTRS, val);
+			return;
+		}
+		for (i = 0; i < ICX_IIO_NR_CTRS; i++)
+			if (reg == &st->iio_ctl[i] && (val & ICX_CTL_RST))
+				st->iio_ctr[i] = 0;
+		for (i = 0; i < ICX_IRP_NR_CTRS; i++)
+			if (reg == &st->irp_ctl[i] && (val & ICX_CTL_RST))
+				st->irp_ctr[i] = 0;
+	}
+	*reg = (*reg & GENMASK_ULL(63, 32)) | (val & ~(u32)ICX_CTL_RST);
+}
+
+static void icx_regs_xfer(void *ctx, struct upmu_reg_xfer *x, unsigned int n)
+{
+	sim_regs_xfer(ctx, x, n, icx_regs_read, icx_regs_write);
+}
+
+static const struct upmu_regs_ops sim_icx_regs_ops = {
+	.xfer = icx_regs_xfer,
+};
+
+/* ---- the block type ----------------------------------------------------- */
+
+static void sim_icx_init(struct sim_dev *sd)
+{
+	struct sim_icx *x = &sd->icx;
+
+	x->unit.last_ns = sim_now(sd);
+	x->unit.tick = icx_tick;
+	x->unit.deliver = icx_deliver;
+	x->regs.ops = &sim_icx_regs_ops;
+	x->regs.sd = sd;
+	x->regs.unit = &x->unit;
+	x->regs.size = ICX_SOCKET_STRIDE * sd->nr_sockets;
+	strscpy(x->regs.name, "icx", sizeof(x->regs.name));
+}
+
+static int sim_icx_add(struct sim_dev *sd)
+{
+	const struct property_entry props[] = {
+		PROPERTY_ENTRY_U32("nr-sockets", sd->nr_sockets),
+		{ }
+	};
+
+	sd->icx.pdev = sim_add_pdev(sd, "upmu-icx-uncore", &sd->icx.regs, 0, 0,
+				    props);
+	return PTR_ERR_OR_ZERO(sd->icx.pdev);
+}
+
+static void sim_icx_del(struct sim_dev *sd)
+{
+	sim_del_pdev(&sd->icx.pdev);
+}
+
+static unsigned int sim_icx_units(struct sim_dev *sd, const struct sim_txn *t,
+				  struct sim_unit **u)
+{
+	if (!sim_has(sd, SIM_BLK_ICX) || icx_txn_stack(t) < 0)
+		return 0;
+	u[0] = &sd->icx.unit;
+	return 1;
+}
+
+/*
+ * The fastest counter a transaction advances: an occupancy (lines x
+ * latency), or the 4-byte data units.
+ */
+static unsigned int sim_icx_reach(struct sim_dev *sd, const struct sim_txn *t,
+				  struct sim_reach *r)
+{
+	u64 lat = max(sim_cycles_at(sd, t->lat_ns), 1ULL);
+
+	if (!sim_has(sd, SIM_BLK_ICX) || icx_txn_stack(t) < 0)
+		return 0;
+	r[0] = (struct sim_reach){
+		.load = &sd->icx.load[t->socket],
+		.units = DIV_ROUND_UP(t->size, 4),
+		.value = 1, .div = 1,
+		.max_per_ns = ICX_MAX_PER_NS, .width = ICX_CTR_BITS,
+	};
+	r[1] = r[0];
+	r[1].units = DIV_ROUND_UP(t->size, 64);
+	r[1].value = lat;
+	return 2;
+}
+
+static void sim_icx_catch_up(struct sim_dev *sd, u64 now)
+{
+	if (sim_has(sd, SIM_BLK_ICX))
+		sim_unit_catch_up(sd, &sd->icx.unit, now);
+}
+
+/*
+ * An inbound transaction comes from the device below rc= (stack) rp=
+ * (part), or the one bdf= names; an outbound one goes to the device
+ * below to_rc= to_rp=.  Without a part, the stack's first root port.
+ */
+static int sim_icx_resolve(struct sim_dev *sd, struct sim_txn *t, u32 has)
+{
+	unsigned int p;
+	u32 bus;
+
+	if ((t->rc != SIM_NO_RC && t->to_rc != SIM_NO_RC) || t->hdm || t->addr ||
+	    (t->op != SIM_OP_RD && t->op != SIM_OP_WR))
+		return -EINVAL;
+	if (t->to_rc != SIM_NO_RC) {
+		if (t->to_rc >= ICX_NR_STACKS || t->src == SIM_SRC_LOC_NONCPU)
+			return -EINVAL;
+		for (p = 0; p < ICX_NR_PARTS; p++)
+			if (icx_port(t->to_rc, p) &&
+			    (!(has & SIM_HAS_TO_RP) || p == t->to_rp))
+				break;
+		if (p == ICX_NR_PARTS)
+			return -EINVAL;
+		t->to_rp = p;
+		return has & (SIM_HAS_RP | SIM_HAS_BDF) ? -EINVAL : 0;
+	}
+	if (has & SIM_HAS_TO_RP)
+		return -EINVAL;
+	if (t->rc == SIM_NO_RC)
+		return has & (SIM_HAS_RP | SIM_HAS_BDF) ? -EINVAL : 0;
+	if (t->rc >= ICX_NR_STACKS || t->src != SIM_SRC_LOC_NONCPU)
+		return -EINVAL;
+	bus = t->bdf >> 8;
+	for (p = 0; p < ICX_NR_PARTS; p++) {
+		if (!icx_port(t->rc, p))
+			continue;
+		if (has & SIM_HAS_BDF ?
+		    bus == icx_root_bus(t->socket, t->rc) + 1 + p :
+		    !(has & SIM_HAS_RP) || p == t->rp)
+			break;
+	}
+	if (p == ICX_NR_PARTS || (has & SIM_HAS_RP && p != t->rp))
+		return -EINVAL;
+	t->rp = p;
+	if (!(has & SIM_HAS_BDF))
+		t->bdf = (icx_root_bus(t->socket, t->rc) + 1 + p) << 8;
+	return 0;
+}
+
+static void sim_icx_show_devices(struct sim_dev *sd, struct seq_file *m)
+{
+	unsigned int s, k, p;
+
+	for (s = 0; s < sd->nr_sockets; s++) {
+		for (k = 0; k < ICX_NR_STACKS; k++) {
+			u32 bus = icx_root_bus(s, k);
+
+			for (p = 0; p < ICX_NR_PARTS; p++) {
+				if (!icx_port(k, p))
+					continue;
+				seq_printf(m, "0000:%02x:%02x.0 root_port socket=%u stack=%u part=%u gen=%u width=x%u\n",
+					   bus, 2 + p, s, k, p, icx_ports[k].speed[p],
+					   icx_ports[k].width[p]);
+				seq_printf(m, "0000:%02x:00.0 endpoint socket=%u stack=%u part=%u\n",
+					   bus + 1 + p, s, k, p);
+			}
+		}
+	}
+}
+
+/*
+ * A jump of the manual clock: the clock counters, and the flows'
+ * fastest counters, advance by at most half of 48 bits.
+ */
+static int sim_icx_advance_check(struct sim_dev *sd, u64 ns)
+{
+	u64 rate = (u64)sd->clock_mhz * 1000000;
+	unsigned int s;
+
+	for (s = 0; s < sd->nr_sockets; s++)
+		rate = max(rate, sd->icx.load[s]);
+	return mul_u64_u64_div_u64(ns, rate, NSEC_PER_SEC) >
+	       BIT_ULL(ICX_CTR_BITS - 1) ? -ERANGE : 0;
+}
+
+const struct sim_block_type sim_icx_type = {
+	.name		= "icx",
+	.blocks		= BIT(SIM_BLK_ICX),
+	.init		= sim_icx_init,
+	.add		= sim_icx_add,
+	.del		= sim_icx_del,
+	.units		= sim_icx_units,
+	.reach		= sim_icx_reach,
+	.catch_up	= sim_icx_catch_up,
+	.resolve	= sim_icx_resolve,
+	.show_devices	= sim_icx_show_devices,
+	.advance_check	= sim_icx_advance_check,
+};

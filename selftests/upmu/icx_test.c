@@ -1,0 +1,669 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ice Lake-X IIO, IRP and IIO free-running PMUs (upmu_icx) on a
+ * simulated 2-socket Ice Lake-X (new_device soc=icx): formats and dieX
+ * files as upstream's, exact counts of every modelled event through
+ * raw configs as perf would build them from perf's Ice Lake-X JSON,
+ * ch_mask and fc_mask, the box of the event's die, counter constraints,
+ * reserved bits, removal with open events, hotplug of a die's owner,
+ * and perf stat (Debian's perf and $UPMU_PERF) giving the exact count.
+ *
+ * Needs upmu_core and upmu_sim loaded, UPMU_MODDIR (upmu_icx.ko is
+ * loaded and unloaded around each test), 4 CPUs on 2 packages (socket 1 is CPUs 2 and 3).  The
+ * clock is manual and runs at 1000 MHz: 1 ns of latency is 1 cycle.
+ */
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+
+#include "kselftest_harness.h"
+
+#define SIM_ID	11
+
+#include "upmu_test.h"
+
+#define IIO(n)	"uncore_iio_" #n
+#define IRP(n)	"uncore_irp_" #n
+#define FR(n)	"uncore_iio_free_running_" #n
+
+FIXTURE(icx) {
+	int dummy;
+};
+
+FIXTURE_SETUP(icx)
+{
+	upmu_fixture_setup(_metadata);
+	ASSERT_EQ(0, mod_load("upmu_icx")) TH_LOG("cannot load upmu_icx from $UPMU_MODDIR");
+	sim_del(SIM_ID);
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx clock=manual"));
+	ASSERT_TRUE(pmu_exists(IIO(5)));
+}
+
+/* Nothing left behind: later programs unload and load the upmu stack. */
+FIXTURE_TEARDOWN_PARENT(icx)
+{
+	upmu_fixture_teardown(_metadata);
+	sim_del(SIM_ID);
+	EXPECT_EQ(0, mod_unload_wait("upmu_icx"));
+}
+
+/* An event of @pmu on @cpu in group @group; fd or -errno. */
+static int ev_open(const char *pmu, const char *spec, int cpu, int group)
+{
+	struct perf_event_attr attr;
+	int ret = pmu_attr(pmu, spec, &attr);
+
+	return ret ? ret : perf_open(&attr, -1, cpu, group);
+}
+
+static void expect_file(struct __test_metadata *_metadata, const char *pmu,
+			const char *file, const char *want)
+{
+	char buf[256];
+
+	ASSERT_EQ(0, pmu_read(pmu, file, buf, sizeof(buf))) TH_LOG("%s/%s", pmu, file);
+	EXPECT_STREQ(want, buf) TH_LOG("%s/%s", pmu, file);
+}
+
+/* Formats exactly as upstream registers them for Ice Lake-X. */
+TEST_F(icx, formats)
+{
+	expect_file(_metadata, IIO(0), "format/event", "config:0-7");
+	expect_file(_metadata, IIO(0), "format/umask", "config:8-15");
+	expect_file(_metadata, IIO(0), "format/edge", "config:18");
+	expect_file(_metadata, IIO(0), "format/inv", "config:23");
+	expect_file(_metadata, IIO(0), "format/thresh", "config:24-35");
+	expect_file(_metadata, IIO(0), "format/ch_mask", "config:36-47");
+	expect_file(_metadata, IIO(0), "format/fc_mask", "config:48-50");
+	expect_file(_metadata, IRP(3), "format/event", "config:0-7");
+	expect_file(_metadata, IRP(3), "format/umask", "config:8-15");
+	expect_file(_metadata, IRP(3), "format/edge", "config:18");
+	expect_file(_metadata, IRP(3), "format/inv", "config:23");
+	expect_file(_metadata, IRP(3), "format/thresh", "config:24-31");
+	expect_file(_metadata, FR(5), "format/event", "config:0-7");
+	expect_file(_metadata, FR(5), "format/umask", "config:8-15");
+}
+
+/* One owner per die; free-running events as upstream names them. */
+TEST_F(icx, cpumask_and_events)
+{
+	expect_file(_metadata, IIO(0), "cpumask", "0,2");
+	expect_file(_metadata, IRP(5), "cpumask", "0,2");
+	expect_file(_metadata, FR(2), "cpumask", "0,2");
+	expect_file(_metadata, FR(0), "events/ioclk", "event=0xff,umask=0x10");
+	expect_file(_metadata, FR(0), "events/bw_in_port0", "event=0xff,umask=0x20");
+	expect_file(_metadata, FR(0), "events/bw_in_port7", "event=0xff,umask=0x27");
+	expect_file(_metadata, FR(0), "events/bw_in_port3.scale", "3.0517578125e-5");
+	expect_file(_metadata, FR(0), "events/bw_in_port3.unit", "MiB");
+}
+
+/* dieX: segment:root bus of the stack on each die. */
+TEST_F(icx, die_mapping)
+{
+	expect_file(_metadata, IIO(0), "die0", "0000:16");
+	expect_file(_metadata, IIO(0), "die1", "0000:96");
+	expect_file(_metadata, IIO(4), "die0", "0000:66");
+	expect_file(_metadata, IIO(4), "die1", "0000:e6");
+	expect_file(_metadata, IIO(5), "die0", "0000:00");
+	expect_file(_metadata, IIO(5), "die1", "0000:80");
+}
+
+/* Where upstream's are, for perf 6.1's iostat: /sys/devices/uncore_iio_N. */
+TEST_F(icx, sysfs_at_top_level)
+{
+	char buf[64];
+
+	ASSERT_EQ(0, read_str("/sys/devices/uncore_iio_3/die1", buf, sizeof(buf)));
+	EXPECT_STREQ("0000:d2", buf);
+	ASSERT_EQ(0, read_str("/sys/devices/uncore_iio_free_running_3/cpumask", buf,
+			      sizeof(buf)));
+	EXPECT_STREQ("0,2", buf);
+}
+
+/* The simulated PCI functions, lspci-like. */
+TEST_F(icx, pci_devices)
+{
+	char path[128], buf[8192];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/pci_devices", SIM_ID);
+	f = fopen(path, "r");
+	ASSERT_TRUE(f != NULL);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	EXPECT_TRUE(strstr(buf, "0000:16:02.0 root_port socket=0 stack=0 part=0 gen=4 width=x4\n"
+			   "0000:17:00.0 endpoint socket=0 stack=0 part=0\n") == buf);
+	EXPECT_TRUE(strstr(buf, "0000:be:04.0 root_port socket=1 stack=2 part=2 gen=3 width=x8\n") != NULL);
+	EXPECT_TRUE(strstr(buf, "0000:81:00.0 endpoint socket=1 stack=5 part=0\n") != NULL);
+	EXPECT_TRUE(strstr(buf, "stack=2 part=1") == NULL);
+}
+
+/*
+ * Bounds: a flow may not make a 48-bit counter advance faster than
+ * 2048 per ns, nor a manual-clock jump by more than half its range.
+ */
+TEST_F(icx, bounds)
+{
+	/* 10^9 reads of 4096 bytes a second: 1024 units each, under the bound */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows",
+			     "add id=1 socket=0 stack=0 op=rd size=4096 rate=1000000000"));
+	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "flows",
+				   "add id=2 socket=0 stack=1 op=rd size=4096 rate=1000000000"));
+	/* 2^47 / (1024 + 64) per ns is 129 s */
+	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "advance", "200000000000"));
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "advance", "100000000000"));
+	/* an inject of more than half a 48-bit counter: 1024 * (2^37 + 1) */
+	EXPECT_EQ(-ERANGE, inject("socket=0 stack=0 op=rd size=4096 count=137438953473"));
+	EXPECT_EQ(0, inject("socket=0 stack=0 op=rd size=4096 count=137438953"));
+}
+
+/* One counter's exact count after an injection. */
+static void one_count(struct __test_metadata *_metadata, const char *pmu,
+		      const char *spec, int cpu, const char *traffic,
+		      uint64_t want)
+{
+	int fd = ev_open(pmu, spec, cpu, -1);
+
+	ASSERT_LE(0, fd) TH_LOG("%s/%s/: %s", pmu, spec, strerror(-fd));
+	ASSERT_EQ(0, inject(traffic)) TH_LOG("inject %s", traffic);
+	EXPECT_EQ(want, count_of(_metadata, fd)) TH_LOG("%s/%s/ after %s", pmu, spec, traffic);
+	close(fd);
+}
+
+/* DATA_REQ_OF_CPU.MEM_READ: 4-byte units of device reads, per part. */
+TEST_F(icx, data_req_of_cpu_mem_read_parts)
+{
+	const char *part2 = "event=0x83,umask=0x4,ch_mask=0x4,fc_mask=0x7";
+	int fd = ev_open(IIO(2), part2, 0, -1);
+	int both = ev_open(IIO(2), "event=0x83,umask=0x4,ch_mask=0x5,fc_mask=0x7", 0, -1);
+
+	ASSERT_LE(0, fd);
+	ASSERT_LE(0, both);
+	ASSERT_EQ(0, inject("socket=0 stack=2 part=2 op=rd size=256 count=10"));
+	ASSERT_EQ(0, inject("socket=0 stack=2 part=0 op=rd size=64 count=5"));
+	/* another stack, a write, another socket: none of it */
+	ASSERT_EQ(0, inject("socket=0 stack=1 op=rd size=64 count=5"));
+	ASSERT_EQ(0, inject("socket=0 stack=2 part=2 op=wr size=64 count=5"));
+	ASSERT_EQ(0, inject("socket=1 stack=2 part=2 op=rd size=64 count=5"));
+	EXPECT_EQ(640ULL, count_of(_metadata, fd));
+	EXPECT_EQ(720ULL, count_of(_metadata, both));
+	close(both);
+	close(fd);
+}
+
+/* A part with no root port takes no traffic; bdf= names the device. */
+TEST_F(icx, parts_and_bdf)
+{
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=2 part=1 op=rd size=64"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=6 op=rd size=64"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=0 part=0 op=atomic size=64"));
+	/* stack 2's part 2 device is on bus 0x3e + 1 + 2 */
+	one_count(_metadata, IIO(2), "event=0x83,umask=0x4,ch_mask=0x4,fc_mask=0x7", 0,
+		  "socket=0 stack=2 bdf=0x4100 op=rd size=4 count=3", 3);
+}
+
+/* MEM_WRITE is posted, MEM_READ non-posted: fc_mask selects them. */
+TEST_F(icx, fc_mask)
+{
+	const char *tr_wr = "socket=0 stack=0 part=1 op=wr size=128 count=4";
+	const char *tr_rd = "socket=0 stack=0 part=1 op=rd size=128 count=4";
+
+	one_count(_metadata, IIO(0), "event=0x83,umask=0x1,ch_mask=0x2,fc_mask=0x1", 0, tr_wr, 128);
+	one_count(_metadata, IIO(0), "event=0x83,umask=0x1,ch_mask=0x2,fc_mask=0x6", 0, tr_wr, 0);
+	one_count(_metadata, IIO(0), "event=0x83,umask=0x4,ch_mask=0x2,fc_mask=0x2", 0, tr_rd, 128);
+	one_count(_metadata, IIO(0), "event=0x83,umask=0x4,ch_mask=0x2,fc_mask=0x5", 0, tr_rd, 0);
+	/* both umasks: reads and writes */
+	one_count(_metadata, IIO(0), "event=0x83,umask=0x5,ch_mask=0x2,fc_mask=0x7", 0, tr_wr, 128);
+}
+
+/* TXN_REQ_OF_CPU: requests of up to 64 bytes. */
+TEST_F(icx, txn_req_of_cpu)
+{
+	one_count(_metadata, IIO(0), "event=0x84,umask=0x4,ch_mask=0x1,fc_mask=0x7", 0,
+		  "socket=0 stack=0 part=0 op=rd size=100 count=10", 20);
+	one_count(_metadata, IIO(0), "event=0x84,umask=0x1,ch_mask=0x1,fc_mask=0x7", 0,
+		  "socket=0 stack=0 part=0 op=wr size=256 count=10", 40);
+}
+
+/* Outbound: DATA_REQ_BY_CPU and TXN_REQ_BY_CPU, CPU MMIO to a device. */
+TEST_F(icx, by_cpu)
+{
+	const char *wr = "socket=0 to_stack=3 op=wr size=8 count=1000";
+	const char *rd = "socket=0 to_stack=3 op=rd size=4 count=1000 lat=700";
+
+	one_count(_metadata, IIO(3), "event=0xc0,umask=0x1,ch_mask=0x1,fc_mask=0x7", 0, wr, 2000);
+	one_count(_metadata, IIO(3), "event=0xc0,umask=0x4,ch_mask=0x1,fc_mask=0x7", 0, rd, 1000);
+	one_count(_metadata, IIO(3), "event=0xc1,umask=0x1,ch_mask=0x1,fc_mask=0x7", 0, wr, 1000);
+	one_count(_metadata, IIO(3), "event=0xc1,umask=0x4,ch_mask=0x1,fc_mask=0x7", 0, rd, 1000);
+	/* a device's read is not the CPU's */
+	one_count(_metadata, IIO(3), "event=0xc0,umask=0x4,ch_mask=0x1,fc_mask=0x7", 0,
+		  "socket=0 stack=3 op=rd size=64 count=10", 0);
+}
+
+/*
+ * The completions of a CPU's MMIO reads: CMPD data, completion-buffer
+ * inserts, and occupancy = inserts x latency in cycles.
+ */
+TEST_F(icx, completions)
+{
+	const char *rd = "socket=0 to_stack=0 to_part=1 op=rd size=64 count=100 lat=500";
+	int occ = ev_open(IIO(0), "event=0xd5,umask=0x2,fc_mask=0x4", 0, -1), ins, cmpd;
+
+	ASSERT_LE(0, occ);
+	ins = ev_open(IIO(0), "event=0xc2,umask=0x3,ch_mask=0x2,fc_mask=0x4", 0, occ);
+	ASSERT_LE(0, ins);
+	cmpd = ev_open(IIO(0), "event=0x83,umask=0x80,ch_mask=0x2,fc_mask=0x7", 0, occ);
+	ASSERT_LE(0, cmpd);
+	ASSERT_EQ(0, ioctl(occ, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, inject(rd));
+	EXPECT_EQ(50000ULL, count_of(_metadata, occ));
+	EXPECT_EQ(100ULL, count_of(_metadata, ins));
+	EXPECT_EQ(1600ULL, count_of(_metadata, cmpd));
+	/* another part, or not the completion class: nothing */
+	ASSERT_EQ(0, inject("socket=0 to_stack=0 to_part=2 op=rd size=64 count=7 lat=10"));
+	EXPECT_EQ(50000ULL, count_of(_metadata, occ));
+	EXPECT_EQ(100ULL, count_of(_metadata, ins));
+	close(cmpd);
+	close(ins);
+	close(occ);
+	one_count(_metadata, IIO(0), "event=0xc2,umask=0x3,ch_mask=0xff,fc_mask=0x3", 0, rd, 0);
+}
+
+/* Clockticks at the IIO clock: 1000 MHz, 1 per ns of the manual clock. */
+TEST_F(icx, clockticks)
+{
+	int iio = ev_open(IIO(1), "event=0x1", 2, -1);
+	int irp = ev_open(IRP(1), "event=0x1", 2, -1);
+	int clk = ev_open(FR(1), "ioclk", 2, -1);
+
+	ASSERT_LE(0, iio);
+	ASSERT_LE(0, irp);
+	ASSERT_LE(0, clk) TH_LOG("ioclk: %s", strerror(-clk));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "123456789"));
+	EXPECT_EQ(123456789ULL, count_of(_metadata, iio));
+	EXPECT_EQ(123456789ULL, count_of(_metadata, irp));
+	EXPECT_EQ(123456789ULL, count_of(_metadata, clk));
+	close(clk);
+	close(irp);
+	close(iio);
+}
+
+/* IRP: FAF inserts and occupancy of reads, WR_PREF of writes, in lines. */
+TEST_F(icx, irp_events)
+{
+	const char *rd = "socket=0 stack=4 part=1 op=rd size=256 count=10 lat=300";
+	const char *wr = "socket=0 stack=4 part=1 op=wr size=64 count=9 lat=200";
+
+	one_count(_metadata, IRP(4), "event=0x18", 0, rd, 40);
+	one_count(_metadata, IRP(4), "event=0x19", 0, rd, 12000);
+	one_count(_metadata, IRP(4), "event=0x18", 0, wr, 0);
+	one_count(_metadata, IRP(4), "event=0x11,umask=0x8", 0, wr, 9);
+	one_count(_metadata, IRP(4), "event=0x11,umask=0x8", 0, rd, 0);
+	one_count(_metadata, IRP(4), "event=0xf,umask=0x4", 0, rd, 12000);
+	one_count(_metadata, IRP(4), "event=0xf,umask=0x4", 0, wr, 1800);
+}
+
+/* Free-running inbound bandwidth: 32-byte units of data into the SoC. */
+TEST_F(icx, bw_in_free_running)
+{
+	one_count(_metadata, FR(0), "bw_in_port3", 0,
+		  "socket=0 stack=0 part=3 op=wr size=256 count=10", 80);
+	one_count(_metadata, FR(0), "bw_in_port3", 0,
+		  "socket=0 stack=0 part=3 op=rd size=256 count=10", 0);
+	/* the completion data of a CPU's reads comes in too */
+	one_count(_metadata, FR(0), "bw_in_port1", 0,
+		  "socket=0 to_stack=0 to_part=1 op=rd size=64 count=10", 20);
+	one_count(_metadata, FR(0), "bw_in_port2", 0,
+		  "socket=0 stack=0 part=3 op=wr size=256 count=10", 0);
+}
+
+/*
+ * A free-running counter is read by any number of events at once, in
+ * groups or not, as upstream's: none of them waits for a counter.
+ */
+TEST_F(icx, free_running_shared)
+{
+	const char *wr = "socket=0 stack=5 part=0 op=wr size=64 count=10";
+	int a = ev_open(FR(5), "bw_in_port0", 0, -1), b, lead, sib[10];
+	unsigned int i;
+
+	ASSERT_LE(0, a);
+	b = ev_open(FR(5), "bw_in_port0", 0, -1);
+	ASSERT_LE(0, b);
+	lead = ev_open(FR(5), "bw_in_port0", 0, -1);
+	ASSERT_LE(0, lead);
+	for (i = 0; i < 10; i++) {
+		sib[i] = ev_open(FR(5), i % 2 ? "ioclk" : "bw_in_port0", 0, lead);
+		ASSERT_LE(0, sib[i]) TH_LOG("sibling %u: %s", i, strerror(-sib[i]));
+	}
+	ASSERT_EQ(0, inject(wr));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "5000"));
+	EXPECT_EQ(20ULL, count_of(_metadata, a));
+	EXPECT_EQ(20ULL, count_of(_metadata, b));
+	EXPECT_EQ(20ULL, count_of(_metadata, lead));
+	for (i = 0; i < 10; i++)
+		EXPECT_EQ(i % 2 ? 5000ULL : 20ULL, count_of(_metadata, sib[i]));
+	/* one closes; the others count on */
+	close(a);
+	ASSERT_EQ(0, inject(wr));
+	EXPECT_EQ(40ULL, count_of(_metadata, b));
+	EXPECT_EQ(40ULL, count_of(_metadata, sib[0]));
+	for (i = 0; i < 10; i++)
+		close(sib[i]);
+	close(lead);
+	close(b);
+}
+
+/* An event on a CPU of socket 1 counts socket 1's traffic only. */
+TEST_F(icx, box_of_die)
+{
+	const char *spec = "event=0x83,umask=0x1,ch_mask=0x1,fc_mask=0x7";
+	int s0 = ev_open(IIO(1), spec, 1, -1), s1 = ev_open(IIO(1), spec, 3, -1);
+
+	ASSERT_LE(0, s0);
+	ASSERT_LE(0, s1);
+	ASSERT_EQ(0, inject("socket=0 stack=1 op=wr size=64 count=1"));
+	ASSERT_EQ(0, inject("socket=1 stack=1 op=wr size=64 count=10"));
+	EXPECT_EQ(16ULL, count_of(_metadata, s0));
+	EXPECT_EQ(160ULL, count_of(_metadata, s1));
+	close(s1);
+	close(s0);
+}
+
+/* A group of @n events @specs on uncore_iio_0 of CPU 0: 0 or -errno. */
+static int group_of(const char * const *specs, unsigned int n, int *fds)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		fds[i] = ev_open(IIO(0), specs[i], 0, i ? fds[0] : -1);
+		if (fds[i] < 0) {
+			ret = fds[i];
+			break;
+		}
+	}
+	while (i-- > 0)
+		close(fds[i]);
+	return ret;
+}
+
+#define RD0	"event=0x83,umask=0x4,ch_mask=0x1,fc_mask=0x7"
+#define WR0	"event=0x83,umask=0x1,ch_mask=0x1,fc_mask=0x7"
+#define ORD0	"event=0xc0,umask=0x4,ch_mask=0x1,fc_mask=0x7"
+#define OWR0	"event=0xc0,umask=0x1,ch_mask=0x1,fc_mask=0x7"
+
+/* upstream's constraints: 0x83 on counters 0-1, 0xc0 and 0xd5 on 2-3 */
+TEST_F(icx, constraints)
+{
+	const char *iostat[] = { RD0, WR0, ORD0, OWR0 };
+	const char *three_83[] = { RD0, WR0, RD0 };
+	const char *three_c0[] = { ORD0, "event=0xd5,umask=0x1,fc_mask=0x4", OWR0 };
+	const char *five[] = { "event=0x1", RD0, WR0, ORD0, OWR0 };
+	const char *mixed[] = { ORD0, "event=0x1", RD0, "event=0x84,umask=0x4,ch_mask=0x1,fc_mask=0x7" };
+	int fds[5];
+
+	/* perf iostat's group of a root port fits */
+	EXPECT_EQ(0, group_of(iostat, 4, fds));
+	EXPECT_EQ(0, group_of(mixed, 4, fds));
+	EXPECT_EQ(-EINVAL, group_of(three_83, 3, fds));
+	EXPECT_EQ(-EINVAL, group_of(three_c0, 3, fds));
+	EXPECT_EQ(-EINVAL, group_of(five, 5, fds));
+}
+
+/* The iostat group counts exactly, each on its counter. */
+TEST_F(icx, iostat_group_counts)
+{
+	const char *iostat[] = { RD0, WR0, ORD0, OWR0 };
+	uint64_t want[] = { 160, 32, 4, 2 };
+	int fds[4];
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		fds[i] = ev_open(IIO(0), iostat[i], 0, i ? fds[0] : -1);
+		ASSERT_LE(0, fds[i]);
+	}
+	ASSERT_EQ(0, inject("socket=0 stack=0 part=0 op=rd size=64 count=10"));
+	ASSERT_EQ(0, inject("socket=0 stack=0 part=0 op=wr size=128 count=1"));
+	ASSERT_EQ(0, inject("socket=0 to_stack=0 to_part=0 op=rd size=4 count=4"));
+	ASSERT_EQ(0, inject("socket=0 to_stack=0 to_part=0 op=wr size=8 count=1"));
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(want[i], count_of(_metadata, fds[i])) TH_LOG("%s", iostat[i]);
+	for (i = 4; i-- > 0;)
+		close(fds[i]);
+}
+
+/* Bits outside the formats are EINVAL; raw event codes are not. */
+TEST_F(icx, reserved_bits)
+{
+	struct perf_event_attr attr;
+
+	ASSERT_EQ(0, pmu_attr(IIO(0), RD0, &attr));
+	attr.config |= 1ULL << 16;
+	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, 0, -1));
+	attr.config &= ~(1ULL << 16);
+	attr.config |= 1ULL << 51;
+	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, 0, -1));
+	attr.config &= ~(1ULL << 51);
+	attr.config1 = 1;
+	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, 0, -1));
+
+	ASSERT_EQ(0, pmu_attr(IRP(0), "event=0x18", &attr));
+	attr.config |= 1ULL << 32;		/* IRP's thresh is 8 bits */
+	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, 0, -1));
+
+	/* a raw event the simulator does not model opens and counts 0 */
+	one_count(_metadata, IIO(0), "event=0x8e,umask=0x3", 0,
+		  "socket=0 stack=0 op=rd size=64", 0);
+	/* free-running: event 0xff with a counter's umask only */
+	EXPECT_GT(0, ev_open(FR(0), "event=0xff,umask=0x30", 0, -1));
+	EXPECT_GT(0, ev_open(FR(0), "event=0x1,umask=0x10", 0, -1));
+	/* no sampling */
+	ASSERT_EQ(0, pmu_attr(IIO(0), RD0, &attr));
+	attr.sample_period = 1000;
+	EXPECT_GT(0, perf_open(&attr, -1, 0, -1));
+}
+
+/* The device goes with events open: they keep their counts. */
+TEST_F(icx, del_device_with_open_events)
+{
+	uint64_t v;
+	int fd = ev_open(IIO(0), RD0, 0, -1);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=5"));
+	EXPECT_EQ(80ULL, count_of(_metadata, fd));
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=2"));
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	if (kernel_revokes_events()) {
+		EXPECT_FALSE(pmu_exists(IIO(0)));
+	} else {
+		EXPECT_TRUE(pmu_exists(IIO(0)));
+		EXPECT_EQ(-ENODEV, ev_open(IIO(0), RD0, 0, -1));
+	}
+	ASSERT_EQ(0, count_read(fd, &v));
+	EXPECT_EQ(112ULL, v);
+	close(fd);
+	EXPECT_TRUE(pmu_gone_within(IIO(0), 5000));
+	EXPECT_TRUE(pmu_gone_within(FR(5), 5000));
+	/* and a fresh device works again */
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx clock=manual"));
+	one_count(_metadata, IIO(0), RD0, 0, "socket=0 stack=0 op=rd size=64 count=3", 48);
+}
+
+/* The owner of socket 1 goes offline: its events move and count on. */
+TEST_F(icx, hotplug_per_die)
+{
+	int fd0 = ev_open(IIO(0), WR0, 0, -1), fd1 = ev_open(IIO(0), WR0, 2, -1);
+
+	ASSERT_LE(0, fd0);
+	ASSERT_LE(0, fd1);
+	ASSERT_EQ(0, inject("socket=1 stack=0 op=wr size=4 count=10"));
+	ASSERT_EQ(0, cpu_set_online(2, false));
+	expect_file(_metadata, IIO(0), "cpumask", "0,3");
+	ASSERT_EQ(0, inject("socket=1 stack=0 op=wr size=4 count=11"));
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=wr size=4 count=3"));
+	EXPECT_EQ(21ULL, count_of(_metadata, fd1));
+	EXPECT_EQ(3ULL, count_of(_metadata, fd0));
+	ASSERT_EQ(0, cpu_set_online(2, true));
+	close(fd0);
+	close(fd1);
+}
+
+/*
+ * The device's sockets must be the machine's dies: a 1-socket Ice Lake-X
+ * on this 2-package machine gets no PMUs (the driver's probe says why).
+ */
+TEST_F(icx, sockets_are_dies)
+{
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	EXPECT_TRUE(pmu_gone_within(IIO(0), 5000));
+	ASSERT_EQ(0, sim_new(SIM_ID, 1, "soc=icx"));
+	EXPECT_FALSE(pmu_exists(IIO(0)));
+	EXPECT_FALSE(pmu_exists(FR(5)));
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx"));
+	EXPECT_TRUE(pmu_exists(IIO(0)));
+}
+
+/* Only one kind of SoC at a time; no traffic a stack cannot take. */
+TEST_F(icx, soc_option)
+{
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID + 1, 2, "soc=icx blocks=icx,ucf"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID + 1, 2, "soc=skx"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=0 to_stack=1 op=rd"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=0 src=loc_cpu op=rd"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 to_stack=0 to_part=5 op=rd"));
+}
+
+/*
+ * perf stat -a on @event: UNC_IIO_DATA_REQ_OF_CPU.MEM_READ.PART0 by its
+ * raw config, or by its name (with @env, PERF_CPUID=...): the sum over
+ * both dies (and, by name, over every stack's PMU).
+ */
+static void perf_stat_exact(struct __test_metadata *_metadata, const char *perf,
+			    const char *env, const char *event)
+{
+	char cmd[1024], line[512];
+	unsigned long long v = 0;
+	bool found = false;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s %s stat -x, -e %s -a -- "
+		 "sh -c 'echo socket=0 stack=0 part=0 op=rd size=64 count=1000 > %s/%u/inject && "
+		 "echo socket=1 stack=0 part=0 op=rd size=32 count=100 > %s/%u/inject' 2>&1",
+		 env, perf, event, SIM_DEBUGFS, SIM_ID, SIM_DEBUGFS, SIM_ID);
+	p = popen(cmd, "r");
+	ASSERT_TRUE(p != NULL);
+	while (fgets(line, sizeof(line), p)) {
+		if (strstr(line, event) && sscanf(line, "%llu,", &v) == 1)
+			found = true;
+		else
+			TH_LOG("%s: %s", perf, line);
+	}
+	EXPECT_EQ(0, pclose(p));
+	EXPECT_TRUE(found);
+	EXPECT_EQ(16800ULL, v);
+}
+
+#define RAW_PART0	"uncore_iio_0/event=0x83,umask=0x04,ch_mask=0x1,fc_mask=0x7/"
+#define NAME_PART0	"UNC_IIO_DATA_REQ_OF_CPU.MEM_READ.PART0"
+/* perf's Ice Lake-X tables on any CPU (vm.sh --cpu-model icx needs none) */
+#define ICX_CPUID	"PERF_CPUID=GenuineIntel-6-6A-0"
+
+/*
+ * perf iostat's root ports (perf stat --iostat=list; "perf iostat" is a
+ * script that calls it), named by the dieX files.  (Its counts are
+ * estimates: each root port's group is opened on every die's box, so
+ * the groups of a stack's two dies multiplex on each box.)
+ */
+static void perf_iostat_list(struct __test_metadata *_metadata, const char *perf)
+{
+	static const char want[] =
+		"S0-uncore_iio_0<0000:16>\nS1-uncore_iio_0<0000:96>\n"
+		"S0-uncore_iio_1<0000:2a>\nS1-uncore_iio_1<0000:aa>\n"
+		"S0-uncore_iio_2<0000:3e>\nS1-uncore_iio_2<0000:be>\n"
+		"S0-uncore_iio_3<0000:52>\nS1-uncore_iio_3<0000:d2>\n"
+		"S0-uncore_iio_4<0000:66>\nS1-uncore_iio_4<0000:e6>\n"
+		"S0-uncore_iio_5<0000:00>\nS1-uncore_iio_5<0000:80>\n";
+	char cmd[512], line[256], got[1024] = "";
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "%s stat --iostat=list 2>&1", perf);
+	p = popen(cmd, "r");
+	ASSERT_TRUE(p != NULL);
+	while (fgets(line, sizeof(line), p))
+		if (strlen(got) + strlen(line) < sizeof(got))
+			strcat(got, line);
+	EXPECT_EQ(0, pclose(p));
+	EXPECT_STREQ(want, got);
+}
+
+TEST_F(icx, perf_iostat_list_debian)
+{
+	perf_iostat_list(_metadata, getenv("PERF") ?: "/usr/bin/perf");
+}
+
+TEST_F(icx, perf_iostat_list_upmu_perf)
+{
+	const char *perf = getenv("UPMU_PERF");
+
+	if (!perf || access(perf, X_OK))
+		SKIP(return, "no patched perf (UPMU_PERF)");
+	perf_iostat_list(_metadata, perf);
+}
+
+TEST_F(icx, perf_stat_debian)
+{
+	perf_stat_exact(_metadata, getenv("PERF") ?: "/usr/bin/perf", "", RAW_PART0);
+}
+
+TEST_F(icx, perf_stat_upmu_perf)
+{
+	const char *perf = getenv("UPMU_PERF");
+
+	if (!perf || access(perf, X_OK))
+		SKIP(return, "no patched perf (UPMU_PERF)");
+	perf_stat_exact(_metadata, perf, "", RAW_PART0);
+}
+
+TEST_F(icx, perf_json_name_debian)
+{
+	perf_stat_exact(_metadata, getenv("PERF") ?: "/usr/bin/perf", ICX_CPUID, NAME_PART0);
+}
+
+TEST_F(icx, perf_json_name_upmu_perf)
+{
+	const char *perf = getenv("UPMU_PERF");
+
+	if (!perf || access(perf, X_OK))
+		SKIP(return, "no patched perf (UPMU_PERF)");
+	perf_stat_exact(_metadata, perf, ICX_CPUID, NAME_PART0);
+}
+
+/*
+ * Upstream's intel_uncore, whose PMUs would take these names, stays out
+ * of a VM (the CPUID hypervisor bit), also on an Ice Lake-X CPU.
+ */
+TEST_F(icx, no_upstream_intel_uncore)
+{
+	int rc = system("modprobe intel_uncore 2>/dev/null");
+
+	(void)rc;	/* built in on the debug kernel: its init ran at boot */
+	EXPECT_FALSE(pmu_exists("uncore_ubox"));
+	EXPECT_FALSE(pmu_exists("uncore_pcu"));
+	EXPECT_FALSE(pmu_exists("uncore_m2pcie_0"));
+}
+
+TEST_HARNESS_MAIN
