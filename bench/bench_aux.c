@@ -170,36 +170,6 @@ static uint64_t aux_consume(struct perf_event_mmap_page *pg, uint64_t *tail)
 	return n;
 }
 
-/* The core's drain figures of @pmu (debugfs upmu/<pmu>/aux_stats). */
-struct aux_stats {
-	uint64_t commits, bytes, commit_ns;
-};
-
-static int aux_stats(const char *pmu, struct aux_stats *st)
-{
-	char path[256], key[32];
-	unsigned long long v;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/kernel/debug/upmu/%s/aux_stats", pmu);
-	f = fopen(path, "r");
-	if (!f) {
-		perror(path);
-		return -1;
-	}
-	memset(st, 0, sizeof(*st));
-	while (fscanf(f, "%31s %llu", key, &v) == 2) {
-		if (!strcmp(key, "commits"))
-			st->commits = v;
-		else if (!strcmp(key, "bytes"))
-			st->bytes = v;
-		else if (!strcmp(key, "commit_ns"))
-			st->commit_ns = v;
-	}
-	fclose(f);
-	return 0;
-}
-
 /*
  * One turn of the copy section: the device takes NR_SAMPLES samples
  * while the event is disabled (forced through nic/unread: the
@@ -207,10 +177,10 @@ static int aux_stats(const char *pmu, struct aux_stats *st)
  * Returns the bytes committed, 0 on error.
  */
 static uint64_t copy_turn(int fd, struct perf_event_mmap_page *pg, uint64_t *tail,
-			  const char *advance)
+			  const char *advance, const char *unread)
 {
-	char val[32], unread[280];
 	uint64_t u = 0;
+	char val[32];
 	double t;
 
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -218,8 +188,6 @@ static uint64_t copy_turn(int fd, struct perf_event_mmap_page *pg, uint64_t *tai
 	snprintf(val, sizeof(val), "%u", NR_SAMPLES * DEV_PERIOD);
 	if (write_str(advance, val))
 		return 0;
-	snprintf(unread, sizeof(unread), "%.*s/nic/unread",
-		 (int)(strrchr(advance, '/') - advance), advance);
 	/* 511 at the first turn: the last one is not complete yet */
 	if (read_u64(unread, &u) || u + 1 < NR_SAMPLES) {
 		fprintf(stderr, "bench_aux: %s: %llu samples, not %u\n",
@@ -239,7 +207,7 @@ int main(int argc, char **argv)
 {
 	unsigned int id = 0, tick_id = 0, rounds = 3, turns = 20, r, t;
 	struct perf_event_mmap_page *pg;
-	char pmu[64], path[256];
+	char pmu[64], path[256], unread[256];
 	double drain_bw[15], cpy_bw[15], ratio[15], commits[15];
 	size_t want = NR_SAMPLES * (32 + 24 + 64ull);	/* SAMPLE records of 8 IDs */
 	uint64_t tail = 0, bytes = 0;
@@ -268,6 +236,7 @@ int main(int argc, char **argv)
 		turns = BENCH_MAX_MEDIAN;
 	snprintf(pmu, sizeof(pmu), "upmu_nicdiag_%08x", 0x4e1c0000 + id);
 	snprintf(path, sizeof(path), "/sys/kernel/debug/upmu_sim/%u/advance", id);
+	snprintf(unread, sizeof(unread), "/sys/kernel/debug/upmu_sim/%u/nic/unread", id);
 	fd = stream_open(pmu, "doca_default,dev_period=10,log_samples=9", &pg);
 	/* the first enabling begins the stream (what came before is dropped) */
 	if (fd < 0 || pin(pmu_cpu(pmu)) || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
@@ -288,14 +257,16 @@ int main(int argc, char **argv)
 	printf("  MB/s                        round");
 	for (r = 0; r < rounds; r++) {
 		double c[BENCH_MAX_MEDIAN];
-		struct aux_stats s0, s1;
+		struct pmu_aux_stats s0, s1;
 
-		if (aux_stats(pmu, &s0))
+		if (pmu_aux_stats(pmu, &s0)) {
+			fprintf(stderr, "bench_aux: no upmu/%s/aux_stats in debugfs\n", pmu);
 			return 1;
+		}
 		for (t = 0; t < turns; t++) {
 			double t0;
 
-			bytes = copy_turn(fd, pg, &tail, path);
+			bytes = copy_turn(fd, pg, &tail, path, unread);
 			if (!bytes) {
 				fprintf(stderr, "bench_aux: the samples were not drained\n");
 				return 1;
@@ -307,7 +278,7 @@ int main(int argc, char **argv)
 			c[t] = bytes / (now_us() - t0);
 			sink += dst[bytes - 1];
 		}
-		if (aux_stats(pmu, &s1) || s1.commit_ns == s0.commit_ns) {
+		if (pmu_aux_stats(pmu, &s1) || s1.commit_ns == s0.commit_ns) {
 			fprintf(stderr, "bench_aux: no drain figures\n");
 			return 1;
 		}

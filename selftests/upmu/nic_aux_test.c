@@ -369,27 +369,6 @@ TEST_F(aux, exact_samples)
 	stream_close(s);
 }
 
-/* The core's drain figures (debugfs upmu/<pmu>/aux_stats): 0 or -1. */
-static int aux_stats(uint64_t *commits, uint64_t *bytes, uint64_t *ns)
-{
-	char key[32];
-	unsigned long long v;
-	FILE *f = fopen("/sys/kernel/debug/upmu/" PMU "/aux_stats", "r");
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%31s %llu", key, &v) == 2) {
-		if (!strcmp(key, "commits"))
-			*commits = v;
-		else if (!strcmp(key, "bytes"))
-			*bytes = v;
-		else if (!strcmp(key, "commit_ns"))
-			*ns = v;
-	}
-	fclose(f);
-	return 0;
-}
-
 /*
  * aux_stats counts every commit with records and their bytes: exactly
  * the PERF_RECORD_AUX records with data and the AUX head's move.
@@ -397,28 +376,29 @@ static int aux_stats(uint64_t *commits, uint64_t *bytes, uint64_t *ns)
 TEST_F(aux, drain_stats)
 {
 	struct stream *s = &self->s;
-	uint64_t c0 = 0, b0 = 0, n0 = 0, c1 = 0, b1 = 0, n1 = 0, head;
+	struct pmu_aux_stats s0, s1;
+	uint64_t head;
 	unsigned int i, with_data = 0;
 
 	OPEN_STREAM(SPEC(",log_samples=4"), 4);
-	ASSERT_EQ(0, aux_stats(&c0, &b0, &n0));
+	ASSERT_EQ(0, pmu_aux_stats(PMU, &s0));
 	ASSERT_EQ(0, stream_enable(s));
 	ASSERT_EQ(0, nic_advance(PERIOD + 64));
 	drain_wait();
 	ASSERT_EQ(0, nic_advance(3 * PERIOD));
 	drain_wait();
 	ASSERT_EQ(0, ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0));
-	ASSERT_EQ(0, aux_stats(&c1, &b1, &n1));
+	ASSERT_EQ(0, pmu_aux_stats(PMU, &s1));
 	head = __atomic_load_n(&s->pg->aux_head, __ATOMIC_ACQUIRE);
 	read_commits(s, &self->c);
 	for (i = 0; i < self->c.n; i++)
 		with_data += self->c.size[i] > 0;
 	/* 4 samples: two commits, each a META and its samples */
 	EXPECT_EQ(2 * META_LEN + 4 * SMP_LEN, head);
-	EXPECT_EQ(head, b1 - b0);
-	EXPECT_EQ(with_data, c1 - c0);
-	EXPECT_EQ(2u, c1 - c0);
-	EXPECT_LT(n0, n1);
+	EXPECT_EQ(head, s1.bytes - s0.bytes);
+	EXPECT_EQ(with_data, s1.commits - s0.commits);
+	EXPECT_EQ(2u, s1.commits - s0.commits);
+	EXPECT_LT(s0.commit_ns, s1.commit_ns);
 }
 
 /*

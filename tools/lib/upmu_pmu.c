@@ -205,3 +205,24 @@ int count_read(int fd, uint64_t *val)
 		return -errno;
 	return n == sizeof(*val) ? 0 : -ENODATA;
 }
+
+int pmu_aux_stats(const char *pmu, struct pmu_aux_stats *st)
+{
+	char path[256], buf[256];
+	unsigned long long v[5];
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/upmu/%s/aux_stats", pmu);
+	ret = read_str(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	if (sscanf(buf, "drains %llu commits %llu bytes %llu commit_ns %llu max_ns %llu",
+		   &v[0], &v[1], &v[2], &v[3], &v[4]) != 5)
+		return -EINVAL;
+	st->drains = v[0];
+	st->commits = v[1];
+	st->bytes = v[2];
+	st->commit_ns = v[3];
+	st->max_ns = v[4];
+	return 0;
+}

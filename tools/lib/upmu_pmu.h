@@ -45,4 +45,13 @@ int pmu_open(const char *pmu, const char *spec, int group);
 /* Read the count of @fd; 0 or -errno (with -ENODATA for a short read). */
 int count_read(int fd, uint64_t *val);
 
+/*
+ * What the drains of upmu AUX PMU @pmu cost (debugfs upmu/<pmu>/aux_stats,
+ * Documentation/upmu-core.rst); 0 or -errno (-EINVAL: not that format).
+ */
+struct pmu_aux_stats {
+	uint64_t drains, commits, bytes, commit_ns, max_ns;
+};
+int pmu_aux_stats(const char *pmu, struct pmu_aux_stats *st);
+
 #endif
