@@ -92,6 +92,13 @@ conserved() {
 		exit !(n > 0 && !bad && n + lost == last - first + 1)
 	}' "$TMP/$1.out"
 }
+# conserved_summary NAME SUMMARY: conserved, and perf script's summary
+# line is SUMMARY (a whole-line extended regex); else the summary is shown
+conserved_summary() {
+	conserved "$1" && grep -qxE "$2" "$TMP/$1.err" && return 0
+	sed 's/^/#   /' "$TMP/$1.err"
+	return 1
+}
 
 # --- K known samples, interleaved with markers of known time ---
 newnic clock=manual || { echo "Bail out! no $PMU"; exit 1; }
@@ -144,14 +151,6 @@ fi
 # 64 samples (4608 bytes) do not fit in a page: TRUNCATED, the rest comes
 # once perf record re-enabled the event; then 128 at once in a device of
 # 64: 64 lost (64..127), the others in two commits again.
-t_counts() {
-	if conserved t &&
-		grep -qxF "upmu-nic: 128 samples, lost 64 samples in 1 gaps" "$TMP/t.err"; then
-		return 0
-	fi
-	sed 's/^/#   /' "$TMP/t.err"
-	return 1
-}
 newnic clock=manual
 cat > "$TMP/t.sh" <<EOF
 echo $((64 * PERIOD + 64)) > $D/advance; sleep 1
@@ -160,7 +159,7 @@ EOF
 if rec t -a -m ,1 -e "$EV,log_samples=6/" -c 200000000 -- sh "$TMP/t.sh" && scr t; then
 	tap_check "tiny AUX area: TRUNCATED reported" grep -q "^upmu-nic-lost: AUX area full (TRUNCATED)" "$TMP/t.out"
 	tap_check "tiny AUX area: 128 samples + 64 lost = sample_id 0..191, no silent gap" \
-		t_counts
+		conserved_summary t "upmu-nic: 128 samples, lost 64 samples in 1 gaps"
 else
 	tap_fail "tiny AUX area: TRUNCATED (perf record or script failed)"
 	tap_fail "tiny AUX area: samples + lost"
@@ -219,12 +218,9 @@ tap_check "record -S refused: snapshot mode not supported" \
 # the timer comes every 537 ms instead, and a 2.5 s record loses nothing.
 newnic
 echo "add id=1 rate=1000 ev=rx port=0 size=64" > "$D/nic/flows"
-long_ok() {
-	conserved l && grep -qE "^upmu-nic: [0-9]+ samples, lost 0 samples in 0 gaps$" "$TMP/l.err" ||
-		{ sed 's/^/#   /' "$TMP/l.err"; return 1; }
-}
 if rec l -a -e "$PMU/doca_default/" -c 4000000000 -- sleep 2.5 && scr l; then
-	tap_check "drain period 4 s, device buffer 1.07 s: the drain comes in time, nothing lost" long_ok
+	tap_check "drain period 4 s, device buffer 1.07 s: the drain comes in time, nothing lost" \
+		conserved_summary l "upmu-nic: [0-9]+ samples, lost 0 samples in 0 gaps"
 else
 	tap_fail "drain period 4 s (perf record or script failed)"
 fi
