@@ -523,6 +523,31 @@ static void upmu_aux_copy(struct upmu_aux_out *out, size_t at, const void *src,
 	memcpy(out->base, (const u8 *)src + first, len - first);
 }
 
+/* The checks and header of a record of @total bytes: false if it does not fit. */
+static bool upmu_aux_put_hdr(struct upmu_aux_out *out, struct upmu_aux_hdr *rec,
+			     size_t len, size_t total)
+{
+	struct upmu_aux_event *ae = out->event->pmu_private;
+
+	if (WARN_ON_ONCE(len < sizeof(*rec) || total % 8) ||
+	    total > upmu_aux_space(out))
+		return false;
+	rec->magic = UPMU_AUX_MAGIC;
+	rec->version = UPMU_AUX_VERSION;
+	rec->size = total;
+	rec->seq = ae->seq++;
+	upmu_aux_copy(out, 0, rec, len);
+	return true;
+}
+
+static void upmu_aux_put_done(struct upmu_aux_out *out,
+			      const struct upmu_aux_hdr *rec)
+{
+	out->used += rec->size;
+	if (rec->type == UPMU_AUX_LOST)
+		out->flags |= PERF_AUX_FLAG_PARTIAL;
+}
+
 /**
  * upmu_aux_put_body() - write one whole record into the AUX area
  * @out: the drain's output
@@ -543,25 +568,50 @@ static void upmu_aux_copy(struct upmu_aux_out *out, size_t at, const void *src,
 int upmu_aux_put_body(struct upmu_aux_out *out, struct upmu_aux_hdr *rec,
 		      size_t len, const void *body, size_t body_len)
 {
-	struct upmu_aux_event *ae = out->event->pmu_private;
-	size_t total = len + body_len;
-
-	if (WARN_ON_ONCE(len < sizeof(*rec) || total % 8) ||
-	    total > upmu_aux_space(out))
+	if (!upmu_aux_put_hdr(out, rec, len, len + body_len))
 		return -ENOSPC;
-	rec->magic = UPMU_AUX_MAGIC;
-	rec->version = UPMU_AUX_VERSION;
-	rec->size = total;
-	rec->seq = ae->seq++;
-	upmu_aux_copy(out, 0, rec, len);
 	if (body_len)
 		upmu_aux_copy(out, len, body, body_len);
-	out->used += total;
-	if (rec->type == UPMU_AUX_LOST)
-		out->flags |= PERF_AUX_FLAG_PARTIAL;
+	upmu_aux_put_done(out, rec);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(upmu_aux_put_body);
+
+/**
+ * upmu_aux_put_fromio() - write a record whose body is a block of device
+ * registers (a sample window), copied straight into the AUX area
+ * @out: the drain's output
+ * @rec: the record's start, as for upmu_aux_put_body()
+ * @len: bytes at @rec
+ * @regs: the register block
+ * @off: the body's first register
+ * @body_len: its bytes; @len and @body_len multiples of 8
+ *
+ * As upmu_aux_put_body(), with the body read by upmu_memcpy_fromio()
+ * into the area itself (in two pieces at its end): one copy of the
+ * device's bytes in all.
+ *
+ * Return: 0, or -ENOSPC (nothing written) if it does not fit.
+ */
+int upmu_aux_put_fromio(struct upmu_aux_out *out, struct upmu_aux_hdr *rec,
+			size_t len, struct upmu_regs *regs, u32 off,
+			size_t body_len)
+{
+	u64 at;
+	size_t first;
+
+	if (WARN_ON_ONCE(len % 8) ||
+	    !upmu_aux_put_hdr(out, rec, len, len + body_len))
+		return -ENOSPC;
+	at = (out->head + out->used + len) & out->mask;
+	first = min_t(size_t, body_len, out->mask + 1 - at);
+	upmu_memcpy_fromio(regs, off, out->base + at, first);
+	if (body_len > first)
+		upmu_memcpy_fromio(regs, off + first, out->base, body_len - first);
+	upmu_aux_put_done(out, rec);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(upmu_aux_put_fromio);
 
 /* Under the box's lock. */
 static void upmu_aux_account(struct upmu_aux_stats *st, size_t bytes, u64 ns)

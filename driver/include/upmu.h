@@ -521,6 +521,9 @@ static inline u64 upmu_aux_time(const struct upmu_aux_out *out)
 int upmu_aux_put_body(struct upmu_aux_out *out, struct upmu_aux_hdr *rec,
 		      size_t len, const void *body, size_t body_len);
 
+int upmu_aux_put_fromio(struct upmu_aux_out *out, struct upmu_aux_hdr *rec,
+			size_t len, struct upmu_regs *regs, u32 off,
+			size_t body_len);
 static inline int upmu_aux_put(struct upmu_aux_out *out,
 			       struct upmu_aux_hdr *rec, size_t len)
 {

@@ -95,9 +95,7 @@ static const u64 nic_profile_ids[NIC_NR_PROFILES][NIC_STREAM_MAX_IDS] = {
  * @log_samples: the device buffer holds 2^@log_samples samples
  * @next: the sample_id, extended to 64 bits, of the next sample (at the
  *	  first start: the first one after it)
- * @rec: room for one record
- * @win: the sample window's samples of one read, copied in one go (a
- *	 copy per sample costs a device access each)
+ * @rec: room for one META or LOST record
  *
  * Set up in process context before the event can run; then used only
  * by the drain, under the PMU's lock.
@@ -111,7 +109,6 @@ struct nic_stream {
 	unsigned int log_samples;
 	u64 next;
 	u64 rec[NIC_META_MAX / 8];
-	u8 win[NIC_SWIN_SIZE];
 };
 
 /* ---- event_init: the configuration, checked under the PMU's lock ---------- */
@@ -335,12 +332,6 @@ static u64 nic_stream_id(u64 next, u32 id)
 	return next + (u32)(id - (u32)next);
 }
 
-/* Perf time of device time @t, by the clocks read together at @now, @dev. */
-static u64 nic_stream_time(u64 now, u64 dev, u64 t)
-{
-	return now - min(now, dev - min(dev, t));
-}
-
 static void nic_stream_meta(struct upmu_aux_out *out, struct nic_pmu *np,
 			    struct nic_stream *st, u64 now, u64 dev_time)
 {
@@ -375,13 +366,12 @@ static void nic_stream_lost(struct upmu_aux_out *out, struct nic_stream *st,
 	upmu_aux_put(out, &l->hdr, sizeof(*l));
 }
 
-/* A SAMPLE record is its header, then a window sample as it is. */
-static_assert(offsetof(struct upmu_aux_sample, sample_id) -
-	      sizeof(struct upmu_aux_hdr) == NIC_SWS_SAMPLE_ID);
-static_assert(offsetof(struct upmu_aux_sample, dev_ts_last) -
-	      sizeof(struct upmu_aux_hdr) == NIC_SWS_TS_LAST);
-static_assert(offsetof(struct upmu_aux_sample, values) -
-	      sizeof(struct upmu_aux_hdr) == NIC_SWS_VALUES);
+/* A SAMPLES record is its header, then the window's samples as they are. */
+static_assert(offsetof(struct upmu_aux_dev_sample, sample_id) == NIC_SWS_SAMPLE_ID);
+static_assert(offsetof(struct upmu_aux_dev_sample, dev_ts_first) == NIC_SWS_TS_FIRST);
+static_assert(offsetof(struct upmu_aux_dev_sample, dev_ts_last) == NIC_SWS_TS_LAST);
+static_assert(offsetof(struct upmu_aux_dev_sample, values) == NIC_SWS_VALUES);
+static_assert(sizeof(struct upmu_aux_samples) % 8 == 0);
 
 /* The sample window's registers a drain reads, in one backend call. */
 enum {
@@ -391,6 +381,7 @@ enum {
 	SW_LOST_FIRST,
 	SW_SIZE,
 	SW_AVAIL,
+	SW_NEXT,
 	SW_DEV_TIME,
 	SW_NR
 };
@@ -399,6 +390,8 @@ enum {
  * As many samples as the AUX space takes after a META and a LOST record,
  * read from the device in one window after another until it has none
  * left or the space runs out (then true: the rest waits in the device).
+ * A window's samples go into the area as they are, behind one SAMPLES
+ * header: the only copy of them is the device's into the area.
  */
 static bool nic_stream_drain(struct upmu_pmu *upmu, struct perf_event *event,
 			     struct upmu_aux_out *out)
@@ -406,22 +399,23 @@ static bool nic_stream_drain(struct upmu_pmu *upmu, struct perf_event *event,
 	struct nic_pmu *np = upmu->priv;
 	struct nic_stream *st = np->stream;
 	struct upmu_reg_xfer x[SW_NR];
-	size_t meta, smp, need, lost = sizeof(struct upmu_aux_lost);
-	u32 max, got, i, wsize, sid;
+	struct upmu_aux_samples smp = { .hdr.type = UPMU_AUX_SAMPLES };
+	size_t meta, need, lost = sizeof(struct upmu_aux_lost);
+	u32 max, got, wsize;
 	bool meta_done = false;
 	u64 now, dev;
 
 	if (!st)
 		return false;
 	meta = struct_size_t(struct upmu_aux_meta, ids, st->nr);
-	smp = struct_size_t(struct upmu_aux_sample, values, st->nr);
 	wsize = NIC_SWS_SIZE(st->nr);
 	for (;;) {
-		need = (meta_done ? 0 : meta) + lost;
-		if (upmu_aux_space(out) < need + smp)
+		need = (meta_done ? 0 : meta) + lost + sizeof(smp);
+		if (upmu_aux_space(out) < need + wsize)
 			return true;
-		max = min_t(size_t, (upmu_aux_space(out) - need) / smp,
-			    NIC_SWIN_SIZE / wsize);
+		max = min3((upmu_aux_space(out) - need) / wsize,
+			   (size_t)NIC_SWIN_SIZE / wsize,
+			   (UPMU_AUX_MAX_RECORD - sizeof(smp)) / wsize);
 
 		x[SW_READ] = (struct upmu_reg_xfer){ NIC_SW_READ, UPMU_XFER_WRITE, max };
 		x[SW_RETURNED] = (struct upmu_reg_xfer){ NIC_SW_RETURNED };
@@ -429,6 +423,7 @@ static bool nic_stream_drain(struct upmu_pmu *upmu, struct perf_event *event,
 		x[SW_LOST_FIRST] = (struct upmu_reg_xfer){ NIC_SW_LOST_FIRST };
 		x[SW_SIZE] = (struct upmu_reg_xfer){ NIC_SW_SIZE };
 		x[SW_AVAIL] = (struct upmu_reg_xfer){ NIC_SW_AVAIL };
+		x[SW_NEXT] = (struct upmu_reg_xfer){ NIC_SW_NEXT };
 		x[SW_DEV_TIME] = (struct upmu_reg_xfer){ NIC_SW_DEV_TIME, UPMU_XFER_64 };
 		upmu_xfer(&upmu->regs, x, SW_NR);
 		now = upmu_aux_time(out);
@@ -446,23 +441,17 @@ static bool nic_stream_drain(struct upmu_pmu *upmu, struct perf_event *event,
 		if (x[SW_LOST].val)
 			nic_stream_lost(out, st, now, x[SW_LOST].val,
 					x[SW_LOST_FIRST].val);
-		upmu_memcpy_fromio(&upmu->regs, NIC_SWIN, st->win, got * wsize);
-		for (i = 0; i < got; i++) {
-			/* the window's sample is the record's body, as it is */
-			u8 *p = st->win + i * wsize;
-			struct upmu_aux_hdr h = {
-				.type = UPMU_AUX_SAMPLE,
-				.nr = st->nr,
-			};
-
-			/* the window is little-endian, as the records are */
-			sid = le32_to_cpup((__le32 *)(p + NIC_SWS_SAMPLE_ID));
-			st->next = nic_stream_id(st->next, sid);
-			*(__le64 *)(p + NIC_SWS_SAMPLE_ID) = cpu_to_le64(st->next);
-			h.time = nic_stream_time(now, dev,
-						 le64_to_cpup((__le64 *)(p + NIC_SWS_TS_LAST)));
-			st->next++;
-			upmu_aux_put_body(out, &h, sizeof(h), p, wsize);
+		if (got) {
+			smp.hdr.nr = st->nr;
+			smp.hdr.time = now;
+			smp.first_id = nic_stream_id(st->next,
+						     (u32)x[SW_NEXT].val - got);
+			smp.dev_time = dev;
+			smp.count = got;
+			smp.stride = wsize;
+			st->next = smp.first_id + got;
+			upmu_aux_put_fromio(out, &smp.hdr, sizeof(smp), &upmu->regs,
+					    NIC_SWIN, (size_t)got * wsize);
 		}
 		if (!x[SW_AVAIL].val)
 			return false;

@@ -366,12 +366,14 @@ static u64 nic_pf_read(struct sim_regs *r, u32 off, bool wide)
 	const u8 *box = NULL;
 	u64 v;
 
-	if (off >= NIC_INBOX && off < NIC_INBOX + NIC_INBOX_SIZE)
+	if (off >= NIC_INBOX && off < NIC_INBOX + NIC_INBOX_SIZE) {
 		box = pf->inbox + off - NIC_INBOX;
-	else if (off >= NIC_SWIN)
+	} else if (off >= NIC_SWIN) {
+		nic_diag_window_fill(pf);
 		box = pf->swin + off - NIC_SWIN;
-	else if (off >= NIC_OUTBOX)
+	} else if (off >= NIC_OUTBOX) {
 		box = pf->outbox + off - NIC_OUTBOX;
+	}
 	if (box)	/* sim_regs_xfer() keeps 8-byte reads in the window */
 		return wide ? (u64)nic_ld32(box + 4) << 32 | nic_ld32(box) : nic_ld32(box);
 
@@ -490,7 +492,7 @@ static void nic_pf_copy(void *ctx, u32 off, void *buf, size_t len, bool to_dev)
 		memcpy(buf, pf->outbox + off - NIC_OUTBOX, len);
 	} else if (!to_dev && off >= NIC_SWIN && len <= NIC_SWIN_SIZE &&
 		   off - NIC_SWIN <= NIC_SWIN_SIZE - len) {
-		memcpy(buf, pf->swin + off - NIC_SWIN, len);
+		nic_diag_window_copy(pf, off - NIC_SWIN, buf, len);
 	} else {
 		for (i = 0; i + 4 <= len; i += 4) {
 			u32 o = off + i;

@@ -103,6 +103,9 @@ struct sim_nic;
  * @sw_avail: NIC_SW_AVAIL of it
  * @sw_dev_time: NIC_SW_DEV_TIME of it
  * @sw_next: NIC_SW_NEXT of it, or of the last NIC_SW_SKIP
+ * @sw_first: the first sample the last NIC_SW_READ returned
+ * @sw_lazy: @swin has not been filled yet: the window is the engine's
+ *	     buffer from @sw_first's slot on (nic_diag_window())
  */
 struct sim_nic_pf {
 	struct sim_nic *nic;
@@ -125,6 +128,8 @@ struct sim_nic_pf {
 	u32 sw_avail;
 	u64 sw_dev_time;
 	u32 sw_next;
+	u64 sw_first;
+	bool sw_lazy;
 };
 
 /**
@@ -183,8 +188,9 @@ struct nic_flow {
  * @pend: the values of the sample being collected (without sync, counter
  *	i is read NIC_CLK_PER_CNTR x i clocks after the sample's time)
  * @npend: counters of @pend read so far
- * @buf: the cyclic buffer: slot s holds @nr values from @buf[s * @nr]
- * @ts: sim time (ns) each slot's sample was taken
+ * @ring: the cyclic buffer: slot s holds a sample in the sample window's
+ *	  layout (NIC_SWS_*, sim ns as device time) at @ring +
+ *	  s * NIC_SWS_SIZE(@nr), so that a window is a run of slots
  * @scratch: @cap u64 of room for a command's counter list
  * @epoch_ns: sample @epoch_k + j is taken at @epoch_ns + (j + 1) periods
  * @epoch_k: see @epoch_ns
@@ -234,8 +240,7 @@ struct nic_diag {
 	u64 *snap;
 	u64 *pend;
 	unsigned int npend;
-	u64 *buf;
-	u64 *ts;
+	u8 *ring;
 	void *scratch;
 	u64 epoch_ns;
 	u64 epoch_k;
@@ -316,6 +321,8 @@ void nic_diag_free(struct sim_nic *nic);
 void nic_diag_release(struct sim_nic *nic, u32 pf, u16 uid);
 void nic_diag_debugfs(struct sim_nic *nic, struct dentry *dir);
 void nic_diag_window(struct sim_nic *nic, struct sim_nic_pf *pf, u32 max);
+void nic_diag_window_copy(struct sim_nic_pf *pf, u32 off, void *buf, size_t len);
+void nic_diag_window_fill(struct sim_nic_pf *pf);
 void nic_diag_skip(struct sim_nic *nic, struct sim_nic_pf *pf);
 u64 nic_diag_period_ns(const struct sim_nic *nic);
 

@@ -60,6 +60,22 @@ static unsigned int nic_nsamples(const struct nic_diag *d)
 	return 1U << d->log_samples;
 }
 
+/* Slot @s of the buffer: a sample in the window's layout. */
+static u8 *nic_slot(const struct nic_diag *d, unsigned int s)
+{
+	return d->ring + (size_t)s * NIC_SWS_SIZE(d->nr);
+}
+
+static u64 nic_slot_ts(const struct nic_diag *d, unsigned int s)
+{
+	return le64_to_cpup((__le64 *)(nic_slot(d, s) + NIC_SWS_TS_FIRST));
+}
+
+static u64 nic_slot_val(const struct nic_diag *d, unsigned int s, unsigned int i)
+{
+	return le64_to_cpup((__le64 *)(nic_slot(d, s) + NIC_SWS_VALUES + 8 * i));
+}
+
 /* Sim time sample @k is taken (its first counter read). */
 static u64 nic_sample_ns(const struct sim_nic *nic, u64 k)
 {
@@ -126,6 +142,57 @@ static u64 nic_read_cntr(struct sim_nic *nic, unsigned int i, u64 t)
 	return v;
 }
 
+static size_t nic_ring_bytes(const struct nic_diag *d)
+{
+	return (size_t)nic_nsamples(d) * NIC_SWS_SIZE(d->nr);
+}
+
+/*
+ * @len bytes from byte @at of the run of slots that begins with sample
+ * @k's: the buffer is one run of bytes, so two copies at most.
+ */
+static void nic_ring_copy(const struct nic_diag *d, u64 k, size_t at, u8 *dst,
+			  size_t len)
+{
+	size_t ring = nic_ring_bytes(d), first;
+
+	if (!len)
+		return;
+	at = ((k & (nic_nsamples(d) - 1)) * NIC_SWS_SIZE(d->nr) + at) % ring;
+	first = min(len, ring - at);
+	memcpy(dst, d->ring + at, first);
+	memcpy(dst + first, d->ring, len - first);
+}
+
+/**
+ * nic_diag_window_fill() - give a PF's window the samples it stands for
+ * @pf: the PF
+ *
+ * A NIC_SW_READ only latches which samples the window holds; they are
+ * copied into it when the engine is about to change them (a sample
+ * stored over one of them, a new configuration) or when it is read
+ * other than by a block copy.  Called with sd->lock held.
+ */
+void nic_diag_window_fill(struct sim_nic_pf *pf)
+{
+	const struct nic_diag *d = &pf->nic->diag;
+
+	if (!pf->sw_lazy)
+		return;
+	pf->sw_lazy = false;
+	nic_ring_copy(d, pf->sw_first, 0, pf->swin,
+		      (size_t)pf->sw_returned * NIC_SWS_SIZE(d->nr));
+}
+
+/* Before the engine's buffer or layout changes: every window filled. */
+static void nic_diag_settle(struct sim_nic *nic)
+{
+	unsigned int i;
+
+	for (i = 0; i < nic->nr_pfs; i++)
+		nic_diag_window_fill(&nic->pf[i]);
+}
+
 /*
  * Takes sample @k at sim time @t: reads each applied counter at its
  * time (those a catch-up in the middle of the collection has not read
@@ -136,7 +203,7 @@ static u64 nic_read_cntr(struct sim_nic *nic, unsigned int i, u64 t)
 static void nic_take(struct sim_nic *nic, u64 k, u64 t, bool store)
 {
 	struct nic_diag *d = &nic->diag;
-	u64 *slot = d->buf + (k & (nic_nsamples(d) - 1)) * d->nr;
+	u8 *slot = nic_slot(d, k & (nic_nsamples(d) - 1));
 	unsigned int i;
 
 	if (d->sync && !d->stopped)
@@ -145,10 +212,16 @@ static void nic_take(struct sim_nic *nic, u64 k, u64 t, bool store)
 		d->pend[i] = nic_read_cntr(nic, i, t);
 	d->npend = 0;
 	d->stopped = false;
-	if (store) {
-		memcpy(slot, d->pend, d->nr * sizeof(*slot));
-		d->ts[k & (nic_nsamples(d) - 1)] = t;
-	}
+	if (!store)
+		return;
+	nic_diag_settle(nic);
+	*(__le32 *)(slot + NIC_SWS_SAMPLE_ID) = cpu_to_le32((u32)k);
+	*(__le32 *)(slot + NIC_SWS_SAMPLE_ID + 4) = 0;
+	*(__le64 *)(slot + NIC_SWS_TS_FIRST) = cpu_to_le64(t);
+	*(__le64 *)(slot + NIC_SWS_TS_LAST) =
+		cpu_to_le64(t + nic_entry_lag(nic, d->nr - 1));
+	for (i = 0; i < d->nr; i++)
+		*(__le64 *)(slot + NIC_SWS_VALUES + 8 * i) = cpu_to_le64(d->pend[i]);
 }
 
 /* Is sample @k complete by sim time @now? */
@@ -262,8 +335,8 @@ static void nic_diag_start(struct sim_nic *nic)
 	d->epoch_k = 0;
 	d->taken = 0;
 	d->read = 0;
-	memset(d->buf, 0, d->cap * sizeof(*d->buf));
-	memset(d->ts, 0, d->cap * sizeof(*d->ts));
+	nic_diag_settle(nic);
+	memset(d->ring, 0, nic_ring_bytes(d));
 	for (i = 0; i < d->nr; i++) {
 		d->base[i] = nic->val[d->idx[i]];
 		if (nic_cntr_is_stat(nic, d->idx[i]))
@@ -276,6 +349,7 @@ static void nic_diag_stop(struct sim_nic *nic)
 {
 	struct nic_diag *d = &nic->diag;
 
+	nic_diag_settle(nic);
 	d->state = NIC_STATE_IDLE;
 	d->nr = 0;
 	d->taken = 0;
@@ -359,6 +433,7 @@ static void nic_cfg_apply(struct sim_nic *nic, const struct nic_cfg *cfg,
 	struct nic_diag *d = &nic->diag;
 	unsigned int i;
 
+	nic_diag_settle(nic);
 	d->mode = cfg->mode;
 	d->sync = cfg->sync;
 	d->clear = cfg->clear;
@@ -493,8 +568,8 @@ static void nic_put_rec(struct nic_cmd *c, unsigned int line, unsigned int i,
 		return;
 	nic_set(rec, NIC_DIAG_REC_SAMPLE_ID, (u16)k);
 	nic_set(rec, NIC_DIAG_REC_TIMESTAMP,
-		(u32)nic_ns_clk(nic, d->ts[s] + nic_entry_lag(nic, i)));
-	nic_set64(rec, NIC_DIAG_REC_VALUE, d->buf[s * d->nr + i]);
+		(u32)nic_ns_clk(nic, nic_slot_ts(d, s) + nic_entry_lag(nic, i)));
+	nic_set64(rec, NIC_DIAG_REC_VALUE, nic_slot_val(d, s, i));
 }
 
 /* Is there a sample in slot @s, and which one? */
@@ -711,6 +786,7 @@ static int nic_ext_set_config(struct nic_cmd *c)
 	     ((u64)max_ids << log_samples) > d->cap))
 		return nic_fail(c, NIC_STAT_BAD_PARAM, NIC_DIAG_ERR_CAPACITY,
 				NIC_SYND_NO_INDEX);
+	nic_diag_settle(nic);
 	d->mode = mode;
 	d->format = format;
 	d->sync = sync;
@@ -841,8 +917,7 @@ static void nic_put_sample(const struct sim_nic *nic, u8 *p, u64 k,
 			   unsigned int s)
 {
 	const struct nic_diag *d = &nic->diag;
-	const u64 *v = d->buf + s * d->nr;
-	u64 t0 = d->ts[s], t1 = t0 + nic_entry_lag(nic, d->nr - 1);
+	u64 t0 = nic_slot_ts(d, s), t1 = t0 + nic_entry_lag(nic, d->nr - 1);
 	unsigned int i;
 
 	nic_be32_set(p, 0, (u32)k);
@@ -854,7 +929,7 @@ static void nic_put_sample(const struct sim_nic *nic, u8 *p, u64 k,
 
 			nic_set64(e, 0, nic->cntrs[d->idx[i]].id);
 			nic_set64(e, 64, t);
-			nic_set64(e, 128, v[i]);
+			nic_set64(e, 128, nic_slot_val(d, s, i));
 		}
 		return;
 	}
@@ -862,9 +937,9 @@ static void nic_put_sample(const struct sim_nic *nic, u8 *p, u64 k,
 	nic_be32_set(p, 12, (u32)t1);
 	for (i = 0; i < d->nr; i++) {
 		if (d->format == 1)
-			nic_set64(p + 16 + 8 * i, 0, v[i]);
+			nic_set64(p + 16 + 8 * i, 0, nic_slot_val(d, s, i));
 		else
-			nic_be32_set(p + 16 + 4 * i, 0, (u32)v[i]);
+			nic_be32_set(p + 16 + 4 * i, 0, (u32)nic_slot_val(d, s, i));
 	}
 }
 
@@ -934,42 +1009,50 @@ u64 nic_diag_period_ns(const struct sim_nic *nic)
 	return nic->diag.nr ? nic_clk_ns(nic, BIT_ULL(nic->diag.log_period)) : 0;
 }
 
-/* Sample @k (in slot @s) at @p, in the sample window's layout. */
-static void nic_put_window(const struct sim_nic *nic, u8 *p, u64 k,
-			   unsigned int s)
+/**
+ * nic_diag_window_copy() - memcpy_fromio() of a PF's sample window
+ * @pf: the PF
+ * @off: byte offset in the window
+ * @buf: where to
+ * @len: bytes; @off + @len within the window
+ *
+ * The samples of the last NIC_SW_READ come straight from the engine's
+ * buffer (one copy, as a device's DMA window would cost); bytes past
+ * them from the window itself.  Called with sd->lock held.
+ */
+void nic_diag_window_copy(struct sim_nic_pf *pf, u32 off, void *buf, size_t len)
 {
-	const struct nic_diag *d = &nic->diag;
-	const u64 *v = d->buf + s * d->nr;
-	u64 t0 = d->ts[s];
-	unsigned int i;
+	const struct nic_diag *d = &pf->nic->diag;
 
-	*(__le32 *)(p + NIC_SWS_SAMPLE_ID) = cpu_to_le32((u32)k);
-	*(__le32 *)(p + NIC_SWS_SAMPLE_ID + 4) = 0;
-	*(__le64 *)(p + NIC_SWS_TS_FIRST) = cpu_to_le64(t0);
-	*(__le64 *)(p + NIC_SWS_TS_LAST) =
-		cpu_to_le64(t0 + nic_entry_lag(nic, d->nr - 1));
-	for (i = 0; i < d->nr; i++)
-		*(__le64 *)(p + NIC_SWS_VALUES + 8 * i) = cpu_to_le64(v[i]);
+	if (pf->sw_lazy &&
+	    off + len <= (size_t)pf->sw_returned * NIC_SWS_SIZE(d->nr)) {
+		nic_ring_copy(d, pf->sw_first, off, buf, len);
+		return;
+	}
+	nic_diag_window_fill(pf);
+	memcpy(buf, pf->swin + off, len);
 }
 
 /**
- * nic_diag_window() - NIC_SW_READ: copy unread samples to a PF's window
+ * nic_diag_window() - NIC_SW_READ: hand unread samples to a PF's window
  * @nic: the NIC, brought up to sim time by the register access
  * @pf: the PF whose window and registers get them
- * @max: most samples to copy
+ * @max: most samples to hand over
  *
  * The samples the engine's reader has not read, oldest first, as many
  * as @max and the window allow; they count as read, the rest stay.
  * Those the engine overwrote before (repetitive mode) are reported once,
- * as a count and the first one's sample_id.  The cost is the samples
- * copied: no counter or flow is walked.  Called with sd->lock held.
+ * as a count and the first one's sample_id.  Nothing is copied here (see
+ * nic_diag_window_fill()): no counter, flow or sample is walked.  Called
+ * with sd->lock held.
  */
 void nic_diag_window(struct sim_nic *nic, struct sim_nic_pf *pf, u32 max)
 {
 	struct nic_diag *d = &nic->diag;
 	u64 n = nic_nsamples(d), oldest, lost = 0, first = 0, avail = 0;
-	u32 size = NIC_SWS_SIZE(d->nr), got = 0, i;
+	u32 size = NIC_SWS_SIZE(d->nr), got = 0;
 
+	nic_diag_window_fill(pf);
 	if (d->state == NIC_STATE_RUNNING && d->mode != NIC_MODE_ON_DEMAND) {
 		oldest = d->taken > n ? d->taken - n : 0;
 		if (d->read < oldest) {
@@ -979,11 +1062,8 @@ void nic_diag_window(struct sim_nic *nic, struct sim_nic_pf *pf, u32 max)
 		}
 		avail = d->taken - d->read;
 		got = min3((u64)max, (u64)(NIC_SWIN_SIZE / size), avail);
-		for (i = 0; i < got; i++) {
-			u64 k = d->read + i;
-
-			nic_put_window(nic, pf->swin + i * size, k, k & (n - 1));
-		}
+		pf->sw_first = d->read;
+		pf->sw_lazy = got;
 		d->read += got;
 		avail -= got;
 	}
@@ -1092,10 +1172,10 @@ int nic_diag_alloc(struct sim_nic *nic)
 	d->snap = kvcalloc(ids, sizeof(*d->snap), GFP_KERNEL);
 	d->pend = kvcalloc(ids, sizeof(*d->pend), GFP_KERNEL);
 	d->scratch = kvcalloc(cap, sizeof(u64), GFP_KERNEL);
-	d->buf = kvcalloc(cap, sizeof(*d->buf), GFP_KERNEL);
-	d->ts = kvcalloc(cap, sizeof(*d->ts), GFP_KERNEL);
+	/* 2^log_samples samples of nr values: nr << log_samples <= cap */
+	d->ring = kvcalloc(cap, NIC_SWS_SIZE(1), GFP_KERNEL);
 	if (!d->idx || !d->base || !d->snap || !d->pend || !d->scratch ||
-	    !d->buf || !d->ts) {
+	    !d->ring) {
 		nic_diag_free(nic);
 		return -ENOMEM;
 	}
@@ -1115,15 +1195,13 @@ void nic_diag_free(struct sim_nic *nic)
 	kvfree(d->snap);
 	kvfree(d->pend);
 	kvfree(d->scratch);
-	kvfree(d->buf);
-	kvfree(d->ts);
+	kvfree(d->ring);
 	d->idx = NULL;
 	d->base = NULL;
 	d->snap = NULL;
 	d->pend = NULL;
 	d->scratch = NULL;
-	d->buf = NULL;
-	d->ts = NULL;
+	d->ring = NULL;
 }
 
 static int nic_stall_get(void *data, u64 *val)

@@ -213,9 +213,12 @@ static void test_malformed(struct upmu_aux_stream *s)
 		uint32_t bad;
 	} cases[] = {
 		{ "magic", 0, 4, 0xdeadbeef, UPMU_AUX_ERR_MAGIC, 0xdeadbeef },
-		{ "version", 4, 2, 2, UPMU_AUX_ERR_VERSION, 2 },
+		{ "version", 4, 2, UPMU_AUX_VERSION + 1, UPMU_AUX_ERR_VERSION,
+		  UPMU_AUX_VERSION + 1 },
+		{ "version 0", 4, 2, 0, UPMU_AUX_ERR_VERSION, 0 },
 		{ "type 0", 6, 2, 0, UPMU_AUX_ERR_TYPE, 0 },
-		{ "type 4", 6, 2, 4, UPMU_AUX_ERR_TYPE, 4 },
+		{ "type 5", 6, 2, 5, UPMU_AUX_ERR_TYPE, 5 },
+		{ "SAMPLES type on a SAMPLE", 6, 2, 4, UPMU_AUX_ERR_COUNT, 72 },
 		{ "size not a multiple of 8", 8, 4, 68, UPMU_AUX_ERR_SIZE, 68 },
 		{ "size < 32", 8, 4, 24, UPMU_AUX_ERR_SIZE, 24 },
 		{ "huge size", 8, 4, 0x7ffffff8, UPMU_AUX_ERR_SIZE, 0x7ffffff8 },
@@ -391,6 +394,146 @@ static void test_truncated(struct upmu_aux_stream *s)
 	}
 }
 
+/*
+ * SAMPLES (version 2): one record handed out as one SAMPLE per sample,
+ * with the converted times, split anywhere; its malformed forms.
+ */
+static void test_samples(struct upmu_aux_stream *s)
+{
+	uint64_t v[6] = { 10, 11, 20, 21, 30, 31 };
+	struct aux_wbuf w = { .len = 0 };
+	struct evlog log;
+	size_t at, cut;
+	unsigned int i;
+
+	meta(&w, 1000, 2, ids2);
+	/* read at perf 90000 when the device said 40000: perf = dev + 50000 */
+	aux_samples(&w, 90000, 40000, 7, 3, 2, v);
+	lost(&w, 91000, 10, 11);
+	aux_samples(&w, 92000, 40000, 12, 1, 2, v + 4);
+	upmu_aux_stream_reset(s);
+	walk(s, w.b, w.len, NULL, 0, &log);
+	EQ(log.n, 6);
+	for (i = 0; i < log.n; i++)
+		EQ(log.ev[i].type, UPMU_AUX_EV_REC);
+	for (i = 0; i < 3; i++) {
+		const struct upmu_aux_rec *r = &log.ev[1 + i].rec;
+
+		EQ(r->type, UPMU_AUX_SAMPLE);
+		EQ(r->size, 24 + 16);
+		EQ(r->nr, 2);
+		EQ(r->seq, 1);
+		EQ(r->sample.sample_id, 7 + i);
+		EQ(r->sample.dev_ts_first, 1000 * (7 + i));
+		EQ(r->sample.dev_ts_last, 1000 * (7 + i) + 10);
+		EQ(r->time, 1000 * (7 + i) + 10 + 50000);
+		EQ(log.ev[1 + i].time, r->time);
+		EQ(upmu_aux_rec_u64(r, 0), 10 * (i + 1));
+		EQ(upmu_aux_rec_u64(r, 1), 10 * (i + 1) + 1);
+		EQ(log.ev[1 + i].pos, 80 + 56 + 40 * i);
+	}
+	EQ(log.ev[4].rec.type, UPMU_AUX_LOST);
+	EQ(log.ev[5].rec.sample.sample_id, 12);
+	EQ(log.ev[5].rec.seq, 3);
+	/* its own clocks: 92000 - (40000 - 12010) */
+	EQ(log.ev[5].rec.time, 12010 + 52000);
+	EQ(upmu_aux_rec_u64(&log.ev[5].rec, 0), 30);
+	EQ(s->records, 4);
+	EQ(s->samples, 4);
+	EQ(s->lost_samples, 2);
+	EQ(s->errors + s->sid_gaps + s->seq_gaps, 0);
+	EQ(upmu_aux_dev_to_perf(100, 1000, 10), 0);
+	EQ(upmu_aux_dev_to_perf(100, 10, 1000), 100);
+
+	/* split at every 8-byte boundary: joined, the same samples */
+	for (cut = 8; cut < w.len; cut += 8) {
+		upmu_aux_stream_reset(s);
+		walk(s, w.b, w.len, &cut, 1, &log);
+		EQ(log.n, 6);
+		EQ(s->errors, 0);
+		EQ(log.ev[3].rec.sample.sample_id, 9);
+		EQ(upmu_aux_rec_u64(&log.ev[3].rec, 1), 31);
+		EQ(log.ev[5].rec.sample.sample_id, 12);
+	}
+
+	/* a sample whose own id is not its place: that one is dropped */
+	at = 80 + 56 + 40;
+	w.b[at] ^= 1;
+	upmu_aux_stream_reset(s);
+	walk(s, w.b, w.len, NULL, 0, &log);
+	EQ(log.n, 6);
+	EQ(log.ev[2].type, UPMU_AUX_EV_ERROR);
+	EQ(log.ev[2].err, UPMU_AUX_ERR_DEV_SID);
+	EQ(log.ev[2].first, 8);
+	EQ(log.ev[2].skipped, 40);
+	EQ(log.ev[3].rec.sample.sample_id, 9);
+	EQ(s->samples, 3);
+	w.b[at] ^= 1;
+	w.b[at + 4] = 1;	/* its upper half is not 0 */
+	upmu_aux_stream_reset(s);
+	walk(s, w.b, w.len, NULL, 0, &log);
+	EQ(log.ev[2].err, UPMU_AUX_ERR_DEV_SID);
+	w.b[at + 4] = 0;
+
+	/* count 0, a stride that is not nr's, a size that is not count's */
+	{
+		static const struct { size_t off; uint32_t val; } bad[] = {
+			{ 48, 0 }, { 52, 48 }, { 48, 4 }, { 48, 0x80000000 },
+		};
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			uint32_t keep;
+
+			memcpy(&keep, w.b + 80 + bad[i].off, 4);
+			memcpy(w.b + 80 + bad[i].off, &bad[i].val, 4);
+			upmu_aux_stream_reset(s);
+			walk(s, w.b, w.len, NULL, 0, &log);
+			EQ(log.ev[1].type, UPMU_AUX_EV_ERROR);
+			EQ(log.ev[1].err, UPMU_AUX_ERR_COUNT);
+			EQ(log.ev[1].pos, 80);
+			/* the LOST after it is found again */
+			EQ(log.ev[log.n - 2].rec.type, UPMU_AUX_LOST);
+			memcpy(w.b + 80 + bad[i].off, &keep, 4);
+		}
+	}
+	/* shorter than its own header */
+	{
+		struct aux_wbuf t = { .len = 0 };
+
+		aux_hdr(&t, UPMU_AUX_SAMPLES, 48, 0, 1);
+		aux_put64(&t, 0);
+		aux_put64(&t, 0);
+		upmu_aux_stream_reset(s);
+		walk(s, t.b, t.len, NULL, 0, &log);
+		EQ(log.n, 1);
+		EQ(log.ev[0].err, UPMU_AUX_ERR_NR);
+	}
+	/* SAMPLES before any META, and going back */
+	w.len = 0;
+	w.seq = 0;
+	aux_samples(&w, 1, 0, 7, 2, 2, v);
+	upmu_aux_stream_reset(s);
+	walk(s, w.b, w.len, NULL, 0, &log);
+	EQ(log.n, 1);
+	EQ(log.ev[0].err, UPMU_AUX_ERR_NO_META);
+	EQ(log.ev[0].skipped, 56 + 80);
+	w.len = 0;
+	w.seq = 0;
+	meta(&w, 1, 2, ids2);
+	aux_samples(&w, 2, 0, 7, 2, 2, v);
+	aux_samples(&w, 3, 0, 8, 2, 2, v);	/* 8 again */
+	aux_samples(&w, 4, 0, 12, 1, 2, v);	/* 9..11 unreported */
+	upmu_aux_stream_reset(s);
+	walk(s, w.b, w.len, NULL, 0, &log);
+	EQ(log.n, 6);
+	EQ(log.ev[3].err, UPMU_AUX_ERR_SID);
+	EQ(log.ev[3].first, 8);
+	EQ(log.ev[4].type, UPMU_AUX_EV_SID_GAP);
+	EQ(log.ev[4].first, 9);
+	EQ(log.ev[4].last, 11);
+	EQ(log.ev[5].rec.sample.sample_id, 12);
+}
+
 /* Names: the same as upmu-diag's for every row and many instances. */
 static uint64_t rng;
 
@@ -489,7 +632,8 @@ static int fuzz_one(struct upmu_aux_stream *s, const unsigned char *data, size_t
 		start = end;
 	}
 	upmu_aux_stream_flush(s, &ev);
-	if (s->samples > s->records || s->records > len / 32 + 1)
+	/* a record is 32 bytes or more, a sample in SAMPLES 24 or more */
+	if (s->samples > len / 24 + 1 || s->records > len / 32 + 1)
 		return -1;
 	return 0;
 }
@@ -536,6 +680,9 @@ static void fuzz(struct upmu_aux_stream *s, unsigned long n)
 	lost(w, 30, 108, 110);
 	meta(w, 40, 2, ids);
 	sample(w, 41, 111, 2, v);
+	aux_samples(w, 50, 45, 112, 2, 2, v);
+	lost(w, 51, 114, 114);
+	aux_samples(w, 52, 45, 115, 1, 2, v);
 	glen = w->len;
 	memcpy(good, w->b, glen);
 	free(w);
@@ -611,7 +758,7 @@ int main(void)
 	e = getenv("UPMU_AUX_FUZZ_N");
 	if (e)
 		n = strtoul(e, NULL, 0);
-	printf("TAP version 13\n1..5\n");
+	printf("TAP version 13\n1..6\n");
 	upmu_aux_stream_init(&s);
 	if (upmu_aux_stream_feed(&s, "", 0, 0)) {
 		printf("not ok 1 # out of memory\n");
@@ -623,11 +770,12 @@ int main(void)
 		{ "malformed records: exact errors and resync", 1 },
 		{ "truncated data and cut buffers", 2 },
 		{ "data-ID names as upmu-diag gives them", 3 },
+		{ "SAMPLES: a sample each, times, splits, errors", 5 },
 		{ "fuzz", 4 },
 	};
 	int total = 0;
 
-	for (unsigned int t = 0; t < 5; t++) {
+	for (unsigned int t = 0; t < 6; t++) {
 		int f0 = failures;
 
 		switch (tests[t].which) {
@@ -643,6 +791,9 @@ int main(void)
 		case 3:
 			test_names();
 			break;
+		case 5:
+			test_samples(&s);
+			break;
 		default:
 			printf("# fuzz: %lu inputs, seed 0x%llx (UPMU_FUZZ_SEED)\n", n,
 			       (unsigned long long)seed);
@@ -657,7 +808,7 @@ int main(void)
 		}
 	}
 	upmu_aux_stream_exit(&s);
-	printf("# %d passed, %d failed (%d checks, %ld s)\n", total, 5 - total, checks,
+	printf("# %d passed, %d failed (%d checks, %ld s)\n", total, 6 - total, checks,
 	       (long)(time(NULL) - t0));
 	return failures ? 1 : 0;
 }

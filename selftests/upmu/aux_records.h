@@ -72,6 +72,36 @@ static inline void aux_sample(struct aux_wbuf *w, uint64_t time, uint64_t sid,
 		aux_put64(w, vals[i]);
 }
 
+/*
+ * A SAMPLES record of @count samples first..first+count-1 with device
+ * times 1000 * sample_id .. + 10 and values @vals[i * nr + j], read at
+ * perf time @time when the device clock said @dev_time.
+ */
+static inline void aux_samples(struct aux_wbuf *w, uint64_t time, uint64_t dev_time,
+			       uint64_t first, uint32_t count, unsigned int nr,
+			       const uint64_t *vals)
+{
+	uint32_t stride = sizeof(struct upmu_aux_dev_sample) + 8 * nr;
+	uint32_t cs[2] = { count, stride };
+	unsigned int i, j;
+
+	aux_hdr(w, UPMU_AUX_SAMPLES, sizeof(struct upmu_aux_samples) + count * stride,
+		nr, time);
+	aux_put64(w, first);
+	aux_put64(w, dev_time);
+	aux_put(w, cs, sizeof(cs));
+	for (i = 0; i < count; i++) {
+		uint64_t sid = first + i;
+		uint32_t id[2] = { (uint32_t)sid, 0 };
+
+		aux_put(w, id, sizeof(id));
+		aux_put64(w, 1000 * sid);
+		aux_put64(w, 1000 * sid + 10);
+		for (j = 0; j < nr; j++)
+			aux_put64(w, vals[i * nr + j]);
+	}
+}
+
 /* A LOST of first..last, reason 1 (overwritten). */
 static inline void aux_lost(struct aux_wbuf *w, uint64_t time, uint64_t first,
 			    uint64_t last)

@@ -41,10 +41,11 @@
 #define PERIOD		1024	/* dev_period=10: 2^10 ns */
 #define DRAIN_NS	100000	/* the shortest drain period */
 
-/* RX packets and bytes of port 0: 2 values, 72-byte samples */
+/* RX packets and bytes of port 0: 2 values, 40-byte samples */
 #define SPEC(extra)	"profile=0,id0=0x1020000300000000,id1=0x1020000100000000," \
 			"dev_period=10" extra
-#define SMP_LEN		(sizeof(struct upmu_aux_sample) + 16)
+#define SMP_LEN		(sizeof(struct upmu_aux_dev_sample) + 16)	/* stride */
+#define SMPS_HDR	sizeof(struct upmu_aux_samples)
 #define META_LEN	(sizeof(struct upmu_aux_meta) + 16)
 
 struct stream {
@@ -55,13 +56,20 @@ struct stream {
 	size_t aux_len;
 	uint64_t tail;		/* AUX bytes consumed */
 	uint64_t data_tail;	/* data ring bytes consumed */
+	uint64_t rno;		/* AUX records consumed */
 };
 
-/* A decoded AUX area: the records and the commits perf reported. */
+/*
+ * A decoded AUX area: the records and the commits perf reported.  A
+ * SAMPLES record is one entry per sample in the form of a version-1
+ * SAMPLE record (its header's seq, type UPMU_AUX_SAMPLE, size the
+ * stride, v[] as a SAMPLE's body), as the perf decoder hands them out.
+ */
 #define MAX_REC		512
 struct rec {
 	struct upmu_aux_hdr h;
-	uint64_t off;		/* absolute AUX offset */
+	uint64_t off;		/* absolute AUX offset of the record */
+	uint64_t rno;		/* the record's number in the stream, from 0 */
 	uint64_t v[16];		/* the body after the header, as u64 */
 };
 
@@ -189,6 +197,21 @@ static void read_commits(struct stream *s, struct commits *c)
 	__atomic_store_n(&s->pg->data_tail, s->data_tail, __ATOMIC_RELEASE);
 }
 
+/* Body fields, as u64 indexes after the header */
+#define M_SERIAL_KHZ	0	/* serial | dev_khz << 32 */
+#define M_MODE_FLAGS	1
+#define M_PERIOD	2
+#define M_DEV_TIME	3
+#define M_IDS		4
+#define S_ID		0
+#define S_TS_FIRST	1
+#define S_TS_LAST	2
+#define S_VAL		3
+#define L_COUNT		0
+#define L_FIRST		1
+#define L_LAST		2
+#define L_REASON	3
+
 /* Copies @len bytes at absolute AUX offset @off (across the wrap). */
 static void aux_copy(struct stream *s, uint64_t off, void *dst, size_t len)
 {
@@ -206,44 +229,63 @@ static void aux_copy(struct stream *s, uint64_t off, void *dst, size_t len)
 static int read_records(struct stream *s, struct rec *r, bool consume)
 {
 	uint64_t head = __atomic_load_n(&s->pg->aux_head, __ATOMIC_ACQUIRE);
-	uint64_t off = s->tail;
+	uint64_t off = s->tail, rno = s->rno;
 	int n = 0;
 
 	while (off < head && n < MAX_REC) {
 		struct rec *x = &r[n];
+		struct upmu_aux_samples b;
+		uint32_t i;
 
 		aux_copy(s, off, &x->h, sizeof(x->h));
 		if (x->h.magic != UPMU_AUX_MAGIC || x->h.version != UPMU_AUX_VERSION ||
-		    x->h.size < sizeof(x->h) || x->h.size % 8 ||
-		    x->h.size > sizeof(x->h) + sizeof(x->v) || off + x->h.size > head)
+		    x->h.size < sizeof(x->h) || x->h.size % 8 || off + x->h.size > head)
 			return -1;
-		memset(x->v, 0, sizeof(x->v));
-		aux_copy(s, off + sizeof(x->h), x->v, x->h.size - sizeof(x->h));
 		x->off = off;
-		off += x->h.size;
-		n++;
+		x->rno = rno++;
+		if (x->h.type != UPMU_AUX_SAMPLES) {
+			if (x->h.size > sizeof(x->h) + sizeof(x->v))
+				return -1;
+			memset(x->v, 0, sizeof(x->v));
+			aux_copy(s, off + sizeof(x->h), x->v, x->h.size - sizeof(x->h));
+			off += x->h.size;
+			n++;
+			continue;
+		}
+		aux_copy(s, off, &b, sizeof(b));
+		if (b.stride < sizeof(struct upmu_aux_dev_sample) ||
+		    b.stride > sizeof(x->v) || b.stride % 8 ||
+		    b.hdr.size != sizeof(b) + (uint64_t)b.count * b.stride)
+			return -1;
+		for (i = 0; i < b.count && n < MAX_REC; i++, n++) {
+			uint64_t at = off + sizeof(b) + (uint64_t)i * b.stride;
+			uint32_t id;
+
+			x = &r[n];
+			x->h = b.hdr;
+			x->h.type = UPMU_AUX_SAMPLE;
+			x->h.size = b.stride;
+			x->off = off;
+			x->rno = rno - 1;
+			memset(x->v, 0, sizeof(x->v));
+			aux_copy(s, at, x->v, b.stride);
+			/* the device's 32-bit id is its place: first_id + i */
+			id = (uint32_t)x->v[S_ID];
+			if (x->v[S_ID] >> 32 || id != (uint32_t)(b.first_id + i))
+				return -1;
+			x->v[S_ID] = b.first_id + i;
+			x->h.time = b.hdr.time - (b.dev_time - x->v[S_TS_LAST]);
+		}
+		off += b.hdr.size;
 	}
 	if (consume) {
 		s->tail = off;
+		s->rno = rno;
 		__atomic_store_n(&s->pg->aux_tail, off, __ATOMIC_RELEASE);
 	}
 	return n;
 }
 
-/* Body fields, as u64 indexes after the header */
-#define M_SERIAL_KHZ	0	/* serial | dev_khz << 32 */
-#define M_MODE_FLAGS	1
-#define M_PERIOD	2
-#define M_DEV_TIME	3
-#define M_IDS		4
-#define S_ID		0
-#define S_TS_FIRST	1
-#define S_TS_LAST	2
-#define S_VAL		3
-#define L_COUNT		0
-#define L_FIRST		1
-#define L_LAST		2
-#define L_REASON	3
 
 FIXTURE(aux) {
 	struct stream s;
@@ -306,7 +348,7 @@ TEST_F(aux, exact_samples)
 {
 	static const uint64_t pkts[] = { 5, 8, 8, 9 }, bytes[] = { 500, 530, 530, 531 };
 	struct stream *s = &self->s;
-	uint64_t t0, seq = 0, next_id = 0;
+	uint64_t t0, next_id = 0;
 	unsigned int i, k = 0, metas = 0;
 	int n, j;
 
@@ -331,7 +373,7 @@ TEST_F(aux, exact_samples)
 	for (j = 0; j < n; j++) {
 		struct rec *x = &self->r[j];
 
-		EXPECT_EQ(seq++, x->h.seq);
+		EXPECT_EQ(x->rno, x->h.seq);
 		if (x->h.type == UPMU_AUX_META) {
 			metas++;
 			EXPECT_EQ((uint32_t)META_LEN, x->h.size);
@@ -393,8 +435,8 @@ TEST_F(aux, drain_stats)
 	read_commits(s, &self->c);
 	for (i = 0; i < self->c.n; i++)
 		with_data += self->c.size[i] > 0;
-	/* 4 samples: two commits, each a META and its samples */
-	EXPECT_EQ(2 * META_LEN + 4 * SMP_LEN, head);
+	/* 4 samples: two commits, each a META and its samples in one SAMPLES */
+	EXPECT_EQ(2 * META_LEN + 2 * SMPS_HDR + 4 * SMP_LEN, head);
 	EXPECT_EQ(head, s1.bytes - s0.bytes);
 	EXPECT_EQ(with_data, s1.commits - s0.commits);
 	EXPECT_EQ(2u, s1.commits - s0.commits);
@@ -433,7 +475,7 @@ TEST_F(aux, stream_start)
 		struct rec *x = &self->r[j];
 
 		EXPECT_NE(UPMU_AUX_LOST, x->h.type) TH_LOG("record %d", j);
-		EXPECT_EQ((uint64_t)j, x->h.seq);
+		EXPECT_EQ(x->rno, x->h.seq);
 		if (x->h.type != UPMU_AUX_SAMPLE)
 			continue;
 		EXPECT_EQ(next_id, x->v[S_ID]);
@@ -509,15 +551,15 @@ TEST_F(aux, truncated)
 	unsigned int i, k = 0, trunc = 0, fit;
 	int n, j;
 
-	/* 64 samples of 2 values: 64 x 72 bytes do not fit in a page */
-	OPEN_STREAM(SPEC(",log_samples=6"), 1);
+	/* 128 samples of 2 values: 128 x 40 bytes do not fit in a page */
+	OPEN_STREAM(SPEC(",log_samples=7"), 1);
 	ASSERT_EQ(0, stream_enable(s));
-	ASSERT_EQ(0, nic_advance(64 * PERIOD + 64));
+	ASSERT_EQ(0, nic_advance(128 * PERIOD + 64));
 	drain_wait();
 	n = read_records(s, self->r, false);
 	ASSERT_LT(0, n);
 	/* after a META, as many as leave room for a LOST, in page - 1 bytes */
-	fit = (page - 1 - META_LEN - sizeof(struct upmu_aux_lost)) / SMP_LEN;
+	fit = (page - 1 - META_LEN - sizeof(struct upmu_aux_lost) - SMPS_HDR) / SMP_LEN;
 	EXPECT_EQ((int)fit + 1, n);
 	read_commits(s, &self->c);
 	for (i = 0; i < self->c.n; i++)
@@ -538,13 +580,13 @@ TEST_F(aux, truncated)
 		struct rec *x = &self->r[j];
 
 		EXPECT_NE(UPMU_AUX_LOST, x->h.type);
-		EXPECT_EQ((uint64_t)j, x->h.seq);
+		EXPECT_EQ(x->rno, x->h.seq);
 		if (x->h.type != UPMU_AUX_SAMPLE)
 			continue;
 		EXPECT_EQ((uint64_t)k, x->v[S_ID]);
 		k++;
 	}
-	EXPECT_EQ(64U, k);
+	EXPECT_EQ(128U, k);
 	stream_close(s);
 }
 
@@ -762,7 +804,7 @@ TEST_F(aux, cpu_offline)
 		struct rec *x = &self->r[j];
 
 		EXPECT_NE(UPMU_AUX_LOST, x->h.type);
-		EXPECT_EQ((uint64_t)j, x->h.seq);
+		EXPECT_EQ(x->rno, x->h.seq);
 		if (x->h.type == UPMU_AUX_SAMPLE)
 			EXPECT_EQ((uint64_t)k++, x->v[S_ID]);
 	}

@@ -980,6 +980,57 @@ TEST_F(nic, sample_window)
 	close(fd);
 }
 
+/*
+ * A read of the window (a block copy, as the driver's memcpy_fromio(),
+ * or 8 bytes at a time) gives the samples of the last NIC_SW_READ, even
+ * once the engine has stored newer ones over their places in its buffer.
+ */
+TEST_F(nic, window_kept)
+{
+	uint32_t cid[2] = { nic_cid_of(SIM_ID, DID(RX_PACKETS, 0)),
+			    nic_cid_of(SIM_ID, DID(RX_BYTES, 0)) };
+	uint64_t t0 = sim_now_ns(), w[4 * 5];
+	int fd = pf_open(1), pass;
+	unsigned int k;
+	uint32_t v;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(NIC_STAT_OK, SET(0, 0, M_REP, 2, 10, cid, 2));
+	ASSERT_EQ(0, nic_inject("ev=rx port=0 size=100 count=5"));
+	ASSERT_EQ(0, nic_advance(3 * PERIOD + 64));	/* samples 0-2 */
+	ASSERT_EQ(0, pf_wr(fd, NIC_SW_READ, 2));	/* 0 and 1 */
+	for (pass = 0; pass < 2; pass++) {
+		/* then 3-6 over the buffer's 4 places, 0 and 1's among them */
+		if (pass) {
+			ASSERT_EQ(0, nic_inject("ev=rx port=0 size=10 count=2"));
+			ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/overrun", "4"));
+		}
+		memset(w, 0xff, sizeof(w));
+		ASSERT_EQ(80, pread(fd, w, 80, NIC_SWIN)) TH_LOG("pass %d", pass);
+		for (k = 0; k < 2; k++) {
+			EXPECT_EQ((uint64_t)k, w[5 * k]) TH_LOG("pass %d", pass);
+			EXPECT_EQ(t0 + (k + 1) * PERIOD, w[5 * k + 1]);
+			EXPECT_EQ(t0 + (k + 1) * PERIOD + 64, w[5 * k + 2]);
+			EXPECT_EQ(5U, w[5 * k + 3]);
+			EXPECT_EQ(500U, w[5 * k + 4]);
+		}
+	}
+	EXPECT_EQ(1U, (uint32_t)pf_rd64(fd, NIC_SWIN + 40 + NIC_SWS_SAMPLE_ID));
+	/* the next read: 2 lost, 3-6 with the 2 packets more */
+	ASSERT_EQ(0, pf_wr(fd, NIC_SW_READ, 4));
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_RETURNED, &v));
+	EXPECT_EQ(4U, v);
+	EXPECT_EQ(0, pf_rd(fd, NIC_SW_LOST, &v));
+	EXPECT_EQ(1U, v);
+	ASSERT_EQ(160, pread(fd, w, 160, NIC_SWIN));
+	for (k = 0; k < 4; k++) {
+		EXPECT_EQ((uint64_t)k + 3, w[5 * k]);
+		EXPECT_EQ(7U, w[5 * k + 3]);
+		EXPECT_EQ(520U, w[5 * k + 4]);
+	}
+	close(fd);
+}
+
 /* A catch-up over many periods takes the ones that stay, exactly. */
 TEST_F(nic, catch_up)
 {

@@ -27,6 +27,8 @@ static const char * const upmu_aux_errs[UPMU_AUX_ERR__MAX] = {
 	[UPMU_AUX_ERR_NR_META]	= "sample nr differs from its META's",
 	[UPMU_AUX_ERR_SID]	= "sample_id not after the previous one",
 	[UPMU_AUX_ERR_PAD]	= "non-zero bytes after the last record",
+	[UPMU_AUX_ERR_COUNT]	= "SAMPLES count or stride does not match nr",
+	[UPMU_AUX_ERR_DEV_SID]	= "sample's own sample_id is not its place in SAMPLES",
 };
 
 const char *upmu_aux_strerror(int err)
@@ -60,6 +62,13 @@ static uint64_t ld64(const unsigned char *p)
 	return le64toh(v);
 }
 
+uint64_t upmu_aux_dev_to_perf(uint64_t now, uint64_t dev, uint64_t t)
+{
+	uint64_t back = dev > t ? dev - t : 0;
+
+	return now > back ? now - back : 0;
+}
+
 uint64_t upmu_aux_rec_u64(const struct upmu_aux_rec *r, unsigned int i)
 {
 	return i < r->nr ? ld64(r->array + 8 * (size_t)i) : 0;
@@ -83,7 +92,7 @@ int upmu_aux_parse(const void *buf, size_t len, struct upmu_aux_rec *r)
 	r->nr = ld32(p + 12);
 	r->seq = ld64(p + 16);
 	r->time = ld64(p + 24);
-	if (r->version != UPMU_AUX_VERSION)
+	if (r->version < 1 || r->version > UPMU_AUX_VERSION)
 		return UPMU_AUX_ERR_VERSION;
 	if (r->size < UPMU_AUX_HDR_SIZE || r->size % 8 || r->size > UPMU_AUX_MAX_SIZE)
 		return UPMU_AUX_ERR_SIZE;
@@ -97,6 +106,9 @@ int upmu_aux_parse(const void *buf, size_t len, struct upmu_aux_rec *r)
 	case UPMU_AUX_LOST:
 		want = r->nr ? 0 : UPMU_AUX_LOST_SIZE;
 		break;
+	case UPMU_AUX_SAMPLES:
+		want = r->size;	/* checked against count and stride below */
+		break;
 	default:
 		return UPMU_AUX_ERR_TYPE;
 	}
@@ -104,6 +116,21 @@ int upmu_aux_parse(const void *buf, size_t len, struct upmu_aux_rec *r)
 		return UPMU_AUX_ERR_NR;
 	if (len < r->size)
 		return UPMU_AUX_ERR_SHORT;
+	if (r->type == UPMU_AUX_SAMPLES) {
+		if (r->size < UPMU_AUX_SAMPLES_SIZE)
+			return UPMU_AUX_ERR_NR;
+		r->samples.first_id = ld64(p + 32);
+		r->samples.dev_time = ld64(p + 40);
+		r->samples.count = ld32(p + 48);
+		r->samples.stride = ld32(p + 52);
+		r->array = p + UPMU_AUX_SAMPLES_SIZE;
+		if (!r->samples.count ||
+		    r->samples.stride != UPMU_AUX_DEV_SAMPLE_SIZE + 8 * (size_t)r->nr ||
+		    r->size != UPMU_AUX_SAMPLES_SIZE +
+			       (size_t)r->samples.count * r->samples.stride)
+			return UPMU_AUX_ERR_COUNT;
+		return UPMU_AUX_OK;
+	}
 	p += UPMU_AUX_HDR_SIZE;
 	switch (r->type) {
 	case UPMU_AUX_META:
@@ -258,7 +285,9 @@ static void stream_check(struct upmu_aux_stream *s, const struct upmu_aux_rec *r
 			 size_t pos)
 {
 	struct upmu_aux_ev *ev;
+	uint64_t first;
 	unsigned int i;
+	uint32_t n;
 
 	s->last_time = r->time;
 	if (s->have_seq && r->seq > s->next_seq) {
@@ -279,20 +308,32 @@ static void stream_check(struct upmu_aux_stream *s, const struct upmu_aux_rec *r
 			s->ids[i] = upmu_aux_rec_u64(r, i);
 		break;
 	case UPMU_AUX_SAMPLE:
+	case UPMU_AUX_SAMPLES:
+		first = r->type == UPMU_AUX_SAMPLE ? r->sample.sample_id :
+						     r->samples.first_id;
+		n = r->type == UPMU_AUX_SAMPLE ? 1 : r->samples.count;
 		if (!s->have_meta || r->nr != s->meta_nr) {
 			push_error(s, s->have_meta ? UPMU_AUX_ERR_NR_META :
 				   UPMU_AUX_ERR_NO_META, r->nr, pos, r->size);
 			return;
 		}
-		if (s->have_sid && r->sample.sample_id < s->next_sid) {
+		if (s->have_sid && first < s->next_sid) {
 			push_error(s, UPMU_AUX_ERR_SID, 0, pos, r->size);
-			s->pend[s->npend - 1].first = r->sample.sample_id;
+			s->pend[s->npend - 1].first = first;
 			return;
 		}
-		if (s->have_sid && r->sample.sample_id > s->next_sid)
-			push_sid_gap(s, s->next_sid, r->sample.sample_id - 1, pos);
+		if (s->have_sid && first > s->next_sid)
+			push_sid_gap(s, s->next_sid, first - 1, pos);
 		s->have_sid = true;
-		s->next_sid = r->sample.sample_id + 1;
+		s->next_sid = first + n;
+		if (r->type == UPMU_AUX_SAMPLES) {
+			/* handed out sample by sample, after the gaps */
+			s->records++;
+			s->batch = *r;
+			s->batch_pos = pos;
+			s->batch_i = 0;
+			return;
+		}
 		s->samples++;
 		break;
 	default:
@@ -337,6 +378,49 @@ static void stream_join(struct upmu_aux_stream *s)
 	stream_check(s, &r, 0);
 }
 
+/*
+ * The next sample of the SAMPLES record being handed out, as a SAMPLE
+ * record (or an error for a sample whose own id is not its place).
+ */
+static void stream_batch(struct upmu_aux_stream *s, struct upmu_aux_ev *ev)
+{
+	const struct upmu_aux_rec *b = &s->batch;
+	const unsigned char *p = b->array + (size_t)s->batch_i * b->samples.stride;
+	uint64_t id = b->samples.first_id + s->batch_i;
+	struct upmu_aux_rec *r = &ev->rec;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->pos = s->batch_pos + UPMU_AUX_SAMPLES_SIZE +
+		  (size_t)s->batch_i * b->samples.stride;
+	if (++s->batch_i == b->samples.count)
+		s->batch.samples.count = 0;	/* done */
+	if (ld32(p) != (uint32_t)id || ld32(p + 4)) {
+		ev->type = UPMU_AUX_EV_ERROR;
+		ev->err = UPMU_AUX_ERR_DEV_SID;
+		ev->bad = ld32(p);
+		ev->skipped = b->samples.stride;
+		ev->first = id;
+		ev->time = s->last_time;
+		s->errors++;
+		s->bytes_skipped += b->samples.stride;
+		return;
+	}
+	ev->type = UPMU_AUX_EV_REC;
+	r->version = b->version;
+	r->type = UPMU_AUX_SAMPLE;
+	r->size = b->samples.stride;
+	r->nr = b->nr;
+	r->seq = b->seq;
+	r->sample.sample_id = id;
+	r->sample.dev_ts_first = ld64(p + 8);
+	r->sample.dev_ts_last = ld64(p + 16);
+	r->time = upmu_aux_dev_to_perf(b->time, b->samples.dev_time,
+				       r->sample.dev_ts_last);
+	r->array = p + UPMU_AUX_DEV_SAMPLE_SIZE;
+	ev->time = r->time;
+	s->samples++;
+}
+
 void upmu_aux_stream_next(struct upmu_aux_stream *s, struct upmu_aux_ev *ev)
 {
 	struct upmu_aux_rec r;
@@ -345,6 +429,10 @@ void upmu_aux_stream_next(struct upmu_aux_stream *s, struct upmu_aux_ev *ev)
 
 	if (s->ipend < s->npend) {
 		*ev = s->pend[s->ipend++];
+		return;
+	}
+	if (s->batch.samples.count) {
+		stream_batch(s, ev);
 		return;
 	}
 	s->npend = s->ipend = 0;

@@ -17,16 +17,18 @@
 #define UPMU_AUX_MAX_NR		4096
 #define UPMU_AUX_HDR_SIZE	32
 #define UPMU_AUX_META_SIZE	64	/* + 8 * nr */
-#define UPMU_AUX_SAMPLE_SIZE	56	/* + 8 * nr */
+#define UPMU_AUX_SAMPLE_SIZE	56	/* + 8 * nr (version 1) */
 #define UPMU_AUX_LOST_SIZE	64
-#define UPMU_AUX_MAX_SIZE	(UPMU_AUX_META_SIZE + 8 * UPMU_AUX_MAX_NR)
+#define UPMU_AUX_SAMPLES_SIZE	56	/* + count * stride */
+#define UPMU_AUX_DEV_SAMPLE_SIZE 24	/* + 8 * nr: stride */
+#define UPMU_AUX_MAX_SIZE	UPMU_AUX_MAX_RECORD
 
 enum upmu_aux_err {
 	UPMU_AUX_OK,
 	UPMU_AUX_ERR_SHORT,	/* the buffer ends inside the record */
 	UPMU_AUX_ERR_MAGIC,	/* not UPMU_AUX_MAGIC */
-	UPMU_AUX_ERR_VERSION,	/* not UPMU_AUX_VERSION */
-	UPMU_AUX_ERR_TYPE,	/* not META, SAMPLE or LOST */
+	UPMU_AUX_ERR_VERSION,	/* not 1..UPMU_AUX_VERSION */
+	UPMU_AUX_ERR_TYPE,	/* not META, SAMPLE, LOST or SAMPLES */
 	UPMU_AUX_ERR_SIZE,	/* < 32, not a multiple of 8, or > UPMU_AUX_MAX_SIZE */
 	UPMU_AUX_ERR_NR,	/* size is not what the type and nr give */
 	UPMU_AUX_ERR_LOST,	/* count != last_id - first_id + 1 */
@@ -34,12 +36,19 @@ enum upmu_aux_err {
 	UPMU_AUX_ERR_NR_META,	/* a SAMPLE's nr is not its META's */
 	UPMU_AUX_ERR_SID,	/* sample_id not after the previous one */
 	UPMU_AUX_ERR_PAD,	/* bytes after the last record that are not padding */
+	UPMU_AUX_ERR_COUNT,	/* SAMPLES: no sample, or stride is not 24 + 8 * nr */
+	UPMU_AUX_ERR_DEV_SID,	/* SAMPLES: a sample's own id is not first_id + i */
 	UPMU_AUX_ERR__MAX,
 };
 
 const char *upmu_aux_strerror(int err);
 
-/* One record, validated, in host byte order. */
+/*
+ * One record, validated, in host byte order.  A SAMPLES record (version 2)
+ * is handed out by the stream as one SAMPLE record per sample (type
+ * UPMU_AUX_SAMPLE, size its stride, seq its SAMPLES record's, time the
+ * documented conversion of its dev_ts_last), as version 1 wrote them.
+ */
 struct upmu_aux_rec {
 	uint16_t version;
 	uint16_t type;		/* enum upmu_aux_type */
@@ -67,9 +76,22 @@ struct upmu_aux_rec {
 			uint64_t last_id;
 			uint32_t reason;
 		} lost;
+		struct {
+			uint64_t first_id;
+			uint64_t dev_time;
+			uint32_t count;
+			uint32_t stride;
+		} samples;
 	};
-	const unsigned char *array;	/* nr little-endian u64: META ids, SAMPLE values */
+	/* nr little-endian u64: META ids, SAMPLE values; SAMPLES: the first sample */
+	const unsigned char *array;
 };
+
+/*
+ * Perf time of device time @t by the clocks read together at @now, @dev
+ * (a SAMPLES record's time and dev_time): now - (dev - t), not below 0.
+ */
+uint64_t upmu_aux_dev_to_perf(uint64_t now, uint64_t dev, uint64_t t);
 
 /* Element @i (< nr) of a record's ids or values. */
 uint64_t upmu_aux_rec_u64(const struct upmu_aux_rec *r, unsigned int i);
@@ -126,6 +148,10 @@ struct upmu_aux_stream {
 	/* events of one record: gaps before it, then it (or an error) */
 	struct upmu_aux_ev pend[4];
 	unsigned int npend, ipend;
+	/* a SAMPLES record being handed out sample by sample */
+	struct upmu_aux_rec batch;
+	size_t batch_pos;
+	uint32_t batch_i;
 	/* continuity */
 	bool have_seq, have_meta, have_sid;
 	uint64_t next_seq, next_sid, last_time;

@@ -14,8 +14,16 @@
 #include <linux/types.h>
 
 #define UPMU_AUX_MAGIC   0x58415055u	/* bytes "UPAX" */
-#define UPMU_AUX_VERSION 1
-enum upmu_aux_type { UPMU_AUX_META = 1, UPMU_AUX_SAMPLE = 2, UPMU_AUX_LOST = 3 };
+#define UPMU_AUX_VERSION 2	/* 2: SAMPLES; 1 had a SAMPLE record per sample */
+enum upmu_aux_type {
+	UPMU_AUX_META = 1,
+	UPMU_AUX_SAMPLE = 2,	/* version 1 only; decoders still read it */
+	UPMU_AUX_LOST = 3,
+	UPMU_AUX_SAMPLES = 4,	/* version 2 */
+};
+
+/* No record is larger (a decoder may refuse one that is). */
+#define UPMU_AUX_MAX_RECORD	65536
 
 struct upmu_aux_hdr {		/* 32 bytes, starts every record */
 	__u32 magic;
@@ -41,12 +49,36 @@ struct upmu_aux_meta {
 
 /* perf time of a device time stamp t: hdr.time - (dev_time - t) (documented conversion) */
 
+/* version 1: one record per sample */
 struct upmu_aux_sample {
 	struct upmu_aux_hdr hdr;	/* time: perf time of dev_ts_last */
 	__u64 sample_id;	/* device sample_id extended to 64 bits, +1 per sample */
 	__u64 dev_ts_first;	/* device ns: earliest value of the sample */
 	__u64 dev_ts_last;	/* device ns: latest value of the sample */
 	__u64 values[];		/* hdr.nr values, in the order of the last META's ids */
+};
+
+/*
+ * version 2: the samples of one read of the device, back to back as the
+ * device gives them (the driver copies them straight from the device into
+ * the AUX area); each one's perf time is the documented conversion of its
+ * dev_ts_last with (hdr.time, dev_time).
+ */
+struct upmu_aux_dev_sample {
+	__u32 sample_id;	/* the device's 32-bit sample_id: first_id + i, truncated */
+	__u32 zero;
+	__u64 dev_ts_first;	/* device ns: earliest value of the sample */
+	__u64 dev_ts_last;	/* device ns: latest value of the sample */
+	__u64 values[];		/* hdr.nr values, in the order of the last META's ids */
+};
+
+struct upmu_aux_samples {
+	struct upmu_aux_hdr hdr;	/* nr: values per sample; time: perf clock at dev_time */
+	__u64 first_id;		/* device sample_id of the first sample, extended to 64 bits */
+	__u64 dev_time;		/* device clock (ns) read at hdr.time */
+	__u32 count;		/* samples, >= 1 */
+	__u32 stride;		/* bytes of each: sizeof(struct upmu_aux_dev_sample) + 8 * nr */
+	/* count samples of stride bytes (struct upmu_aux_dev_sample) follow */
 };
 
 struct upmu_aux_lost {
