@@ -318,8 +318,48 @@ struct sim_icx_stack {
 };
 
 /**
+ * struct sim_icx_box - a CHA, IMC or UPI PMU box
+ * @box_ctl: box control
+ * @ctl: counter controls
+ * @ctr: counters
+ * @filter: CHA filter0 (kept, not applied)
+ */
+struct sim_icx_box {
+	u64 box_ctl;
+	u64 ctl[ICX_MEM_NR_CTRS];
+	u64 ctr[ICX_MEM_NR_CTRS];
+	u64 filter;
+};
+
+/* Kinds of lines the CHAs see, and CAS commands (sim_icx_mem.c) */
+enum { SIM_ICX_RD, SIM_ICX_WR_FULL, SIM_ICX_WR_PART, SIM_ICX_NR_LINES };
+enum { SIM_ICX_CAS_RD, SIM_ICX_CAS_WR, SIM_ICX_NR_CAS };
+
+/**
+ * struct sim_icx_mem - the memory side of one Ice Lake-X socket
+ * @cha: its CHAs
+ * @imc: its memory channels
+ * @upi: its UPI links
+ * @lines: lines of each kind its CHAs took so far: line i goes to CHA
+ *	   i % ICX_NR_CHAS
+ * @cas: CAS commands of each kind its channels took so far: the i-th
+ *	 goes to channel i % ICX_NR_IMCS
+ * @xfers: lines it sent or fetched over UPI so far: the i-th goes over
+ *	   link i % ICX_NR_UPIS
+ */
+struct sim_icx_mem {
+	struct sim_icx_box cha[ICX_NR_CHAS];
+	struct sim_icx_box imc[ICX_NR_IMCS];
+	struct sim_icx_box upi[ICX_NR_UPIS];
+	u64 lines[SIM_ICX_NR_LINES];
+	u64 cas[SIM_ICX_NR_CAS];
+	u64 xfers;
+};
+
+/**
  * struct sim_icx - the Ice Lake-X uncore of a SoC (hw/icx_uncore.h)
  * @st: the stacks of each socket
+ * @mem: the CHAs, IMCs and UPI links of each socket
  * @unit: all of it, brought up to date as one block
  * @load: per socket, the flows' fastest counter increments per s
  * @regs: its register window, ICX_SOCKET_STRIDE per socket
@@ -327,6 +367,7 @@ struct sim_icx_stack {
  */
 struct sim_icx {
 	struct sim_icx_stack st[SIM_MAX_SOCKETS][ICX_NR_STACKS];
+	struct sim_icx_mem mem[SIM_MAX_SOCKETS];
 	struct sim_unit unit;
 	u64 load[SIM_MAX_SOCKETS];
 	struct sim_regs regs;
@@ -628,6 +669,40 @@ unsigned int sim_c2c_reach(struct sim_dev *sd, const struct sim_txn *t,
 
 /* sim_icx.c */
 extern const struct sim_block_type sim_icx_type;
+
+/**
+ * struct sim_icx_ref - what a register of the Ice Lake-X window is
+ * @reg: the register
+ * @ctl: a box control or counter control: the box's counter controls
+ * @ctr: and its counters (cleared by the resets)
+ * @nr: counters of the box
+ * @box: @reg is a box control
+ * @ro: @reg is read-only (counters, topology)
+ */
+struct sim_icx_ref {
+	u64 *reg;
+	u64 *ctl;
+	u64 *ctr;
+	unsigned int nr;
+	bool box;
+	bool ro;
+};
+
+static inline bool sim_icx_counting(u64 box_ctl, u64 ctl)
+{
+	return !(box_ctl & ICX_BOX_CTL_FRZ) && (ctl & ICX_CTL_EN);
+}
+
+static inline void sim_icx_ctr_add(u64 *ctr, u64 inc)
+{
+	*ctr = (*ctr + inc) & GENMASK_ULL(ICX_CTR_BITS - 1, 0);
+}
+
+/* sim_icx_mem.c: the CHAs, IMCs and UPI links */
+void sim_icx_mem_deliver(struct sim_dev *sd, const struct sim_txn *t);
+void sim_icx_mem_tick(struct sim_dev *sd, u64 cycles);
+bool sim_icx_mem_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r);
+int sim_icx_mem_resolve(struct sim_dev *sd, const struct sim_txn *t);
 
 /* sim_nic.c */
 int sim_nic_add(struct sim_dev *sd);

@@ -48,8 +48,6 @@
 
 #include "sim.h"
 
-#define ICX_CTR_MASK	GENMASK_ULL(ICX_CTR_BITS - 1, 0)
-
 static const u32 icx_box_off[ICX_NR_STACKS] = ICX_BOX_OFFSETS;
 static const u32 icx_bw_off[ICX_NR_STACKS] = ICX_BW_BOX_OFFSETS;
 
@@ -230,16 +228,6 @@ static u64 icx_irp_inc(u64 ctl, const struct icx_fx *fx)
 	return 0;
 }
 
-static bool icx_counting(u64 box_ctl, u64 ctl)
-{
-	return !(box_ctl & ICX_BOX_CTL_FRZ) && (ctl & ICX_CTL_EN);
-}
-
-static void icx_add(u64 *ctr, u64 inc)
-{
-	*ctr = (*ctr + inc) & ICX_CTR_MASK;
-}
-
 static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 {
 	struct sim_icx *x = container_of(unit, struct sim_icx, unit);
@@ -253,12 +241,13 @@ static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 	st = &x->st[t->socket][k];
 	icx_effects(t, &fx);
 	for (i = 0; i < ICX_IIO_NR_CTRS; i++)
-		if (icx_counting(st->iio_box_ctl, st->iio_ctl[i]))
-			icx_add(&st->iio_ctr[i], icx_iio_inc(st->iio_ctl[i], &fx));
+		if (sim_icx_counting(st->iio_box_ctl, st->iio_ctl[i]))
+			sim_icx_ctr_add(&st->iio_ctr[i], icx_iio_inc(st->iio_ctl[i], &fx));
 	for (i = 0; i < ICX_IRP_NR_CTRS; i++)
-		if (icx_counting(st->irp_box_ctl, st->irp_ctl[i]))
-			icx_add(&st->irp_ctr[i], icx_irp_inc(st->irp_ctl[i], &fx));
-	icx_add(&st->bw_in[fx.part], fx.bw_in);
+		if (sim_icx_counting(st->irp_box_ctl, st->irp_ctl[i]))
+			sim_icx_ctr_add(&st->irp_ctr[i], icx_irp_inc(st->irp_ctl[i], &fx));
+	sim_icx_ctr_add(&st->bw_in[fx.part], fx.bw_in);
+	sim_icx_mem_deliver(container_of(x, struct sim_dev, icx), t);
 }
 
 static void icx_tick(struct sim_unit *unit, u64 now)
@@ -272,58 +261,72 @@ static void icx_tick(struct sim_unit *unit, u64 now)
 		for (k = 0; k < ICX_NR_STACKS; k++) {
 			struct sim_icx_stack *st = &x->st[s][k];
 
-			icx_add(&st->ioclk, cycles);
+			sim_icx_ctr_add(&st->ioclk, cycles);
 			for (i = 0; i < ICX_IIO_NR_CTRS; i++)
-				if (icx_counting(st->iio_box_ctl, st->iio_ctl[i]) &&
+				if (sim_icx_counting(st->iio_box_ctl, st->iio_ctl[i]) &&
 				    FIELD_GET(ICX_CTL_EVENT, st->iio_ctl[i]) ==
 				    ICX_IIO_EV_CLOCKTICKS)
-					icx_add(&st->iio_ctr[i], cycles);
+					sim_icx_ctr_add(&st->iio_ctr[i], cycles);
 			for (i = 0; i < ICX_IRP_NR_CTRS; i++)
-				if (icx_counting(st->irp_box_ctl, st->irp_ctl[i]) &&
+				if (sim_icx_counting(st->irp_box_ctl, st->irp_ctl[i]) &&
 				    FIELD_GET(ICX_CTL_EVENT, st->irp_ctl[i]) ==
 				    ICX_IRP_EV_CLOCKTICKS)
-					icx_add(&st->irp_ctr[i], cycles);
+					sim_icx_ctr_add(&st->irp_ctr[i], cycles);
 		}
 	}
+	sim_icx_mem_tick(sd, cycles);
 }
 
 /* ---- register interface ------------------------------------------------ */
 
-/* The 64-bit register at @off (8-aligned) of socket @s's window, or NULL. */
-static u64 *icx_reg(struct sim_icx *x, u32 s, u32 off, bool *ro)
+/* @r is the register @reg of a box, or the box's control if @box. */
+static bool icx_box_ref(struct sim_icx_ref *r, u64 *reg, u64 *ctl, u64 *ctr,
+			unsigned int nr, bool box, bool ro)
+{
+	*r = (struct sim_icx_ref){ .reg = reg, .ctl = ctl, .ctr = ctr, .nr = nr,
+				   .box = box, .ro = ro };
+	return true;
+}
+
+/* The 64-bit register at @off (8-aligned) of socket @s's window, if any. */
+static bool icx_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
 {
 	unsigned int k, i;
 
-	*ro = true;
 	for (k = 0; k < ICX_NR_STACKS; k++) {
 		struct sim_icx_stack *st = &x->st[s][k];
+		u64 *ictl = st->iio_ctl, *ictr = st->iio_ctr;
+		u64 *rctl = st->irp_ctl, *rctr = st->irp_ctr;
 		u32 o = icx_box_off[k];
 
 		if (off == ICX_IIO_IOCLK(o))
-			return &st->ioclk;
+			return icx_box_ref(r, &st->ioclk, NULL, NULL, 0, false, true);
 		for (i = 0; i < ICX_NR_PARTS; i++)
 			if (off == ICX_IIO_BW_IN(icx_bw_off[k], i))
-				return &st->bw_in[i];
-		for (i = 0; i < ICX_IIO_NR_CTRS; i++)
-			if (off == ICX_IIO_CTR(o, i))
-				return &st->iio_ctr[i];
-		for (i = 0; i < ICX_IRP_NR_CTRS; i++)
-			if (off == ICX_IRP_CTR(o, i))
-				return &st->irp_ctr[i];
-		*ro = false;
+				return icx_box_ref(r, &st->bw_in[i], NULL, NULL, 0,
+						   false, true);
 		if (off == ICX_IIO_BOX_CTL(o))
-			return &st->iio_box_ctl;
+			return icx_box_ref(r, &st->iio_box_ctl, ictl, ictr,
+					   ICX_IIO_NR_CTRS, true, false);
 		if (off == ICX_IRP_BOX_CTL(o))
-			return &st->irp_box_ctl;
-		for (i = 0; i < ICX_IIO_NR_CTRS; i++)
+			return icx_box_ref(r, &st->irp_box_ctl, rctl, rctr,
+					   ICX_IRP_NR_CTRS, true, false);
+		for (i = 0; i < ICX_IIO_NR_CTRS; i++) {
+			if (off == ICX_IIO_CTR(o, i))
+				return icx_box_ref(r, &ictr[i], NULL, NULL, 0, false, true);
 			if (off == ICX_IIO_CTL(o, i))
-				return &st->iio_ctl[i];
-		for (i = 0; i < ICX_IRP_NR_CTRS; i++)
+				return icx_box_ref(r, &ictl[i], NULL, &ictr[i], 1,
+						   false, false);
+		}
+		for (i = 0; i < ICX_IRP_NR_CTRS; i++) {
+			if (off == ICX_IRP_CTR(o, i))
+				return icx_box_ref(r, &rctr[i], NULL, NULL, 0, false, true);
 			if (off == ICX_IRP_CTL(o, i))
-				return &st->irp_ctl[i];
-		*ro = true;
+				return icx_box_ref(r, &rctl[i], NULL, &rctr[i], 1,
+						   false, false);
+		}
 	}
-	return NULL;
+	return sim_icx_mem_ref(x, s, off, r);
 }
 
 /* The topology registers of socket @s. */
@@ -353,67 +356,44 @@ static u64 icx_regs_read(struct sim_regs *r, u32 off, bool wide)
 	struct sim_icx *x = container_of(r, struct sim_icx, regs);
 	struct sim_dev *sd = r->sd;
 	u32 s = off / ICX_SOCKET_STRIDE, woff = off % ICX_SOCKET_STRIDE & ~7U;
-	u64 *reg, v;
-	bool ro;
+	struct sim_icx_ref ref;
+	u64 v;
 
 	if (s >= sd->nr_sockets)
 		return 0;
-	reg = icx_reg(x, s, woff, &ro);
-	v = reg ? *reg : icx_topo_read(sd, s, woff);
+	v = icx_ref(x, s, woff, &ref) ? *ref.reg : icx_topo_read(sd, s, woff);
 	if (wide)
 		return off & 4 ? 0 : v;
 	return off & 4 ? upper_32_bits(v) : lower_32_bits(v);
 }
 
-/* A box control write: resets, and the freeze bit. */
-static void icx_box_write(u64 *box_ctl, u64 *ctl, u64 *ctr, unsigned int n,
-			  u32 val)
-{
-	if (val & ICX_BOX_CTL_RST_CTRL)
-		memset(ctl, 0, n * sizeof(*ctl));
-	if (val & ICX_BOX_CTL_RST_CTRS)
-		memset(ctr, 0, n * sizeof(*ctr));
-	*box_ctl = val & (ICX_BOX_CTL_FRZ | ICX_BOX_CTL_FRZ_EN);
-}
-
+/*
+ * A write: a box control's resets and freeze bit, a counter control's
+ * reset of its counter; the upper half of a control as is.
+ */
 static void icx_regs_write(struct sim_regs *r, u32 off, u32 val)
 {
 	struct sim_icx *x = container_of(r, struct sim_icx, regs);
 	u32 s = off / ICX_SOCKET_STRIDE, woff = off % ICX_SOCKET_STRIDE & ~7U;
-	struct sim_icx_stack *st;
-	unsigned int k, i;
-	u64 *reg;
-	bool ro;
+	struct sim_icx_ref ref;
 
-	if (s >= r->sd->nr_sockets)
-		return;
-	reg = icx_reg(x, s, woff, &ro);
-	if (!reg || ro)
+	if (s >= r->sd->nr_sockets || !icx_ref(x, s, woff, &ref) || ref.ro)
 		return;
 	if (off & 4) {		/* the upper half: ch_mask, fc_mask, thresh */
-		*reg = (u64)val << 32 | lower_32_bits(*reg);
+		*ref.reg = (u64)val << 32 | lower_32_bits(*ref.reg);
 		return;
 	}
-	for (k = 0; k < ICX_NR_STACKS; k++) {
-		st = &x->st[s][k];
-		if (reg == &st->iio_box_ctl) {
-			icx_box_write(reg, st->iio_ctl, st->iio_ctr,
-				      ICX_IIO_NR_CTRS, val);
-			return;
-		}
-		if (reg == &st->irp_box_ctl) {
-			icx_box_write(reg, st->irp_ctl, st->irp_ctr,
-				      ICX_IRP_NR_CTRS, val);
-			return;
-		}
-		for (i = 0; i < ICX_IIO_NR_CTRS; i++)
-			if (reg == &st->iio_ctl[i] && (val & ICX_CTL_RST))
-				st->iio_ctr[i] = 0;
-		for (i = 0; i < ICX_IRP_NR_CTRS; i++)
-			if (reg == &st->irp_ctl[i] && (val & ICX_CTL_RST))
-				st->irp_ctr[i] = 0;
+	if (ref.box) {
+		if (val & ICX_BOX_CTL_RST_CTRL)
+			memset(ref.ctl, 0, ref.nr * sizeof(*ref.ctl));
+		if (val & ICX_BOX_CTL_RST_CTRS)
+			memset(ref.ctr, 0, ref.nr * sizeof(*ref.ctr));
+		*ref.reg = val & (ICX_BOX_CTL_FRZ | ICX_BOX_CTL_FRZ_EN);
+		return;
 	}
-	*reg = (*reg & GENMASK_ULL(63, 32)) | (val & ~(u32)ICX_CTL_RST);
+	if (ref.ctr && (val & ICX_CTL_RST))
+		*ref.ctr = 0;
+	*ref.reg = (*ref.reg & GENMASK_ULL(63, 32)) | (val & ~(u32)ICX_CTL_RST);
 }
 
 static void icx_regs_xfer(void *ctx, struct upmu_reg_xfer *x, unsigned int n)
@@ -507,7 +487,8 @@ static int sim_icx_resolve(struct sim_dev *sd, struct sim_txn *t, u32 has)
 	u32 bus;
 
 	if ((t->rc != SIM_NO_RC && t->to_rc != SIM_NO_RC) || t->hdm || t->addr ||
-	    (t->op != SIM_OP_RD && t->op != SIM_OP_WR))
+	    (t->op != SIM_OP_RD && t->op != SIM_OP_WR) ||
+	    sim_icx_mem_resolve(sd, t))
 		return -EINVAL;
 	if (t->to_rc != SIM_NO_RC) {
 		if (t->to_rc >= ICX_NR_STACKS || t->src == SIM_SRC_LOC_NONCPU)
