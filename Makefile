@@ -45,6 +45,7 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/fixture_test build/selftests/sim_test \
 	     build/selftests/fuzz_test build/selftests/stress_test \
 	     build/selftests/testpmu_test build/selftests/icx_test \
+	     build/selftests/icx_mem_test \
 	     build/selftests/upmu-metrics build/selftests/upmu-pcimap \
 	     build/selftests/nic_fw_test \
 	     build/selftests/upmu-diag build/selftests/diag_unit_test \

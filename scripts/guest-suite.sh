@@ -26,6 +26,7 @@ fuzz_test
 stress_test
 testpmu_test
 icx_test
+icx_mem_test
 nic_fwctl_test
 nic_diag_test
 perf_examples
