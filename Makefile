@@ -150,6 +150,7 @@ fuzz: build/fuzz/aux_parse_fuzz build/selftests/aux_parse_test
 	build/fuzz/aux_parse_fuzz -max_total_time=$${FUZZ_TIME:-600} $(FUZZ_ARGS) build/fuzz/corpus
 
 build/selftests/nic_fw_test: driver/include/hw/nic_cmd.h
+build/selftests/icx_test build/selftests/icx_mem_test: selftests/upmu/icx_test.h
 build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/upmu_lib.h \
 		   selftests/upmu/upmu_test.h $(PMULIB)
 	@mkdir -p $(@D)

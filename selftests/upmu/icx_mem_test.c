@@ -26,6 +26,7 @@
 #define SIM_ID	12
 
 #include "upmu_test.h"
+#include "icx_test.h"
 
 #define CHA(n)	"uncore_cha_" #n
 #define IMC(n)	"uncore_imc_" #n
@@ -60,36 +61,12 @@ FIXTURE(icx_mem) {
 
 FIXTURE_SETUP(icx_mem)
 {
-	upmu_fixture_setup(_metadata);
-	ASSERT_EQ(0, mod_load("upmu_icx")) TH_LOG("cannot load upmu_icx from $UPMU_MODDIR");
-	sim_del(SIM_ID);
-	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx clock=manual"));
-	ASSERT_TRUE(pmu_exists(UPI(2)));
+	icx_fixture_setup(_metadata, UPI(2));
 }
 
 FIXTURE_TEARDOWN_PARENT(icx_mem)
 {
-	upmu_fixture_teardown(_metadata);
-	sim_del(SIM_ID);
-	EXPECT_EQ(0, mod_unload_wait("upmu_icx"));
-}
-
-/* An event of @pmu on @cpu in group @group; fd or -errno. */
-static int ev_open(const char *pmu, const char *spec, int cpu, int group)
-{
-	struct perf_event_attr attr;
-	int ret = pmu_attr(pmu, spec, &attr);
-
-	return ret ? ret : perf_open(&attr, -1, cpu, group);
-}
-
-static void expect_file(struct __test_metadata *_metadata, const char *pmu,
-			const char *file, const char *want)
-{
-	char buf[256];
-
-	ASSERT_EQ(0, pmu_read(pmu, file, buf, sizeof(buf))) TH_LOG("%s/%s", pmu, file);
-	EXPECT_STREQ(want, buf) TH_LOG("%s/%s", pmu, file);
+	icx_fixture_teardown(_metadata);
 }
 
 /* The name of box @i of @kind ("cha", "imc", "upi"). */
@@ -374,23 +351,6 @@ TEST_F(icx_mem, flows_sum)
 	box_close(&miss);
 }
 
-static int group_of(const char *pmu, const char * const *specs, unsigned int n)
-{
-	unsigned int i;
-	int fds[8], ret = 0;
-
-	for (i = 0; i < n; i++) {
-		fds[i] = ev_open(pmu, specs[i], 0, i ? fds[0] : -1);
-		if (fds[i] < 0) {
-			ret = fds[i];
-			break;
-		}
-	}
-	while (i-- > 0)
-		close(fds[i]);
-	return ret;
-}
-
 /* upstream's CHA constraints: 0x11 and 0x36 on counter 0 only */
 TEST_F(icx_mem, constraints)
 {
@@ -457,9 +417,6 @@ TEST_F(icx_mem, dst_option)
 }
 
 /* ---- perf, unchanged ------------------------------------------------------ */
-
-/* perf's Ice Lake-X tables on any CPU (vm.sh --cpu-model icx needs none) */
-#define ICX_CPUID	"PERF_CPUID=GenuineIntel-6-6A-0"
 
 /*
  * The traffic of the perf tests, during perf stat -a: socket 0 reads

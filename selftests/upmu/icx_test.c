@@ -29,6 +29,7 @@
 #define SIM_ID	11
 
 #include "upmu_test.h"
+#include "icx_test.h"
 
 #define IIO(n)	"uncore_iio_" #n
 #define IRP(n)	"uncore_irp_" #n
@@ -40,37 +41,12 @@ FIXTURE(icx) {
 
 FIXTURE_SETUP(icx)
 {
-	upmu_fixture_setup(_metadata);
-	ASSERT_EQ(0, mod_load("upmu_icx")) TH_LOG("cannot load upmu_icx from $UPMU_MODDIR");
-	sim_del(SIM_ID);
-	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx clock=manual"));
-	ASSERT_TRUE(pmu_exists(IIO(5)));
+	icx_fixture_setup(_metadata, IIO(5));
 }
 
-/* Nothing left behind: later programs unload and load the upmu stack. */
 FIXTURE_TEARDOWN_PARENT(icx)
 {
-	upmu_fixture_teardown(_metadata);
-	sim_del(SIM_ID);
-	EXPECT_EQ(0, mod_unload_wait("upmu_icx"));
-}
-
-/* An event of @pmu on @cpu in group @group; fd or -errno. */
-static int ev_open(const char *pmu, const char *spec, int cpu, int group)
-{
-	struct perf_event_attr attr;
-	int ret = pmu_attr(pmu, spec, &attr);
-
-	return ret ? ret : perf_open(&attr, -1, cpu, group);
-}
-
-static void expect_file(struct __test_metadata *_metadata, const char *pmu,
-			const char *file, const char *want)
-{
-	char buf[256];
-
-	ASSERT_EQ(0, pmu_read(pmu, file, buf, sizeof(buf))) TH_LOG("%s/%s", pmu, file);
-	EXPECT_STREQ(want, buf) TH_LOG("%s/%s", pmu, file);
+	icx_fixture_teardown(_metadata);
 }
 
 /* Formats exactly as upstream registers them for Ice Lake-X. */
@@ -381,23 +357,6 @@ TEST_F(icx, box_of_die)
 }
 
 /* A group of @n events @specs on uncore_iio_0 of CPU 0: 0 or -errno. */
-static int group_of(const char * const *specs, unsigned int n, int *fds)
-{
-	unsigned int i;
-	int ret = 0;
-
-	for (i = 0; i < n; i++) {
-		fds[i] = ev_open(IIO(0), specs[i], 0, i ? fds[0] : -1);
-		if (fds[i] < 0) {
-			ret = fds[i];
-			break;
-		}
-	}
-	while (i-- > 0)
-		close(fds[i]);
-	return ret;
-}
-
 #define RD0	"event=0x83,umask=0x4,ch_mask=0x1,fc_mask=0x7"
 #define WR0	"event=0x83,umask=0x1,ch_mask=0x1,fc_mask=0x7"
 #define ORD0	"event=0xc0,umask=0x4,ch_mask=0x1,fc_mask=0x7"
@@ -411,14 +370,13 @@ TEST_F(icx, constraints)
 	const char *three_c0[] = { ORD0, "event=0xd5,umask=0x1,fc_mask=0x4", OWR0 };
 	const char *five[] = { "event=0x1", RD0, WR0, ORD0, OWR0 };
 	const char *mixed[] = { ORD0, "event=0x1", RD0, "event=0x84,umask=0x4,ch_mask=0x1,fc_mask=0x7" };
-	int fds[5];
 
 	/* perf iostat's group of a root port fits */
-	EXPECT_EQ(0, group_of(iostat, 4, fds));
-	EXPECT_EQ(0, group_of(mixed, 4, fds));
-	EXPECT_EQ(-EINVAL, group_of(three_83, 3, fds));
-	EXPECT_EQ(-EINVAL, group_of(three_c0, 3, fds));
-	EXPECT_EQ(-EINVAL, group_of(five, 5, fds));
+	EXPECT_EQ(0, group_of(IIO(0), iostat, 4));
+	EXPECT_EQ(0, group_of(IIO(0), mixed, 4));
+	EXPECT_EQ(-EINVAL, group_of(IIO(0), three_83, 3));
+	EXPECT_EQ(-EINVAL, group_of(IIO(0), three_c0, 3));
+	EXPECT_EQ(-EINVAL, group_of(IIO(0), five, 5));
 }
 
 /* The iostat group counts exactly, each on its counter. */
@@ -579,9 +537,6 @@ static void perf_stat_exact(struct __test_metadata *_metadata, const char *perf,
 
 #define RAW_PART0	"uncore_iio_0/event=0x83,umask=0x04,ch_mask=0x1,fc_mask=0x7/"
 #define NAME_PART0	"UNC_IIO_DATA_REQ_OF_CPU.MEM_READ.PART0"
-/* perf's Ice Lake-X tables on any CPU (vm.sh --cpu-model icx needs none) */
-#define ICX_CPUID	"PERF_CPUID=GenuineIntel-6-6A-0"
-
 /*
  * perf iostat's root ports (perf stat --iostat=list; "perf iostat" is a
  * script that calls it), named by the dieX files.  (Its counts are
