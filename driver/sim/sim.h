@@ -99,6 +99,11 @@ enum sim_load_class {
  * @addr: target address
  * @gpu: the GPU whose memory is read or written (dst=loc_gmem), or that
  *	 initiates (a local non-CPU source that is not a PCIe device)
+ * @iotlb_miss: soc=icx: 1 if each one's address translation misses the
+ *		IOTLB
+ * @page: soc=icx: the page size of a translation that hits (SIM_PAGE_*)
+ * @walk: soc=icx: memory accesses of the page walk of a miss
+ * @walk_lat_ns: soc=icx: how long that walk takes
  * @lat_cycles: @lat_ns in fabric cycles (set on delivery)
  */
 struct sim_txn {
@@ -118,8 +123,15 @@ struct sim_txn {
 	u8 hdm;
 	u64 addr;
 	u8 gpu;
+	u8 iotlb_miss;
+	u8 page;
+	u8 walk;
+	u32 walk_lat_ns;
 	u64 lat_cycles;
 };
+
+enum { SIM_PAGE_4K, SIM_PAGE_2M, SIM_PAGE_1G, SIM_NR_PAGES };
+#define SIM_MAX_WALK	8	/* page-walk accesses (walk=) */
 
 /**
  * struct sim_unit - how a register block keeps up with sim time
@@ -519,6 +531,7 @@ struct sim_block_type {
 #define SIM_HAS_RP	BIT(0)
 #define SIM_HAS_BDF	BIT(1)
 #define SIM_HAS_TO_RP	BIT(2)
+#define SIM_HAS_IOMMU	BIT(3)	/* iotlb_miss=, page=, walk=, walk_lat= */
 
 #define SIM_MAX_BLOCK_TYPES	8
 

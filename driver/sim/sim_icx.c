@@ -111,6 +111,11 @@ struct icx_req {
  * @rd_lines: inbound read lines (IRP FAF)
  * @wr_lines: inbound write lines (IRP WR_PREF)
  * @irp_occ: IRP occupancy of inbound lines (cycles)
+ * @lookups: IOTLB lookups (one per inbound transaction)
+ * @hits: IOTLB hits of each page size (SIM_PAGE_*)
+ * @misses: IOTLB misses (context cache lookups and hits, page walks)
+ * @walk_reads: the page walks' memory reads (64 bytes each)
+ * @walk_occ: the page walks' occupancy of the walk tracker (cycles)
  */
 struct icx_fx {
 	u32 part;
@@ -122,6 +127,11 @@ struct icx_fx {
 	u64 rd_lines;
 	u64 wr_lines;
 	u64 irp_occ;
+	u64 lookups;
+	u64 hits[SIM_NR_PAGES];
+	u64 misses;
+	u64 walk_reads;
+	u64 walk_occ;
 };
 
 /* The stack @t reaches, or -1. */
@@ -134,7 +144,8 @@ static int icx_txn_stack(const struct sim_txn *t)
 	return -1;
 }
 
-static void icx_effects(const struct sim_txn *t, struct icx_fx *fx)
+static void icx_effects(struct sim_dev *sd, const struct sim_txn *t,
+			struct icx_fx *fx)
 {
 	u64 n = t->count, data = DIV_ROUND_UP(t->size, 4) * n;
 	u64 lines = DIV_ROUND_UP(t->size, 64) * n;
@@ -153,6 +164,14 @@ static void icx_effects(const struct sim_txn *t, struct icx_fx *fx)
 		else
 			fx->wr_lines = lines;
 		fx->irp_occ = lines * t->lat_cycles;
+		fx->lookups = n;
+		if (t->iotlb_miss) {
+			fx->misses = n;
+			fx->walk_reads = n * t->walk;
+			fx->walk_occ = n * sim_cycles_at(sd, t->walk_lat_ns);
+		} else {
+			fx->hits[t->page] = n;
+		}
 		if (!rd)
 			fx->bw_in = DIV_ROUND_UP(t->size, ICX_BW_IN_BYTES) * n;
 		return;
@@ -182,6 +201,8 @@ static u64 icx_iio_inc(u64 ctl, const struct icx_fx *fx)
 	u32 ch = FIELD_GET(ICX_CTL_CH_MASK, ctl), fc = FIELD_GET(ICX_CTL_FC_MASK, ctl);
 	bool by_cpu = ev == ICX_IIO_EV_DATA_REQ_BY_CPU ||
 		      ev == ICX_IIO_EV_TXN_REQ_BY_CPU;
+	bool data = ev == ICX_IIO_EV_DATA_REQ_OF_CPU ||
+		    ev == ICX_IIO_EV_DATA_REQ_BY_CPU;
 	unsigned int i;
 	u64 inc = 0;
 
@@ -190,17 +211,33 @@ static u64 icx_iio_inc(u64 ctl, const struct icx_fx *fx)
 	case ICX_IIO_EV_TXN_REQ_OF_CPU:
 	case ICX_IIO_EV_DATA_REQ_BY_CPU:
 	case ICX_IIO_EV_TXN_REQ_BY_CPU:
+		/* the IOMMU's page-walk reads: requests of 64 bytes */
+		if (!by_cpu && (ch & ICX_CH_IOMMU1) && (um & ICX_REQ_MEM_READ) &&
+		    (fc & ICX_FC_NONPOSTED))
+			inc = fx->walk_reads * (data ? 16 : 1);
 		if (!(ch & BIT(fx->part)))
-			return 0;
+			return inc;
 		for (i = 0; i < fx->nr_req; i++) {
 			const struct icx_req *r = &fx->req[i];
 
 			if (r->by_cpu != by_cpu || !(um & r->umask) || !(fc & r->fc))
 				continue;
-			inc += ev == ICX_IIO_EV_DATA_REQ_OF_CPU ||
-			       ev == ICX_IIO_EV_DATA_REQ_BY_CPU ? r->data : r->txns;
+			inc += data ? r->data : r->txns;
 		}
 		return inc;
+	case ICX_IIO_EV_IOMMU0:
+		for (i = 0; i < SIM_NR_PAGES; i++)
+			if (um & (ICX_IOMMU0_4K_HITS << i))
+				inc += fx->hits[i];
+		return inc + hweight8(um & (ICX_IOMMU0_FIRST_LOOKUPS |
+					    ICX_IOMMU0_ALL_LOOKUPS)) * fx->lookups +
+		       hweight8(um & (ICX_IOMMU0_MISSES | ICX_IOMMU0_CTXT_LOOKUPS |
+				      ICX_IOMMU0_CTXT_HITS)) * fx->misses;
+	case ICX_IIO_EV_IOMMU1:
+		return (um & ICX_IOMMU1_PWT_LOOKUPS ? fx->misses : 0) +
+		       (um & ICX_IOMMU1_MEM_ACCESSES ? fx->walk_reads : 0);
+	case ICX_IIO_EV_PWT_OCCUPANCY:
+		return fx->walk_occ;
 	case ICX_IIO_EV_COMP_BUF_INSERTS:
 		return (ch & BIT(fx->part)) && (fc & ICX_FC_CMPL) &&
 		       (um & ICX_COMP_BUF_CMPD) ? fx->cmpl : 0;
@@ -239,7 +276,7 @@ static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 	if (k < 0)
 		return;
 	st = &x->st[t->socket][k];
-	icx_effects(t, &fx);
+	icx_effects(container_of(x, struct sim_dev, icx), t, &fx);
 	for (i = 0; i < ICX_IIO_NR_CTRS; i++)
 		if (sim_icx_counting(st->iio_box_ctl, st->iio_ctl[i]))
 			sim_icx_ctr_add(&st->iio_ctr[i], icx_iio_inc(st->iio_ctl[i], &fx));
@@ -464,10 +501,17 @@ static unsigned int sim_icx_reach(struct sim_dev *sd, const struct sim_txn *t,
 		.value = 1, .div = 1,
 		.max_per_ns = ICX_MAX_PER_NS, .width = ICX_CTR_BITS,
 	};
+	/* a miss's page-walk reads, 16 units each */
+	if (t->iotlb_miss)
+		r[0].units = max_t(u64, r[0].units, 16 * t->walk);
 	r[1] = r[0];
 	r[1].units = DIV_ROUND_UP(t->size, 64);
 	r[1].value = lat;
-	return 2;
+	/* the walk's occupancy */
+	r[2] = r[1];
+	r[2].units = 1;
+	r[2].value = max(sim_cycles_at(sd, t->walk_lat_ns), 1ULL);
+	return 3;
 }
 
 static void sim_icx_catch_up(struct sim_dev *sd, u64 now)
@@ -500,9 +544,11 @@ static int sim_icx_resolve(struct sim_dev *sd, struct sim_txn *t, u32 has)
 		if (p == ICX_NR_PARTS)
 			return -EINVAL;
 		t->to_rp = p;
-		return has & (SIM_HAS_RP | SIM_HAS_BDF) ? -EINVAL : 0;
+		return has & (SIM_HAS_RP | SIM_HAS_BDF | SIM_HAS_IOMMU) ? -EINVAL : 0;
 	}
 	if (has & SIM_HAS_TO_RP)
+		return -EINVAL;
+	if (t->rc == SIM_NO_RC && (has & SIM_HAS_IOMMU))
 		return -EINVAL;
 	if (t->rc == SIM_NO_RC)
 		return has & (SIM_HAS_RP | SIM_HAS_BDF) ? -EINVAL : 0;

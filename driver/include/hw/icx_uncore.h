@@ -85,6 +85,21 @@
 /* COMP_BUF_INSERTS umask of completions with data */
 #define ICX_COMP_BUF_CMPD	0x3
 
+/* The stack's IOMMU (VT-d): IOTLB, context cache, page walks */
+#define ICX_IIO_EV_IOMMU0		0x40
+#define ICX_IOMMU0_FIRST_LOOKUPS	BIT(0)
+#define ICX_IOMMU0_ALL_LOOKUPS		BIT(1)
+#define ICX_IOMMU0_4K_HITS		BIT(2)	/* then 2M, 1G: BIT(3), BIT(4) */
+#define ICX_IOMMU0_MISSES		BIT(5)
+#define ICX_IOMMU0_CTXT_LOOKUPS		BIT(6)
+#define ICX_IOMMU0_CTXT_HITS		BIT(7)
+#define ICX_IIO_EV_IOMMU1		0x41
+#define ICX_IOMMU1_PWT_LOOKUPS		BIT(0)
+#define ICX_IOMMU1_MEM_ACCESSES		BIT(6)
+#define ICX_IIO_EV_PWT_OCCUPANCY	0x42
+/* ch_mask bit of the IOMMU's own memory reads (page walks) */
+#define ICX_CH_IOMMU1			BIT(9)
+
 /* IRP events */
 #define ICX_IRP_EV_CLOCKTICKS	0x01
 #define ICX_IRP_EV_CACHE_TOTAL_OCCUPANCY	0x0f
