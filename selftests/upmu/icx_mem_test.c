@@ -424,12 +424,14 @@ TEST_F(icx_mem, dst_option)
  * lines of socket 1's memory that miss, 300 bytes 100000 times that hit
  * (4 full lines and a partial one each); socket 1 reads 1.28M lines
  * that hit.  Enough bytes that perf's MB/s, printed to 0.1, has 4
- * significant digits or more.
+ * significant digits or more.  Their address translations: the second
+ * batch's hit 2M pages, the third's miss the IOTLB, the others hit 4K
+ * pages.
  */
 #define PERF_TRAFFIC							\
 	"echo socket=0 stack=0 op=rd size=4096 count=100000 > %1$s/inject && " \
-	"echo socket=0 stack=1 op=wr size=4096 count=50000 dst=rem > %1$s/inject && " \
-	"echo socket=0 stack=2 op=wr size=300 count=100000 hit=1 > %1$s/inject && " \
+	"echo socket=0 stack=1 op=wr size=4096 count=50000 dst=rem page=2m > %1$s/inject && " \
+	"echo socket=0 stack=2 op=wr size=300 count=100000 hit=1 iotlb_miss=1 > %1$s/inject && " \
 	"echo socket=1 stack=0 op=rd size=4096 count=20000 hit=1 > %1$s/inject"
 #define M	1000000.0
 
@@ -624,6 +626,9 @@ static const struct metric metrics_72[] = {
 	{ .name = "io_read_l3_miss", .ratio = 100 * 6.4 / 7.68 },
 	{ .name = "io_full_write_l3_miss", .ratio = 100 * 3.2 / 3.6 },
 	{ .name = "io_partial_write_l3_miss", .ratio = 0 },
+	{ .name = "iotlb_total_hit", .ratio = 170000 },
+	{ .name = "iotlb_total_miss", .ratio = 100000 },
+	{ .name = "iotlb_miss_rate", .ratio = 100 * 100000 / 270000.0 },
 };
 
 /* perf 6.1's names are swapped: its "reads" are the device's writes. */

@@ -143,6 +143,66 @@ TEST_F(icx, bounds)
 	EXPECT_EQ(0, inject("socket=0 stack=0 op=rd size=4096 count=137438953"));
 }
 
+/*
+ * The IOMMU: an IOTLB lookup per inbound transaction, a hit of its page
+ * size or a miss; a miss looks the context cache up (and hits), and
+ * walks: walk= memory reads of 64 bytes (MEM_READ on ch_mask bit 9,
+ * IOMMU1), walk_lat= ns in the page-walk tracker.
+ */
+static void iommu_counts(struct __test_metadata *_metadata,
+			 const char * const *specs, const uint64_t *want,
+			 unsigned int n)
+{
+	int fd[4];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		fd[i] = ev_open(IIO(0), specs[i], 0, -1);
+		ASSERT_LE(0, fd[i]) TH_LOG("%s: %s", specs[i], strerror(-fd[i]));
+	}
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=100"));
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=wr size=64 count=20 page=2m"));
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=256 count=10 iotlb_miss=1 walk=3 walk_lat=400"));
+	/* another stack's, and a CPU's MMIO reads: none of it */
+	ASSERT_EQ(0, inject("socket=0 stack=1 op=rd size=64 count=7 iotlb_miss=1"));
+	ASSERT_EQ(0, inject("socket=0 to_stack=0 op=rd size=64 count=7"));
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(want[i], count_of(_metadata, fd[i])) TH_LOG("%s", specs[i]);
+	while (n-- > 0)
+		close(fd[n]);
+}
+
+TEST_F(icx, iommu)
+{
+	static const char * const iotlb[] = {
+		"event=0x40,umask=0x1", "event=0x40,umask=0x4",
+		"event=0x40,umask=0x8", "event=0x40,umask=0x20",
+	};
+	static const char * const more[] = {
+		"event=0x40,umask=0x1c", "event=0x40,umask=0xc0",
+		"event=0x41,umask=0x40", "event=0x42",
+	};
+	static const char * const reads[] = {
+		"event=0x84,umask=0x4,ch_mask=0x200,fc_mask=0x7",
+		"event=0x83,umask=0x4,ch_mask=0x200,fc_mask=0x7",
+		"event=0x83,umask=0x4,ch_mask=0x1,fc_mask=0x7",
+		"event=0x40,umask=0x10",
+	};
+	static const uint64_t want_iotlb[] = { 130, 100, 20, 10 };
+	/* hits; context lookups and hits; 3 reads a miss; 400 cycles a miss */
+	static const uint64_t want_more[] = { 120, 20, 30, 4000 };
+	/* the walks' reads on IOMMU1, not on part 0; no 1G page */
+	static const uint64_t want_reads[] = { 30, 480, 100 * 16 + 10 * 64, 0 };
+
+	iommu_counts(_metadata, iotlb, want_iotlb, 4);
+	iommu_counts(_metadata, more, want_more, 4);
+	iommu_counts(_metadata, reads, want_reads, 4);
+	EXPECT_EQ(-EINVAL, inject("socket=0 to_stack=0 op=rd iotlb_miss=1"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=0 op=rd walk=9"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=0 op=rd page=4m"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=0 op=rd iotlb_miss=2"));
+}
+
 /* One counter's exact count after an injection. */
 static void one_count(struct __test_metadata *_metadata, const char *pmu,
 		      const char *spec, int cpu, const char *traffic,
