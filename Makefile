@@ -28,6 +28,8 @@ TOOLCFLAGS := -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE
 
 # sysfs and perf_event_open helpers shared by the tools and the selftests
 PMULIB := tools/lib/upmu_pmu.c tools/lib/upmu_pmu.h
+# the counting loop (interval, duration, -- command) of the counting tools
+RUNLIB := tools/lib/upmu_run.c tools/lib/upmu_run.h
 METRICS := tools/upmu-metrics/upmu-metrics.c tools/upmu-metrics/t410_metrics.c \
 	   tools/upmu-metrics/metrics.h
 PCIMAP := tools/upmu-pcimap/upmu-pcimap.c
@@ -89,7 +91,7 @@ build/selftests/nic_aux_test: driver/include/hw/upmu_aux.h
 selftests: $(SELFTESTS)
 
 # Each tool twice: build/tools/ optimised, build/selftests/ sanitized.
-build/tools/upmu-metrics build/selftests/upmu-metrics: $(METRICS) $(PMULIB)
+build/tools/upmu-metrics build/selftests/upmu-metrics: $(METRICS) $(PMULIB) $(RUNLIB)
 build/tools/upmu-metrics build/selftests/upmu-metrics: TOOLLIBS := -lm
 build/tools/upmu-pcimap build/selftests/upmu-pcimap: $(PCIMAP) $(PMULIB)
 build/tools/upmu-diag build/selftests/upmu-diag: $(DIAG) $(DIAGLIB) | $(FWCTL_UAPI)
