@@ -28,6 +28,8 @@ TOOLCFLAGS := -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE
 
 # sysfs and perf_event_open helpers shared by the tools and the selftests
 PMULIB := tools/lib/upmu_pmu.c tools/lib/upmu_pmu.h
+# Ice Lake-X IIO stacks and the PCI functions below them
+IIOLIB := tools/lib/upmu_iio.c tools/lib/upmu_iio.h
 # the counting loop (interval, duration, -- command) of the counting tools
 RUNLIB := tools/lib/upmu_run.c tools/lib/upmu_run.h
 METRICS := tools/upmu-metrics/upmu-metrics.c tools/upmu-metrics/t410_metrics.c \
@@ -93,7 +95,7 @@ selftests: $(SELFTESTS)
 # Each tool twice: build/tools/ optimised, build/selftests/ sanitized.
 build/tools/upmu-metrics build/selftests/upmu-metrics: $(METRICS) $(PMULIB) $(RUNLIB)
 build/tools/upmu-metrics build/selftests/upmu-metrics: TOOLLIBS := -lm
-build/tools/upmu-pcimap build/selftests/upmu-pcimap: $(PCIMAP) $(PMULIB)
+build/tools/upmu-pcimap build/selftests/upmu-pcimap: $(PCIMAP) $(PMULIB) $(IIOLIB)
 build/tools/upmu-diag build/selftests/upmu-diag: $(DIAG) $(DIAGLIB) | $(FWCTL_UAPI)
 build/tools/upmu-diag build/selftests/upmu-diag: TOOLLIBS := -ljson-c -lm
 build/tools/upmu-diag build/selftests/upmu-diag: TOOLINC := $(DIAGINC)
