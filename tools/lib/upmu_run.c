@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -33,6 +34,51 @@ int64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+int run_parse_interval(const char *prog, char opt, const char *arg, long *ms)
+{
+	char *end;
+
+	errno = 0;
+	*ms = strtol(arg, &end, 10);
+	if (errno || *end || *ms < 10 || *ms > 3600000) {
+		fprintf(stderr, "%s: -%c: an interval in ms from 10 to 3600000, not '%s'\n", prog,
+			opt, arg);
+		return -1;
+	}
+	return 0;
+}
+
+int run_parse_seconds(const char *prog, char opt, const char *arg, double *secs)
+{
+	char *end;
+
+	*secs = strtod(arg, &end);
+	if (*end || !(*secs > 0) || *secs > 31536000) {
+		fprintf(stderr, "%s: -%c: a number of seconds above 0, not '%s'\n", prog, opt, arg);
+		return -1;
+	}
+	return 0;
+}
+
+int run_parse_sep(const char *prog, char opt, const char *arg, const char **sep)
+{
+	if (!*arg) {
+		fprintf(stderr, "%s: -%c: an empty separator\n", prog, opt);
+		return -1;
+	}
+	*sep = arg;
+	return 0;
+}
+
+int run_exit_status(char **cmd, int status)
+{
+	if (cmd && WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (cmd && WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 0;
 }
 
 static void on_signal(int sig)

@@ -23,6 +23,19 @@ struct run_opts {
 };
 
 /*
+ * The options every counting tool has, checked; on a bad value they say
+ * why on stderr (as "@prog: -@opt: ...") and return -1.
+ *   -I MS:       an interval of 10 to 3600000 ms
+ *   -t/-a SECS:  a duration above 0, at most a year
+ *   -x SEP:      a separator that is not empty
+ */
+int run_parse_interval(const char *prog, char opt, const char *arg, long *ms);
+int run_parse_seconds(const char *prog, char opt, const char *arg, double *secs);
+int run_parse_sep(const char *prog, char opt, const char *arg, const char **sep);
+/* The tool's exit status after run_loop(): the command's, else 0. */
+int run_exit_status(char **cmd, int status);
+
+/*
  * Run the loop: start @o->cmd (if any), then call @sample with the seconds
  * since the start at every interval, or once at the end, until the time is
  * up, the command exits or SIGINT/SIGTERM comes.  SIGINT and SIGTERM are

@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "metrics.h"
@@ -693,33 +692,22 @@ static int parse_args(int argc, char **argv, char ***names, int *nr_names, char 
 		{ }
 	};
 	const char *last_optarg = NULL;
-	char *end;
 	int c, i;
 
 	while ((c = getopt_long(argc, argv, "+I:t:x:lvh", longopts, NULL)) != -1) {
 		last_optarg = optarg;
 		switch (c) {
 		case 'I':
-			errno = 0;
-			opt.interval_ms = strtol(optarg, &end, 10);
-			if (errno || *end || opt.interval_ms < 10 || opt.interval_ms > 3600000) {
-				err("-I: an interval in ms from 10 to 3600000, not '%s'", optarg);
+			if (run_parse_interval(PROG, c, optarg, &opt.interval_ms))
 				return -1;
-			}
 			break;
 		case 't':
-			opt.seconds = strtod(optarg, &end);
-			if (*end || !(opt.seconds > 0) || opt.seconds > 31536000) {
-				err("-t: a number of seconds above 0, not '%s'", optarg);
+			if (run_parse_seconds(PROG, c, optarg, &opt.seconds))
 				return -1;
-			}
 			break;
 		case 'x':
-			if (!*optarg) {
-				err("-x: an empty separator");
+			if (run_parse_sep(PROG, c, optarg, &opt.sep))
 				return -1;
-			}
-			opt.sep = optarg;
 			break;
 		case 'l':
 			opt.list = true;
@@ -790,11 +778,7 @@ int main(int argc, char **argv)
 			goto out;
 	if (count(pmus, nr, cmd, &status))
 		goto out;
-	ret = 0;
-	if (cmd && WIFEXITED(status))
-		ret = WEXITSTATUS(status);
-	else if (cmd && WIFSIGNALED(status))
-		ret = 128 + WTERMSIG(status);
+	ret = run_exit_status(cmd, status);
 out:
 	for (i = 0; i < nr; i++) {
 		close_group(&pmus[i]);
