@@ -118,7 +118,7 @@ else tap_fail "Ice Lake-X: socket 0's stacks 0-2 map exactly"; diff <(echo "$wan
 
 # 8: every simulated function once, and as the simulator placed it
 n_dev=$(wc -l < $D/pci_devices)
-bad=$(while read -r fn kind sock stack part _; do
+bad=$(while read -r fn _ sock stack part _; do
 	grep -q "^$fn: .* Part=${part#part=}, Stack=${stack#stack=}, Socket=0${sock#socket=} " "$OUT" ||
 		echo "$fn"
 done < $D/pci_devices)
@@ -130,7 +130,7 @@ tap_check "Ice Lake-X: all $n_dev simulated functions mapped once, to their sock
 # dies apart (die X counts on the X-th CPU of the cpumask).  One perf stat
 # per part, so that each IIO box has one event (parts 0-3 of a stack would
 # need four of counters 0-1: multiplexed, not exact)
-cpus=($(tr ',' ' ' < /sys/bus/event_source/devices/uncore_iio_0/cpumask))
+IFS=, read -r -a cpus < /sys/bus/event_source/devices/uncore_iio_0/cpumask
 declare -A want_c pev pwork
 i=0
 while read -r fn _ _ part stack sock pmu mask _; do

@@ -123,12 +123,7 @@ static struct iio_fn *add_fn(struct iio_topo *t, const char *bdf)
 	return f;
 }
 
-/*
- * "0000:16:02.0 root_port socket=0 stack=0 part=0 gen=4 width=x4" and
- * "0000:17:00.0 endpoint socket=0 stack=0 part=0": the simulator's
- * device tree.  An endpoint's link is its root port's.
- */
-static void load_sim(struct iio_topo *t)
+void sim_pci_lines(void (*fn)(void *ctx, const char *line), void *ctx)
 {
 	DIR *d = opendir(SIM_DEBUGFS);
 	struct dirent *e;
@@ -136,8 +131,7 @@ static void load_sim(struct iio_topo *t)
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		char path[512], line[256], bdf[32], kind[32];
-		unsigned int base = t->nr_fn, i;
+		char path[512], line[256];
 		FILE *fp;
 
 		if (e->d_name[0] == '.')
@@ -146,42 +140,61 @@ static void load_sim(struct iio_topo *t)
 		fp = fopen(path, "r");
 		if (!fp)
 			continue;
-		while (fgets(line, sizeof(line), fp)) {
-			unsigned int sock, stack, part, gen = 0, width = 0;
-			struct iio_fn *f;
-			char *p;
-
-			if (sscanf(line, "%31s %31s socket=%u stack=%u part=%u", bdf, kind, &sock,
-				   &stack, &part) != 5)
-				continue;	/* not an Ice Lake-X's */
-			f = add_fn(t, bdf);
-			if (!f)
-				continue;
-			f->sim = true;
-			f->root_port = !strcmp(kind, "root_port");
-			f->part = part < IIO_NR_PARTS ? (int)part : -1;
-			p = strstr(line, " gen=");
-			if (p)
-				sscanf(p, " gen=%u width=x%u", &gen, &width);
-			if (gen < sizeof(gen_gts) / sizeof(gen_gts[0]))
-				f->gts = gen_gts[gen];
-			f->width = width;
-		}
+		while (fgets(line, sizeof(line), fp))
+			fn(ctx, line);
 		fclose(fp);
-		for (i = base; i < t->nr_fn; i++) {
-			struct iio_fn *f = &t->fn[i], *rp;
-			unsigned int j;
+	}
+	closedir(d);
+}
 
-			for (j = base; j < t->nr_fn && !f->root_port; j++) {
-				rp = &t->fn[j];
-				if (rp->root_port && rp->st == f->st && rp->part == f->part) {
-					f->gts = rp->gts;
-					f->width = rp->width;
-				}
+/*
+ * "0000:16:02.0 root_port socket=0 stack=0 part=0 gen=4 width=x4" and
+ * "0000:17:00.0 endpoint socket=0 stack=0 part=0": the simulator's
+ * device tree.
+ */
+static void sim_line(void *ctx, const char *line)
+{
+	unsigned int sock, stack, part, gen = 0, width = 0;
+	struct iio_topo *t = ctx;
+	char bdf[32], kind[32];
+	struct iio_fn *f;
+	const char *p;
+
+	if (sscanf(line, "%31s %31s socket=%u stack=%u part=%u", bdf, kind, &sock, &stack,
+		   &part) != 5)
+		return;		/* not an Ice Lake-X's */
+	f = add_fn(t, bdf);
+	if (!f)
+		return;
+	f->sim = true;
+	f->root_port = !strcmp(kind, "root_port");
+	f->part = part < IIO_NR_PARTS ? (int)part : -1;
+	p = strstr(line, " gen=");
+	if (p)
+		sscanf(p, " gen=%u width=x%u", &gen, &width);
+	if (gen < sizeof(gen_gts) / sizeof(gen_gts[0]))
+		f->gts = gen_gts[gen];
+	f->width = width;
+}
+
+/* The simulators' functions; an endpoint's link is its root port's. */
+static void load_sim(struct iio_topo *t)
+{
+	unsigned int i, j;
+
+	sim_pci_lines(sim_line, t);
+	for (i = 0; i < t->nr_fn; i++) {
+		struct iio_fn *f = &t->fn[i];
+
+		for (j = 0; j < t->nr_fn && f->sim && !f->root_port; j++) {
+			const struct iio_fn *rp = &t->fn[j];
+
+			if (rp->sim && rp->root_port && rp->st == f->st && rp->part == f->part) {
+				f->gts = rp->gts;
+				f->width = rp->width;
 			}
 		}
 	}
-	closedir(d);
 }
 
 /*

@@ -49,6 +49,8 @@ int iio_load_stacks(struct iio_topo *t);
  */
 int iio_load_functions(struct iio_topo *t, bool sim_only);
 void iio_free(struct iio_topo *t);
+/* Call @fn with each line of each simulator's pci_devices list. */
+void sim_pci_lines(void (*fn)(void *ctx, const char *line), void *ctx);
 
 /* The stack whose bus range holds @seg:@bus (the highest root bus <= @bus). */
 const struct iio_stack *iio_stack_of(const struct iio_topo *t, unsigned int seg,

@@ -46,7 +46,6 @@
 
 #define MAX_RC		256
 #define MAX_RP		8
-#define SIM_DEBUGFS	"/sys/kernel/debug/upmu_sim"
 
 struct rc {
 	char pmu[256];
@@ -153,30 +152,14 @@ static bool map_one(const char *name)
 	return map_iio(seg, bus, dev, fn);
 }
 
-static void map_sim(void)
+/* A Tegra410's function (an Ice Lake-X's are map_sim_iio()'s). */
+static void map_sim_line(void *ctx, const char *line)
 {
-	DIR *d = opendir(SIM_DEBUGFS);
-	struct dirent *e;
+	char fn[32];
 
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		char path[512], line[128], fn[32];
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), SIM_DEBUGFS "/%s/pci_devices", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		/* an Ice Lake-X's functions are map_sim_iio()'s */
-		while (fgets(line, sizeof(line), f))
-			if (!strstr(line, " stack=") && sscanf(line, "%31s", fn) == 1)
-				map_one(fn);
-		fclose(f);
-	}
-	closedir(d);
+	(void)ctx;
+	if (!strstr(line, " stack=") && sscanf(line, "%31s", fn) == 1)
+		map_one(fn);
 }
 
 static void map_system(void)
@@ -244,7 +227,7 @@ int main(int argc, char **argv)
 	if (!sim_only)
 		map_system();
 	if (nr_rcs)
-		map_sim();
+		sim_pci_lines(map_sim_line, NULL);
 	map_sim_iio();
 out:
 	iio_free(&iio);
