@@ -151,6 +151,7 @@ struct mctx {
 	double secs;		/* the interval */
 	double ghz;		/* IIO (and IRP) clock; 0 if not known */
 	double link_mbps;	/* PCIe max bandwidth of the part(s); 0 if not known */
+	double dram_max;	/* --dram-max, MB/s; 0 if not given */
 	const char *na;		/* set by a formula that has no value: why */
 };
 
@@ -222,6 +223,15 @@ static double f_dram(struct mctx *x)
 	return x->c[0] * 64 / 1e6 / x->secs;
 }
 
+static double f_dram_util(struct mctx *x)
+{
+	if (!(x->dram_max > 0)) {
+		x->na = "n/a (no --dram-max)";
+		return NAN;
+	}
+	return (x->c[0] + x->c[1]) * 64 / 1e6 / x->secs / x->dram_max * 100;
+}
+
 static double f_upi(struct mctx *x)
 {
 	return (x->c[0] + x->c[1]) / 3 / ((x->c[2] - x->c[3]) * 5 / 6) * 100;
@@ -271,6 +281,7 @@ static const struct mdef {
 	  { CHA_MISS_ITOM, CHA_MISS_ITOMCN, WR_PREF, LOST_FWD } },
 	{ "dram_read_bw", "dram", "MB/s", SC_SOCKET, 0, f_dram, 1, { CAS_RD } },
 	{ "dram_write_bw", "dram", "MB/s", SC_SOCKET, 0, f_dram, 1, { CAS_WR } },
+	{ "dram_utilization", "dram", "%", SC_SOCKET, 0, f_dram_util, 2, { CAS_RD, CAS_WR } },
 	{ "upi_utilization", "upi", "%", SC_SOCKET, 0, f_upi, 4,
 	  { UPI_TX_DATA, UPI_TX_NONDATA, UPI_CLK, UPI_L1PWR } },
 };
@@ -328,6 +339,7 @@ static struct {
 	bool list;
 	bool time_ioclk;
 	double ghz;
+	double dram_max;
 	bool want[NR_METRICS];
 } opt;
 
@@ -358,7 +370,8 @@ static void usage(FILE *f)
 
 	fprintf(f,
 "Usage: " PROG " [-I MS] [-a SECONDS] [-x SEP | -j] [-g device|stack] [-m METRICS]\n"
-"                   [--vtd] [-C GHZ] [--time wall|ioclk] [-s] [-l] [-- COMMAND ...]\n"
+"                   [--vtd] [-C GHZ] [--time wall|ioclk] [--dram-max MBPS] [-s] [-l]\n"
+"                   [-- COMMAND ...]\n"
 "\n"
 "VTune's I/O analysis of an Ice Lake-X from its uncore PMUs: PCIe bandwidth\n"
 "by direction, link utilisation, latency, L3 misses of inbound I/O, CPU/IO\n"
@@ -376,6 +389,7 @@ static void usage(FILE *f)
 "  -C GHZ       the IIO clock in GHz instead of measuring it (ioclk)\n"
 "  --time ioclk the interval's length from the IIO clock (ioclk / -C GHZ)\n"
 "               instead of the wall clock (a simulator's manual clock)\n"
+"  --dram-max MBPS  the socket's DRAM bandwidth, for dram_utilization\n"
 "  -s           only the simulator's PCI devices\n"
 "  -l           list the rows, events and groups; count nothing\n"
 "  -h           this help\n"
@@ -935,13 +949,14 @@ static void print_row(double t, const struct row *r, double v, const char *na, d
 	}
 	if (opt.interval_ms)
 		printf("%14.6f  ", t);
-	printf("S%-2u %-24s %-4s %-14s %-26s %14s ", r->socket, unit_name, part, r->dev,
+	printf("S%-2u %-24s %-4s %-14s %-26s %14s", r->socket, unit_name, part, r->dev,
 	       m->name, val);
 	if (ratio < 1)
-		printf("%-4s  (multiplexed: running %.2f%%, scaled)\n", m->unit,
+		printf(" %-4s  (multiplexed: running %.2f%%, scaled)", m->unit,
 		       floor(ratio * 10000) / 100);
-	else
-		printf("%s\n", m->unit);
+	else if (*m->unit)
+		printf(" %s", m->unit);
+	putchar('\n');
 }
 
 static void print_header(void)
@@ -957,7 +972,8 @@ static void print_header(void)
 static void compute_row(double t, const struct row *r, double wall)
 {
 	const struct mdef *m = r->m;
-	struct mctx x = { .secs = wall, .ghz = opt.ghz, .link_mbps = r->link_mbps };
+	struct mctx x = { .secs = wall, .ghz = opt.ghz, .link_mbps = r->link_mbps,
+			  .dram_max = opt.dram_max };
 	static char na[80];
 	double ratio = 1, v = NAN;
 	unsigned int i, j;
@@ -1091,6 +1107,7 @@ static int parse_args(int argc, char **argv, char ***cmd)
 		{ "help", no_argument, NULL, 'h' },
 		{ "vtd", no_argument, NULL, 'V' },
 		{ "time", required_argument, NULL, 'T' },
+		{ "dram-max", required_argument, NULL, 'D' },
 		{ }
 	};
 	const char *metrics = NULL;
@@ -1142,6 +1159,13 @@ static int parse_args(int argc, char **argv, char ***cmd)
 				return -1;
 			}
 			opt.time_ioclk = !strcmp(optarg, "ioclk");
+			break;
+		case 'D':
+			opt.dram_max = strtod(optarg, &end);
+			if (*end || !(opt.dram_max > 0)) {
+				err("--dram-max: a bandwidth in MB/s above 0, not '%s'", optarg);
+				return -1;
+			}
 			break;
 		case 's':
 			opt.sim_only = true;
