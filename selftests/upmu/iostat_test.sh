@@ -39,7 +39,7 @@ col() {
 		'$1 == s && ($2 == u || index($2, u "<") == 1) && $3 == p && $5 == m { print $f }' "$TMP/$1"
 }
 
-tap_plan 28
+tap_plan 31
 [ -x "$T" ] || { echo "Bail out! $T: no such program (make selftests)"; exit 1; }
 upmu_load_all && mod_load upmu_icx || { echo "Bail out! cannot load modules"; exit 1; }
 sim_del $ID
@@ -89,6 +89,14 @@ tap_expect "stack 0's four parts' events multiplexed: every row flagged below 10
 	is "$(awk -F, 'index($2, "uncore_iio_0<") == 1 && $1 == "S0" && $8 < 100' $TMP/dev | wc -l)" 8
 tap_expect "a device with no traffic: outbound read 0, latency \"-\" (0 inserts)" \
 	is "$(v dev 0 uncore_iio_3 0 outbound_read_bw)/$(v dev 0 uncore_iio_3 0 inbound_read_latency)" "0/-"
+
+# -d: only that device's part: one group, exact
+last=sel
+run sel -d 0000:2b:00.0 -m inbound_read_bw,inbound_write_bw,outbound_write_bw -C 1 --time ioclk \
+	-x, -- sh -c "echo 1000000000 > $D/advance"
+tap_expect "-d 0000:2b:00.0: its 3 rows only, 256, 128 and 6.4 MB/s (exact, running 100%)" \
+	is "$(cut -d, -f1,3,4,6,8 $TMP/sel | tr '\n' ' ')" \
+	"S0,0,0000:2b:00.0,256,100.00 S0,0,0000:2b:00.0,128,100.00 S0,0,0000:2b:00.0,6.4,100.00 "
 
 # 7-8: IRP: read latency (FAF occupancy / inserts) and CPU/IO conflicts
 # (LOST_FWD / WR_PREF: the simulator loses no forward) each fit its 2
@@ -180,13 +188,17 @@ tap_expect "--time ioclk without -C: exit 2" eval \
 	'fails_rc 2 "$T" --time ioclk && fails "needs the clock" "$T" --time ioclk'
 tap_expect "-a with a command, and -- without one: exit 2" eval \
 	'fails_rc 2 "$T" -a 1 -- true && fails_rc 2 "$T" -- && fails "no command after --" "$T" --'
+tap_expect "-d of a function below no stack: exit 1, says so" eval \
+	'fails_rc 1 "$T" -d 0000:2b:07.0 && fails "-d 0000:2b:07.0: no such PCI function below an IIO stack" "$T" -d 0000:2b:07.0'
+tap_expect "-d of no function address: exit 2" eval \
+	'fails_rc 2 "$T" -d 0000:2b:00 && fails "-d: PCI functions SSSS:BB:DD.F" "$T" -d 0000:2b:00'
 tap_expect "no IIO PMU: exit 1, says so" eval \
 	'fails_rc 1 env UPMU_PMU_DEVICES=$TMP/none "$T" &&
 	 fails "no uncore_iio_<N> PMU with dieX files" env UPMU_PMU_DEVICES=$TMP/none "$T"'
 
 sim_del $ID
 
-# 26-28: the metrics of CHA, IMC and UPI PMUs, on a fake tree: every PMU
+# 29-31: the metrics of CHA, IMC and UPI PMUs, on a fake tree: every PMU
 # the software PMU (type 1), every term in config1/config2 (config 0 is
 # cpu-clock), one die on CPU 0; two CHA boxes, summed
 F=$TMP/fakesys

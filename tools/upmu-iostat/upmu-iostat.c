@@ -340,6 +340,7 @@ static struct {
 	bool time_ioclk;
 	double ghz;
 	double dram_max;
+	const char *devs;	/* -d: "SSSS:BB:DD.F,..."; NULL: every device */
 	bool want[NR_METRICS];
 } opt;
 
@@ -369,7 +370,7 @@ static void usage(FILE *f)
 	unsigned int i;
 
 	fprintf(f,
-"Usage: " PROG " [-I MS] [-a SECONDS] [-x SEP | -j] [-g device|stack] [-m METRICS]\n"
+"Usage: " PROG " [-I MS] [-a SECONDS] [-x SEP | -j] [-g device|stack] [-m METRICS] [-d BDF,...]\n"
 "                   [--vtd] [-C GHZ] [--time wall|ioclk] [--dram-max MBPS] [-s] [-l]\n"
 "                   [-- COMMAND ...]\n"
 "\n"
@@ -385,6 +386,7 @@ static void usage(FILE *f)
 "  -g device    a row per part with a device (default); -g stack: per stack\n"
 "  -m LIST      metrics or groups, comma-separated (default: all but vtd):\n"
 "               groups bw link latency conflicts l3 vtd dram upi, or names\n"
+"  -d BDF,...   only the parts (stacks, sockets) of these PCI functions\n"
 "  --vtd        add the VT-d metrics (IOMMU events)\n"
 "  -C GHZ       the IIO clock in GHz instead of measuring it (ioclk)\n"
 "  --time ioclk the interval's length from the IIO clock (ioclk / -C GHZ)\n"
@@ -593,6 +595,50 @@ static int add_row(const struct mdef *m, unsigned int socket, const struct iio_s
 	return 0;
 }
 
+/* Whether -d names a function below part @p of @st (@p < 0: of @st). */
+static bool selected(const struct iio_stack *st, int p)
+{
+	unsigned int i;
+
+	if (!opt.devs)
+		return true;
+	for (i = 0; i < topo.nr_fn; i++) {
+		const struct iio_fn *f = &topo.fn[i];
+		char bdf[16];
+
+		if (f->st != st || (p >= 0 && f->part != p))
+			continue;
+		snprintf(bdf, sizeof(bdf), "%04x:%02x:%02x.%x", f->seg, f->bus, f->dev, f->fn);
+		if (strstr(opt.devs, bdf))
+			return true;
+	}
+	return false;
+}
+
+/* Every function -d names must be below a stack: 0, or -1 (said which). */
+static int check_devs(void)
+{
+	char *copy, *tok, *save;
+	int ret = 0;
+
+	if (!opt.devs)
+		return 0;
+	copy = strdup(opt.devs);
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned int seg, bus, dev, fn;
+
+		iio_parse_bdf(tok, &seg, &bus, &dev, &fn);
+		if (!iio_fn_find(&topo, seg, bus, dev, fn)) {
+			err("-d %s: no such PCI function below an IIO stack (see upmu-pcimap)", tok);
+			ret = -1;
+		}
+	}
+	free(copy);
+	return ret;
+}
+
 static int build_rows(void)
 {
 	unsigned int s, k, i;
@@ -606,13 +652,13 @@ static int build_rows(void)
 		for (k = 0; k < IIO_MAX_STACKS; k++) {
 			const struct iio_stack *st = iio_stack_at(&topo, s, k);
 
-			if (!st)
+			if (!st || !selected(st, -1))
 				continue;
 			for (p = 0; p < IIO_NR_PARTS && !opt.by_stack; p++) {
 				char dev[40];
 				double mbps = 0;
 
-				if (!part_device(st, p, dev, sizeof(dev), &mbps))
+				if (!part_device(st, p, dev, sizeof(dev), &mbps) || !selected(st, p))
 					continue;
 				for (i = 0; i < NR_METRICS; i++)
 					if (opt.want[i] && mdefs[i].scope == SC_PART &&
@@ -637,6 +683,14 @@ static int build_rows(void)
 				    add_row(&mdefs[i], s, st, -1, "-", 0))
 					return -1;
 		}
+		for (k = 0; opt.devs && k < IIO_MAX_STACKS; k++) {
+			const struct iio_stack *st = iio_stack_at(&topo, s, k);
+
+			if (st && selected(st, -1))
+				break;
+		}
+		if (k == IIO_MAX_STACKS)
+			continue;	/* no device of -d on this socket */
 		for (i = 0; i < NR_METRICS; i++)
 			if (opt.want[i] && mdefs[i].scope == SC_SOCKET &&
 			    add_row(&mdefs[i], s, NULL, -1, "-", 0))
@@ -1116,7 +1170,7 @@ static int parse_args(int argc, char **argv, char ***cmd)
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+I:a:x:jg:m:C:slh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+I:a:x:jg:m:d:C:slh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'I':
 			if (run_parse_interval(PROG, c, optarg, &opt.interval_ms))
@@ -1146,6 +1200,22 @@ static int parse_args(int argc, char **argv, char ***cmd)
 		case 'V':
 			vtd = true;
 			break;
+		case 'd': {
+			char *copy = strdup(optarg), *tok, *save;
+			unsigned int seg, bus, dev, fn;
+			bool bad = !copy || !*optarg;
+
+			for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && !bad;
+			     tok = strtok_r(NULL, ",", &save))
+				bad = !iio_parse_bdf(tok, &seg, &bus, &dev, &fn);
+			free(copy);
+			if (bad) {
+				err("-d: PCI functions SSSS:BB:DD.F, comma-separated, not '%s'", optarg);
+				return -1;
+			}
+			opt.devs = optarg;
+			break;
+		}
 		case 'C':
 			opt.ghz = strtod(optarg, &end);
 			if (*end || !(opt.ghz > 0) || opt.ghz > 100) {
@@ -1235,7 +1305,7 @@ int main(int argc, char **argv)
 		err("%s: cannot read its cpumask", topo.st[0].pmu);
 		goto out;
 	}
-	if (build_rows() || schedule())
+	if (check_devs() || build_rows() || schedule())
 		goto out;
 	if (!nr_rows) {
 		err("nothing to count: no PCI device below a stack (try -g stack)");
