@@ -32,6 +32,7 @@ nic_diag_test
 perf_examples
 metrics_test
 pcimap_test
+iostat_test
 demo_test
 modules_test
 nic_fw_test
