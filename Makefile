@@ -28,16 +28,22 @@ TOOLCFLAGS := -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE
 
 # sysfs and perf_event_open helpers shared by the tools and the selftests
 PMULIB := tools/lib/upmu_pmu.c tools/lib/upmu_pmu.h
+# Ice Lake-X IIO stacks and the PCI functions below them
+IIOLIB := tools/lib/upmu_iio.c tools/lib/upmu_iio.h
+# the counting loop (interval, duration, -- command) of the counting tools
+RUNLIB := tools/lib/upmu_run.c tools/lib/upmu_run.h
 METRICS := tools/upmu-metrics/upmu-metrics.c tools/upmu-metrics/t410_metrics.c \
 	   tools/upmu-metrics/metrics.h
 PCIMAP := tools/upmu-pcimap/upmu-pcimap.c
+IOSTAT := tools/upmu-iostat/upmu-iostat.c
 # the DOCA-like diagnostic-counter library (fwctl) and its CLI
 DIAGLIB := tools/lib/upmu_diag.c tools/lib/upmu_diag_ids.c tools/lib/upmu_diag.h \
 	   driver/include/hw/nic_cmd.h
 DIAG := tools/upmu-diag/upmu-diag.c tools/upmu-diag/diag_io.c tools/upmu-diag/diag_io.h
 DIAGINC := -Itools/upmu-diag -Idriver/include -isystem build/include -I/usr/include/json-c
 
-TOOLS := build/tools/upmu-metrics build/tools/upmu-pcimap build/tools/upmu-diag
+TOOLS := build/tools/upmu-metrics build/tools/upmu-pcimap build/tools/upmu-diag \
+	 build/tools/upmu-iostat
 # build/selftests/upmu-* are the tools built with the sanitizers, for the tests
 SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/pcie_test build/selftests/pcie_tgt_test \
@@ -45,7 +51,9 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/fixture_test build/selftests/sim_test \
 	     build/selftests/fuzz_test build/selftests/stress_test \
 	     build/selftests/testpmu_test build/selftests/icx_test \
+	     build/selftests/icx_mem_test \
 	     build/selftests/upmu-metrics build/selftests/upmu-pcimap \
+	     build/selftests/upmu-iostat \
 	     build/selftests/nic_fw_test \
 	     build/selftests/upmu-diag build/selftests/diag_unit_test \
 	     build/selftests/nic_diag_lib build/selftests/aux_parse_test \
@@ -89,15 +97,18 @@ build/selftests/nic_aux_test: driver/include/hw/upmu_aux.h
 selftests: $(SELFTESTS)
 
 # Each tool twice: build/tools/ optimised, build/selftests/ sanitized.
-build/tools/upmu-metrics build/selftests/upmu-metrics: $(METRICS) $(PMULIB)
+build/tools/upmu-metrics build/selftests/upmu-metrics: $(METRICS) $(PMULIB) $(RUNLIB)
 build/tools/upmu-metrics build/selftests/upmu-metrics: TOOLLIBS := -lm
-build/tools/upmu-pcimap build/selftests/upmu-pcimap: $(PCIMAP) $(PMULIB)
+build/tools/upmu-pcimap build/selftests/upmu-pcimap: $(PCIMAP) $(PMULIB) $(IIOLIB)
+build/tools/upmu-iostat build/selftests/upmu-iostat: $(IOSTAT) $(PMULIB) $(IIOLIB) $(RUNLIB)
+build/tools/upmu-iostat build/selftests/upmu-iostat: TOOLLIBS := -lm
 build/tools/upmu-diag build/selftests/upmu-diag: $(DIAG) $(DIAGLIB) | $(FWCTL_UAPI)
 build/tools/upmu-diag build/selftests/upmu-diag: TOOLLIBS := -ljson-c -lm
 build/tools/upmu-diag build/selftests/upmu-diag: TOOLINC := $(DIAGINC)
 $(TOOLS): TOOLBUILDFLAGS := $(TOOLCFLAGS)
 build/selftests/upmu-%: TOOLBUILDFLAGS := $(USERCFLAGS)
-$(TOOLS) build/selftests/upmu-metrics build/selftests/upmu-pcimap build/selftests/upmu-diag:
+$(TOOLS) build/selftests/upmu-metrics build/selftests/upmu-pcimap build/selftests/upmu-diag \
+build/selftests/upmu-iostat:
 	@mkdir -p $(@D)
 	$(CC) $(TOOLBUILDFLAGS) -Itools/lib $(TOOLINC) -o $@ $(filter %.c,$^) $(TOOLLIBS)
 
@@ -149,6 +160,7 @@ fuzz: build/fuzz/aux_parse_fuzz build/selftests/aux_parse_test
 	build/fuzz/aux_parse_fuzz -max_total_time=$${FUZZ_TIME:-600} $(FUZZ_ARGS) build/fuzz/corpus
 
 build/selftests/nic_fw_test: driver/include/hw/nic_cmd.h
+build/selftests/icx_test build/selftests/icx_mem_test: selftests/upmu/icx_test.h
 build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/upmu_lib.h \
 		   selftests/upmu/upmu_test.h $(PMULIB)
 	@mkdir -p $(@D)

@@ -3,7 +3,9 @@
 # Runs inside the bench VM (bench/bench.sh): loads the upmu modules built
 # for the running kernel, creates a simulated 2-socket Tegra410 and runs
 # upmu_bench with one flow on socket 0, and a simulated NIC with
-# traffic for the NIC sections (pmuread, rpc, sustain).
+# traffic for the NIC sections (pmuread, rpc, sustain); then the aux
+# section (bench_aux, aux-script.sh) and the iostat section
+# (iostat-cost.sh, a simulated Ice Lake-X).
 #   guest-bench.sh [upmu_bench options]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +22,7 @@ FLOW="add id=1 socket=0 op=rd size=64 rate=20000000 src=loc_cpu dst=loc_cmem lat
 NIC_NEW="2 1 blocks=nic nic_khz=1310720 nic_log_samples=16"
 NIC_FLOW="add id=1 rate=1000000 ev=rx port=0 size=1000"
 
-for m in upmu_core upmu_sim upmu_t410 upmu_nic; do
+for m in upmu_core upmu_sim upmu_t410 upmu_nic upmu_icx; do
 	insmod "$mod/$m.ko" || { echo "guest-bench: insmod $mod/$m.ko failed" >&2; exit 1; }
 done
 echo "1 2" > /sys/bus/upmu_sim/new_device ||
@@ -36,4 +38,6 @@ ${UPMU_BENCH_WRAP:-} "$top/build/bench/upmu_bench" -d "$D" -f "$FLOW" -N 2 "$@" 
 echo "3 1 blocks=nic clock=manual" > /sys/bus/upmu_sim/new_device ||
 	{ echo "guest-bench: cannot create the NIC for the aux section" >&2; exit 1; }
 "$top/build/bench/bench_aux" -i 3 -k 2 || exit
-exec "$top/bench/aux-script.sh" 3 3
+"$top/bench/aux-script.sh" 3 3 || exit
+# The iostat section (bench/README): a simulated Ice Lake-X (device 4)
+exec "$top/bench/iostat-cost.sh" 4 3 5

@@ -26,11 +26,13 @@ fuzz_test
 stress_test
 testpmu_test
 icx_test
+icx_mem_test
 nic_fwctl_test
 nic_diag_test
 perf_examples
 metrics_test
 pcimap_test
+iostat_test
 demo_test
 modules_test
 nic_fw_test

@@ -61,8 +61,11 @@ u64 upmu_field(const struct upmu_pmu *upmu, const struct perf_event *event,
 {
 	const struct upmu_format *f = &upmu->desc->formats[fmt];
 	u64 v = upmu_cfg_word(&event->attr, f->word);
+	u64 lo = (v & GENMASK_ULL(f->hi, f->lo)) >> f->lo;
 
-	return (v & GENMASK_ULL(f->hi, f->lo)) >> f->lo;
+	if (!f->hi2)
+		return lo;
+	return lo | (v & GENMASK_ULL(f->hi2, f->lo2)) >> f->lo2 << (f->hi - f->lo + 1);
 }
 EXPORT_SYMBOL_GPL(upmu_field);
 
@@ -1156,8 +1159,8 @@ static struct attribute *upmu_str_attr(struct dev_ext_attribute *ea,
 	return &ea->attr.attr;
 }
 
-/* "config2:63-63" */
-#define UPMU_FMT_TEXT_LEN	16
+/* "config2:0-31,32-63" */
+#define UPMU_FMT_TEXT_LEN	24
 
 /* Append "<name><suffix>" to the string pool at *pos. */
 static const char *upmu_pool_name(char **pos, const char *name,
@@ -1207,7 +1210,10 @@ static int upmu_build_groups(struct upmu_pmu *upmu)
 		const struct upmu_format *f = &d->formats[i];
 		char *s = pos;
 
-		if (f->lo == f->hi)
+		if (f->hi2)
+			snprintf(s, UPMU_FMT_TEXT_LEN, "%s:%u-%u,%u-%u",
+				 word[f->word], f->lo, f->hi, f->lo2, f->hi2);
+		else if (f->lo == f->hi)
 			snprintf(s, UPMU_FMT_TEXT_LEN, "%s:%u", word[f->word], f->lo);
 		else
 			snprintf(s, UPMU_FMT_TEXT_LEN, "%s:%u-%u", word[f->word],
@@ -1215,6 +1221,8 @@ static int upmu_build_groups(struct upmu_pmu *upmu)
 		pos += UPMU_FMT_TEXT_LEN;
 		fa[i] = upmu_str_attr(ext++, f->name, s);
 		upmu->valid[f->word] |= GENMASK_ULL(f->hi, f->lo);
+		if (f->hi2)
+			upmu->valid[f->word] |= GENMASK_ULL(f->hi2, f->lo2);
 	}
 
 	for (i = 0; i < d->nr_events; i++) {

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Ice Lake-X uncore PMUs: IIO, IRP and IIO free-running, as upstream's
- * intel_uncore registers them (arch/x86/events/intel/uncore_snbep.c):
- * uncore_iio_0..5, uncore_irp_0..5 and uncore_iio_free_running_0..5,
- * each with a box on every die (socket), the box of an event chosen by
- * its CPU, formats with upstream's bit layout, so that perf's own Ice
- * Lake-X event names and perf iostat apply.
+ * Ice Lake-X uncore PMUs: IIO, IRP, IIO free-running, CHA, IMC and UPI,
+ * as upstream's intel_uncore registers them
+ * (arch/x86/events/intel/uncore_snbep.c): uncore_iio_0..5,
+ * uncore_irp_0..5, uncore_iio_free_running_0..5, uncore_cha_0..7,
+ * uncore_imc_0..11 and uncore_upi_0..2, each with a box on every die
+ * (socket), the box of an event chosen by its CPU, formats with
+ * upstream's bit layout, so that perf's own Ice Lake-X event names and
+ * metrics, and perf iostat, apply.
  *
  * The registers are those of hw/icx_uncore.h: one window per socket in
  * the device's register block.  The driver is tables plus the hooks
@@ -22,24 +24,33 @@
 #include "upmu.h"
 #include "upmu_compat.h"
 
-enum icx_kind { ICX_IIO, ICX_IRP, ICX_FR, ICX_NR_KINDS };
+enum icx_kind { ICX_IIO, ICX_IRP, ICX_FR, ICX_CHA, ICX_IMC, ICX_UPI, ICX_NR_KINDS };
+
+#define ICX_MAX_BOXES	ICX_NR_IMCS	/* the most PMUs of a kind */
 
 /**
  * struct icx_type - one kind of box
- * @name_fmt: PMU name, formatted with the box (stack) index
+ * @name_fmt: PMU name, formatted with the box index
  * @desc: tables and ops
+ * @nr_boxes: boxes (PMUs) of the kind per socket
  * @nr_ctrs: counters per box
- * @box_ctl: MSR of box 0's control (0 if none)
- * @ctr: MSR of box 0's counter 0
- * @ctl: MSR of box 0's control of counter 0
+ * @base: byte offset of box @k's registers in a socket's window, from
+ *	  which @box_ctl, @ctr, @ctl and @filter count
+ * @box_ctl: the box control (general counters only)
+ * @ctr: counter 0, the others 8 bytes apart
+ * @ctl: the control of counter 0, the others 8 bytes apart
+ * @filter: the CHA's filter0 (0: none)
  */
 struct icx_type {
 	const char *name_fmt;
 	struct upmu_desc desc;
+	unsigned int nr_boxes;
 	unsigned int nr_ctrs;
+	u32 (*base)(unsigned int k);
 	u32 box_ctl;
 	u32 ctr;
 	u32 ctl;
+	u32 filter;
 };
 
 /* Which box of which kind a PMU is: its &upmu_pmu.priv. */
@@ -50,6 +61,7 @@ struct icx_pmu_id {
 
 static const u32 icx_box_off[ICX_NR_STACKS] = ICX_BOX_OFFSETS;
 static const u32 icx_bw_off[ICX_NR_STACKS] = ICX_BW_BOX_OFFSETS;
+static const u32 icx_cha_off[ICX_NR_CHAS] = ICX_CHA_OFFSETS;
 static const struct icx_type icx_types[ICX_NR_KINDS];
 
 static const struct icx_pmu_id *icx_id(const struct upmu_pmu *upmu)
@@ -57,10 +69,33 @@ static const struct icx_pmu_id *icx_id(const struct upmu_pmu *upmu)
 	return upmu->priv;
 }
 
-/* Register @msr of box @stack of the socket of @box. */
-static u32 icx_off(const struct upmu_box *box, u32 msr, unsigned int stack)
+static u32 icx_stack_base(unsigned int k)
 {
-	return ICX_SOCKET_BASE(box->id) + ICX_MSR(msr + icx_box_off[stack]);
+	return ICX_MSR(icx_box_off[k]);
+}
+
+static u32 icx_cha_base(unsigned int k)
+{
+	return ICX_MSR(icx_cha_off[k]);
+}
+
+static u32 icx_imc_base(unsigned int k)
+{
+	return ICX_IMC_BOX(k);
+}
+
+static u32 icx_upi_base(unsigned int k)
+{
+	return ICX_UPI_BOX(k);
+}
+
+/* Register @reg (an icx_type offset) of the PMU's box on @box's socket. */
+static u32 icx_off(const struct upmu_pmu *upmu, const struct upmu_box *box,
+		   u32 reg)
+{
+	const struct icx_pmu_id *id = icx_id(upmu);
+
+	return ICX_SOCKET_BASE(box->id) + id->type->base(id->stack) + reg;
 }
 
 /* ---- formats (uncore_snbep.c's, for Ice Lake-X) ------------------------- */
@@ -81,6 +116,45 @@ static const struct upmu_format icx_irp_formats[] = {
 	UPMU_FORMAT(edge, UPMU_CONFIG, 18, 18),
 	UPMU_FORMAT(inv, UPMU_CONFIG, 23, 23),
 	UPMU_FORMAT(thresh, UPMU_CONFIG, 24, 31),
+};
+
+/* CHA: the umask of perf's JSON is 32 bits, tid_en selects filter_tid. */
+static const struct upmu_format icx_cha_formats[] = {
+	UPMU_FORMAT(event, UPMU_CONFIG, 0, 7),
+	UPMU_FORMAT_SPLIT(umask, UPMU_CONFIG, 8, 15, 32, 57),
+	UPMU_FORMAT(edge, UPMU_CONFIG, 18, 18),
+	UPMU_FORMAT(tid_en, UPMU_CONFIG, 19, 19),
+	UPMU_FORMAT(inv, UPMU_CONFIG, 23, 23),
+	UPMU_FORMAT(thresh, UPMU_CONFIG, 24, 31),
+	UPMU_FORMAT(filter_tid, UPMU_CONFIG1, 0, 9),
+};
+
+/* IMC, as upstream's skx_uncore format group */
+static const struct upmu_format icx_imc_formats[] = {
+	UPMU_FORMAT(event, UPMU_CONFIG, 0, 7),
+	UPMU_FORMAT(umask, UPMU_CONFIG, 8, 15),
+	UPMU_FORMAT(edge, UPMU_CONFIG, 18, 18),
+	UPMU_FORMAT(inv, UPMU_CONFIG, 23, 23),
+	UPMU_FORMAT(thresh, UPMU_CONFIG, 24, 31),
+};
+
+static const struct upmu_format icx_upi_formats[] = {
+	UPMU_FORMAT(event, UPMU_CONFIG, 0, 7),
+	UPMU_FORMAT_SPLIT(umask, UPMU_CONFIG, 8, 15, 32, 55),
+	UPMU_FORMAT(edge, UPMU_CONFIG, 18, 18),
+	UPMU_FORMAT(inv, UPMU_CONFIG, 23, 23),
+	UPMU_FORMAT(thresh, UPMU_CONFIG, 24, 31),
+};
+
+/* Upstream's IMC events: a CAS moves 64 bytes, shown in MiB */
+#define ICX_CAS_EVENT(n, um)						\
+	{ .name = #n, .id = ICX_IMC_EV_CAS_COUNT, .params = ",umask=" #um,	\
+	  .unit = "MiB", .scale = "6.103515625e-5" }
+
+static const struct upmu_event_desc icx_imc_events[] = {
+	{ .name = "clockticks", .id = ICX_IMC_EV_CLOCKTICKS, .params = ",umask=0x00" },
+	ICX_CAS_EVENT(cas_count_read, 0x0f),
+	ICX_CAS_EVENT(cas_count_write, 0x30),
 };
 
 static const struct upmu_format icx_fr_formats[] = {
@@ -109,14 +183,21 @@ static bool icx_any_id(struct upmu_pmu *upmu, u64 id)
 }
 
 /*
- * IIO events that may use only some counters (icx_uncore_iio_constraints);
- * IRP events may use either counter.
+ * Events that may use only some counters: the IIO's
+ * (icx_uncore_iio_constraints) and the CHA's
+ * (skx_uncore_chabox_constraints); the others may use any counter.
  */
 static u64 icx_constraint(struct upmu_pmu *upmu, struct perf_event *event)
 {
-	if (icx_id(upmu)->type != &icx_types[ICX_IIO])
+	const struct icx_type *type = icx_id(upmu)->type;
+	u64 ev = upmu_field(upmu, event, 0);
+
+	if (type == &icx_types[ICX_CHA])
+		return ev == 0x11 || ev == ICX_CHA_EV_TOR_OCCUPANCY ? BIT(0) :
+		       GENMASK(ICX_MEM_NR_CTRS - 1, 0);
+	if (type != &icx_types[ICX_IIO])
 		return GENMASK(upmu->num_counters - 1, 0);
-	switch (upmu_field(upmu, event, 0)) {
+	switch (ev) {
 	case 0x02:
 	case 0x03:
 	case 0x83:
@@ -132,10 +213,9 @@ static u64 icx_constraint(struct upmu_pmu *upmu, struct perf_event *event)
 
 static void icx_box_ctl(struct upmu_pmu *upmu, u32 val)
 {
-	const struct icx_pmu_id *id = icx_id(upmu);
 	struct upmu_box *box = upmu_this_box(upmu);
 
-	upmu_wr32(box->regs, icx_off(box, id->type->box_ctl, id->stack), val);
+	upmu_wr32(box->regs, icx_off(upmu, box, icx_id(upmu)->type->box_ctl), val);
 }
 
 static void icx_enable(struct upmu_pmu *upmu)
@@ -152,17 +232,29 @@ static void icx_disable(struct upmu_pmu *upmu)
 static void icx_write_ctl(struct upmu_pmu *upmu, struct perf_event *event,
 			  bool en)
 {
-	const struct icx_pmu_id *id = icx_id(upmu);
 	struct upmu_box *box = upmu_event_box(upmu, event);
-	u32 off = icx_off(box, id->type->ctl + event->hw.idx, id->stack);
+	u32 off = icx_off(upmu, box, icx_id(upmu)->type->ctl + 8 * event->hw.idx);
 	u64 cfg = event->attr.config;
 
 	upmu_wr32(box->regs, off + 4, upper_32_bits(cfg));
 	upmu_wr32(box->regs, off, lower_32_bits(cfg) | (en ? ICX_CTL_EN : 0));
 }
 
+/*
+ * The control, and on a CHA its filter: the thread ID the event's
+ * filter_tid names when tid_en is set (upstream's icx_cha_hw_config).
+ */
 static void icx_config(struct upmu_pmu *upmu, struct perf_event *event)
 {
+	const struct icx_type *type = icx_id(upmu)->type;
+	struct upmu_box *box = upmu_event_box(upmu, event);
+	u64 tid = 0;
+
+	if (type->filter) {
+		if (event->attr.config & ICX_CTL_TID_EN)
+			tid = FIELD_GET(ICX_CHA_FILTER_TID, event->attr.config1);
+		upmu_wr32(box->regs, icx_off(upmu, box, type->filter), tid);
+	}
 	icx_write_ctl(upmu, event, false);
 }
 
@@ -173,23 +265,21 @@ static void icx_start(struct upmu_pmu *upmu, struct perf_event *event)
 
 static void icx_stop(struct upmu_pmu *upmu, struct perf_event *event)
 {
-	const struct icx_pmu_id *id = icx_id(upmu);
 	struct upmu_box *box = upmu_event_box(upmu, event);
 
-	upmu_wr32(box->regs, icx_off(box, id->type->ctl + event->hw.idx, id->stack),
-		  0);
+	upmu_wr32(box->regs, icx_off(upmu, box, icx_id(upmu)->type->ctl +
+				     8 * event->hw.idx), 0);
 }
 
 static u64 icx_read(struct upmu_pmu *upmu, struct perf_event *event)
 {
-	const struct icx_pmu_id *id = icx_id(upmu);
 	struct upmu_box *box = upmu_event_box(upmu, event);
 
-	return upmu_rd64(box->regs,
-			 icx_off(box, id->type->ctr + event->hw.idx, id->stack));
+	return upmu_rd64(box->regs, icx_off(upmu, box, icx_id(upmu)->type->ctr +
+					    8 * event->hw.idx));
 }
 
-/* The IIO's and the IRP's general counters */
+/* The general counters of every kind */
 static const struct upmu_hw_ops icx_ops = {
 	.constraint	= icx_constraint,
 	.check_id	= icx_any_id,
@@ -276,8 +366,12 @@ static const struct icx_type icx_types[ICX_NR_KINDS] = {
 			.ops = &icx_ops,
 			.max_rate_per_ns = ICX_MAX_PER_NS,
 		},
+		.nr_boxes = ICX_NR_STACKS,
 		.nr_ctrs = ICX_IIO_NR_CTRS,
-		.box_ctl = 0xa50, .ctr = 0xa51, .ctl = 0xa58,
+		.base = icx_stack_base,
+		.box_ctl = ICX_IIO_BOX_CTL(0),
+		.ctr = ICX_IIO_CTR(0, 0),
+		.ctl = ICX_IIO_CTL(0, 0),
 	},
 	[ICX_IRP] = {
 		.name_fmt = "uncore_irp_%u",
@@ -287,8 +381,12 @@ static const struct icx_type icx_types[ICX_NR_KINDS] = {
 			.ops = &icx_ops,
 			.max_rate_per_ns = ICX_MAX_PER_NS,
 		},
+		.nr_boxes = ICX_NR_STACKS,
 		.nr_ctrs = ICX_IRP_NR_CTRS,
-		.box_ctl = 0xa4a, .ctr = 0xa4b, .ctl = 0xa4d,
+		.base = icx_stack_base,
+		.box_ctl = ICX_IRP_BOX_CTL(0),
+		.ctr = ICX_IRP_CTR(0, 0),
+		.ctl = ICX_IRP_CTL(0, 0),
 	},
 	[ICX_FR] = {
 		.name_fmt = "uncore_iio_free_running_%u",
@@ -300,16 +398,68 @@ static const struct icx_type icx_types[ICX_NR_KINDS] = {
 			.ops = &icx_fr_ops,
 			.max_rate_per_ns = ICX_MAX_PER_NS,
 		},
+		.nr_boxes = ICX_NR_STACKS,
 		.nr_ctrs = ICX_FR_NR_CTRS,
+	},
+	[ICX_CHA] = {
+		.name_fmt = "uncore_cha_%u",
+		.desc = {
+			.formats = icx_cha_formats,
+			.nr_formats = ARRAY_SIZE(icx_cha_formats),
+			.ops = &icx_ops,
+			.max_rate_per_ns = ICX_MAX_PER_NS,
+		},
+		.nr_boxes = ICX_NR_CHAS,
+		.nr_ctrs = ICX_MEM_NR_CTRS,
+		.base = icx_cha_base,
+		.box_ctl = ICX_CHA_BOX_CTL(0),
+		.ctr = ICX_CHA_CTR(0, 0),
+		.ctl = ICX_CHA_CTL(0, 0),
+		.filter = ICX_CHA_FILTER0(0),
+	},
+	[ICX_IMC] = {
+		.name_fmt = "uncore_imc_%u",
+		.desc = {
+			.formats = icx_imc_formats,
+			.nr_formats = ARRAY_SIZE(icx_imc_formats),
+			.events = icx_imc_events,
+			.nr_events = ARRAY_SIZE(icx_imc_events),
+			.ops = &icx_ops,
+			.max_rate_per_ns = ICX_MAX_PER_NS,
+		},
+		.nr_boxes = ICX_NR_IMCS,
+		.nr_ctrs = ICX_MEM_NR_CTRS,
+		.base = icx_imc_base,
+		.box_ctl = ICX_MEM_BOX_CTL,
+		.ctr = ICX_MEM_CTR(0),
+		.ctl = ICX_MEM_CTL(0),
+	},
+	[ICX_UPI] = {
+		.name_fmt = "uncore_upi_%u",
+		.desc = {
+			.formats = icx_upi_formats,
+			.nr_formats = ARRAY_SIZE(icx_upi_formats),
+			.ops = &icx_ops,
+			.max_rate_per_ns = ICX_MAX_PER_NS,
+		},
+		.nr_boxes = ICX_NR_UPIS,
+		.nr_ctrs = ICX_MEM_NR_CTRS,
+		.base = icx_upi_base,
+		.box_ctl = ICX_MEM_BOX_CTL,
+		.ctr = ICX_MEM_CTR(0),
+		.ctl = ICX_MEM_CTL(0),
 	},
 };
 
 #define ICX_IDS(type)	{ { type, 0 }, { type, 1 }, { type, 2 },	\
-			  { type, 3 }, { type, 4 }, { type, 5 } }
+			  { type, 3 }, { type, 4 }, { type, 5 },	\
+			  { type, 6 }, { type, 7 }, { type, 8 },	\
+			  { type, 9 }, { type, 10 }, { type, 11 } }
 
-static const struct icx_pmu_id icx_ids[ICX_NR_KINDS][ICX_NR_STACKS] = {
+static const struct icx_pmu_id icx_ids[ICX_NR_KINDS][ICX_MAX_BOXES] = {
 	ICX_IDS(&icx_types[ICX_IIO]), ICX_IDS(&icx_types[ICX_IRP]),
-	ICX_IDS(&icx_types[ICX_FR]),
+	ICX_IDS(&icx_types[ICX_FR]), ICX_IDS(&icx_types[ICX_CHA]),
+	ICX_IDS(&icx_types[ICX_IMC]), ICX_IDS(&icx_types[ICX_UPI]),
 };
 
 #define ICX_MAX_DIES	UPMU_MAX_INFO
@@ -329,7 +479,7 @@ static const char * const icx_die_names[ICX_MAX_DIES] = {
 struct icx_dev {
 	struct upmu_regs regs;
 	u32 nr_sockets;
-	struct upmu_pmu *pmus[ICX_NR_KINDS][ICX_NR_STACKS];
+	struct upmu_pmu *pmus[ICX_NR_KINDS][ICX_MAX_BOXES];
 };
 
 /*
@@ -389,14 +539,15 @@ static void icx_quiesce(struct icx_dev *id)
 {
 	u32 val = ICX_BOX_CTL_RST_CTRL | ICX_BOX_CTL_RST_CTRS |
 		  ICX_BOX_CTL_FRZ_EN | ICX_BOX_CTL_FRZ;
-	unsigned int s, k;
+	unsigned int s, t, k;
 
 	for (s = 0; s < id->nr_sockets; s++) {
-		for (k = 0; k < ICX_NR_STACKS; k++) {
-			u32 base = ICX_SOCKET_BASE(s);
+		for (t = 0; t < ICX_NR_KINDS; t++) {
+			const struct icx_type *type = &icx_types[t];
 
-			upmu_wr32(&id->regs, base + ICX_IIO_BOX_CTL(icx_box_off[k]), val);
-			upmu_wr32(&id->regs, base + ICX_IRP_BOX_CTL(icx_box_off[k]), val);
+			for (k = 0; type->base && k < type->nr_boxes; k++)
+				upmu_wr32(&id->regs, ICX_SOCKET_BASE(s) +
+					  type->base(k) + type->box_ctl, val);
 		}
 	}
 }
@@ -406,7 +557,7 @@ static void icx_unregister_all(struct icx_dev *id)
 	unsigned int t, k;
 
 	for (t = ICX_NR_KINDS; t-- > 0;)
-		for (k = ICX_NR_STACKS; k-- > 0;)
+		for (k = ICX_MAX_BOXES; k-- > 0;)
 			if (id->pmus[t][k])
 				upmu_pmu_unregister(id->pmus[t][k]);
 }
@@ -431,7 +582,7 @@ static int icx_probe(struct platform_device *pdev)
 	icx_quiesce(id);
 
 	for (t = 0; t < ICX_NR_KINDS; t++) {
-		for (k = 0; k < ICX_NR_STACKS; k++) {
+		for (k = 0; k < icx_types[t].nr_boxes; k++) {
 			upmu = upmu_pmu_alloc(dev);
 			if (!upmu) {
 				ret = -ENOMEM;
@@ -487,5 +638,5 @@ static struct platform_driver icx_driver = {
 };
 module_platform_driver(icx_driver);
 
-MODULE_DESCRIPTION("upmu: Intel Ice Lake-X uncore IIO, IRP and free-running PMUs");
+MODULE_DESCRIPTION("upmu: Intel Ice Lake-X uncore IIO, IRP, free-running, CHA, IMC and UPI PMUs");
 MODULE_LICENSE("GPL");

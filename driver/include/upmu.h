@@ -319,21 +319,32 @@ struct upmu_platdata {
 enum upmu_cfg_word { UPMU_CONFIG, UPMU_CONFIG1, UPMU_CONFIG2, UPMU_NR_WORDS };
 
 /**
- * struct upmu_format - one perf format field ("configN:lo-hi")
+ * struct upmu_format - one perf format field ("configN:lo-hi[,lo2-hi2]")
  * @name: sysfs name
  * @word: which attr config word holds it
  * @lo: lowest bit
  * @hi: highest bit
+ * @lo2: lowest bit of its second range (a split field), if @hi2
+ * @hi2: highest bit of its second range, or 0 for a field of one range
+ *
+ * A split field's value is its first range's bits, then its second
+ * range's above them, as perf packs a value into a format.
  */
 struct upmu_format {
 	const char *name;
 	u8 word;
 	u8 lo;
 	u8 hi;
+	u8 lo2;
+	u8 hi2;
 };
 
 #define UPMU_FORMAT(_name, _word, _lo, _hi) \
 	{ .name = #_name, .word = (_word), .lo = (_lo), .hi = (_hi) }
+/* A field in two ranges of one config word, such as "config:8-15,32-57" */
+#define UPMU_FORMAT_SPLIT(_name, _word, _lo, _hi, _lo2, _hi2)		\
+	{ .name = #_name, .word = (_word), .lo = (_lo), .hi = (_hi),	\
+	  .lo2 = (_lo2), .hi2 = (_hi2) }
 
 /**
  * struct upmu_event_desc - one named event

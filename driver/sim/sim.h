@@ -99,6 +99,11 @@ enum sim_load_class {
  * @addr: target address
  * @gpu: the GPU whose memory is read or written (dst=loc_gmem), or that
  *	 initiates (a local non-CPU source that is not a PCIe device)
+ * @iotlb_miss: soc=icx: 1 if each one's address translation misses the
+ *		IOTLB
+ * @page: soc=icx: the page size of a translation that hits (SIM_PAGE_*)
+ * @walk: soc=icx: memory accesses of the page walk of a miss
+ * @walk_lat_ns: soc=icx: how long that walk takes
  * @lat_cycles: @lat_ns in fabric cycles (set on delivery)
  */
 struct sim_txn {
@@ -118,8 +123,15 @@ struct sim_txn {
 	u8 hdm;
 	u64 addr;
 	u8 gpu;
+	u8 iotlb_miss;
+	u8 page;
+	u8 walk;
+	u32 walk_lat_ns;
 	u64 lat_cycles;
 };
+
+enum { SIM_PAGE_4K, SIM_PAGE_2M, SIM_PAGE_1G, SIM_NR_PAGES };
+#define SIM_MAX_WALK	8	/* page-walk accesses (walk=) */
 
 /**
  * struct sim_unit - how a register block keeps up with sim time
@@ -318,8 +330,48 @@ struct sim_icx_stack {
 };
 
 /**
+ * struct sim_icx_box - a CHA, IMC or UPI PMU box
+ * @box_ctl: box control
+ * @ctl: counter controls
+ * @ctr: counters
+ * @filter: CHA filter0 (kept, not applied)
+ */
+struct sim_icx_box {
+	u64 box_ctl;
+	u64 ctl[ICX_MEM_NR_CTRS];
+	u64 ctr[ICX_MEM_NR_CTRS];
+	u64 filter;
+};
+
+/* Kinds of lines the CHAs see, and CAS commands (sim_icx_mem.c) */
+enum { SIM_ICX_RD, SIM_ICX_WR_FULL, SIM_ICX_WR_PART, SIM_ICX_NR_LINES };
+enum { SIM_ICX_CAS_RD, SIM_ICX_CAS_WR, SIM_ICX_NR_CAS };
+
+/**
+ * struct sim_icx_mem - the memory side of one Ice Lake-X socket
+ * @cha: its CHAs
+ * @imc: its memory channels
+ * @upi: its UPI links
+ * @lines: lines of each kind its CHAs took so far: line i goes to CHA
+ *	   i % ICX_NR_CHAS
+ * @cas: CAS commands of each kind its channels took so far: the i-th
+ *	 goes to channel i % ICX_NR_IMCS
+ * @xfers: lines it sent or fetched over UPI so far: the i-th goes over
+ *	   link i % ICX_NR_UPIS
+ */
+struct sim_icx_mem {
+	struct sim_icx_box cha[ICX_NR_CHAS];
+	struct sim_icx_box imc[ICX_NR_IMCS];
+	struct sim_icx_box upi[ICX_NR_UPIS];
+	u64 lines[SIM_ICX_NR_LINES];
+	u64 cas[SIM_ICX_NR_CAS];
+	u64 xfers;
+};
+
+/**
  * struct sim_icx - the Ice Lake-X uncore of a SoC (hw/icx_uncore.h)
  * @st: the stacks of each socket
+ * @mem: the CHAs, IMCs and UPI links of each socket
  * @unit: all of it, brought up to date as one block
  * @load: per socket, the flows' fastest counter increments per s
  * @regs: its register window, ICX_SOCKET_STRIDE per socket
@@ -327,6 +379,7 @@ struct sim_icx_stack {
  */
 struct sim_icx {
 	struct sim_icx_stack st[SIM_MAX_SOCKETS][ICX_NR_STACKS];
+	struct sim_icx_mem mem[SIM_MAX_SOCKETS];
 	struct sim_unit unit;
 	u64 load[SIM_MAX_SOCKETS];
 	struct sim_regs regs;
@@ -478,6 +531,7 @@ struct sim_block_type {
 #define SIM_HAS_RP	BIT(0)
 #define SIM_HAS_BDF	BIT(1)
 #define SIM_HAS_TO_RP	BIT(2)
+#define SIM_HAS_IOMMU	BIT(3)	/* iotlb_miss=, page=, walk=, walk_lat= */
 
 #define SIM_MAX_BLOCK_TYPES	8
 
@@ -628,6 +682,40 @@ unsigned int sim_c2c_reach(struct sim_dev *sd, const struct sim_txn *t,
 
 /* sim_icx.c */
 extern const struct sim_block_type sim_icx_type;
+
+/**
+ * struct sim_icx_ref - what a register of the Ice Lake-X window is
+ * @reg: the register
+ * @ctl: a box control or counter control: the box's counter controls
+ * @ctr: and its counters (cleared by the resets)
+ * @nr: counters of the box
+ * @box: @reg is a box control
+ * @ro: @reg is read-only (counters, topology)
+ */
+struct sim_icx_ref {
+	u64 *reg;
+	u64 *ctl;
+	u64 *ctr;
+	unsigned int nr;
+	bool box;
+	bool ro;
+};
+
+static inline bool sim_icx_counting(u64 box_ctl, u64 ctl)
+{
+	return !(box_ctl & ICX_BOX_CTL_FRZ) && (ctl & ICX_CTL_EN);
+}
+
+static inline void sim_icx_ctr_add(u64 *ctr, u64 inc)
+{
+	*ctr = (*ctr + inc) & GENMASK_ULL(ICX_CTR_BITS - 1, 0);
+}
+
+/* sim_icx_mem.c: the CHAs, IMCs and UPI links */
+void sim_icx_mem_deliver(struct sim_dev *sd, const struct sim_txn *t);
+void sim_icx_mem_tick(struct sim_dev *sd, u64 cycles);
+bool sim_icx_mem_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r);
+int sim_icx_mem_resolve(struct sim_dev *sd, const struct sim_txn *t);
 
 /* sim_nic.c */
 int sim_nic_add(struct sim_dev *sd);

@@ -43,6 +43,10 @@ static const char * const src_names[SIM_NR_SRCS] = {
 	[SIM_SRC_REM] = "rem",
 };
 
+static const char * const page_names[SIM_NR_PAGES] = {
+	[SIM_PAGE_4K] = "4k", [SIM_PAGE_2M] = "2m", [SIM_PAGE_1G] = "1g",
+};
+
 static const char * const dst_names[SIM_NR_DSTS] = {
 	[SIM_DST_LOC_CMEM] = "loc_cmem", [SIM_DST_LOC_GMEM] = "loc_gmem",
 	[SIM_DST_LOC_OTHER] = "loc_other", [SIM_DST_REM] = "rem",
@@ -61,6 +65,7 @@ struct sim_req {
 	bool has_to_rp;
 	bool has_gpu;
 	bool has_count;
+	bool has_iommu;
 	unsigned int nr_keys;
 };
 
@@ -115,10 +120,13 @@ static int sim_txn_resolve(struct sim_dev *sd, struct sim_req *r)
 	const struct sim_block_type *type =
 		sim_soc_type(sd, offsetof(struct sim_block_type, resolve));
 	u32 has = (r->has_rp ? SIM_HAS_RP : 0) | (r->has_bdf ? SIM_HAS_BDF : 0) |
-		  (r->has_to_rp ? SIM_HAS_TO_RP : 0);
+		  (r->has_to_rp ? SIM_HAS_TO_RP : 0) |
+		  (r->has_iommu ? SIM_HAS_IOMMU : 0);
 
 	if (type)
 		return type->resolve(sd, &r->txn, has);
+	if (r->has_iommu)	/* the Tegra410 has no IOMMU model */
+		return -EINVAL;
 	return sim_pcie_resolve(sd, &r->txn, r->has_rp, r->has_bdf, r->has_to_rp);
 }
 
@@ -132,7 +140,7 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 	int ret;
 
 	r->txn = (struct sim_txn){ .op = SIM_OP_RD, .size = 64, .count = 1,
-				   .rc = SIM_NO_RC, .to_rc = SIM_NO_RC };
+				   .rc = SIM_NO_RC, .to_rc = SIM_NO_RC, .walk = 4 };
 
 	while ((ret = sim_next_kv(&buf, &tok, &val)) > 0) {
 		if (!strcmp(tok, "socket"))
@@ -164,6 +172,15 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 			ret = kstrtou8(val, 0, &r->txn.gpu), r->has_gpu = true;
 		else if (!strcmp(tok, "hit"))
 			ret = kstrtou8(val, 0, &r->txn.hit);
+		else if (!strcmp(tok, "iotlb_miss"))
+			ret = kstrtou8(val, 0, &r->txn.iotlb_miss), r->has_iommu = true;
+		else if (!strcmp(tok, "page"))
+			ret = parse_enum(val, page_names, SIM_NR_PAGES, &r->txn.page),
+			r->has_iommu = true;
+		else if (!strcmp(tok, "walk"))
+			ret = kstrtou8(val, 0, &r->txn.walk), r->has_iommu = true;
+		else if (!strcmp(tok, "walk_lat"))
+			ret = kstrtou32(val, 0, &r->txn.walk_lat_ns), r->has_iommu = true;
 		else if (!strcmp(tok, "size"))
 			ret = kstrtou32(val, 0, &r->txn.size);
 		else if (!strcmp(tok, "lat"))
@@ -184,6 +201,7 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 		return ret;
 	/* count is bounded so that size * count cannot overflow a counter step */
 	if (r->txn.socket >= sd->nr_sockets || r->txn.hit > 1 ||
+	    r->txn.iotlb_miss > 1 || r->txn.walk > SIM_MAX_WALK ||
 	    !r->txn.size || r->txn.size > 4096 || r->txn.count > SIM_MAX_COUNT)
 		return -EINVAL;
 	/* A PCIe requester is a local non-CPU source. */

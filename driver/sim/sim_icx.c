@@ -48,8 +48,6 @@
 
 #include "sim.h"
 
-#define ICX_CTR_MASK	GENMASK_ULL(ICX_CTR_BITS - 1, 0)
-
 static const u32 icx_box_off[ICX_NR_STACKS] = ICX_BOX_OFFSETS;
 static const u32 icx_bw_off[ICX_NR_STACKS] = ICX_BW_BOX_OFFSETS;
 
@@ -113,6 +111,11 @@ struct icx_req {
  * @rd_lines: inbound read lines (IRP FAF)
  * @wr_lines: inbound write lines (IRP WR_PREF)
  * @irp_occ: IRP occupancy of inbound lines (cycles)
+ * @lookups: IOTLB lookups (one per inbound transaction)
+ * @hits: IOTLB hits of each page size (SIM_PAGE_*)
+ * @misses: IOTLB misses (context cache lookups and hits, page walks)
+ * @walk_reads: the page walks' memory reads (64 bytes each)
+ * @walk_occ: the page walks' occupancy of the walk tracker (cycles)
  */
 struct icx_fx {
 	u32 part;
@@ -124,6 +127,11 @@ struct icx_fx {
 	u64 rd_lines;
 	u64 wr_lines;
 	u64 irp_occ;
+	u64 lookups;
+	u64 hits[SIM_NR_PAGES];
+	u64 misses;
+	u64 walk_reads;
+	u64 walk_occ;
 };
 
 /* The stack @t reaches, or -1. */
@@ -136,7 +144,8 @@ static int icx_txn_stack(const struct sim_txn *t)
 	return -1;
 }
 
-static void icx_effects(const struct sim_txn *t, struct icx_fx *fx)
+static void icx_effects(struct sim_dev *sd, const struct sim_txn *t,
+			struct icx_fx *fx)
 {
 	u64 n = t->count, data = DIV_ROUND_UP(t->size, 4) * n;
 	u64 lines = DIV_ROUND_UP(t->size, 64) * n;
@@ -155,6 +164,14 @@ static void icx_effects(const struct sim_txn *t, struct icx_fx *fx)
 		else
 			fx->wr_lines = lines;
 		fx->irp_occ = lines * t->lat_cycles;
+		fx->lookups = n;
+		if (t->iotlb_miss) {
+			fx->misses = n;
+			fx->walk_reads = n * t->walk;
+			fx->walk_occ = n * sim_cycles_at(sd, t->walk_lat_ns);
+		} else {
+			fx->hits[t->page] = n;
+		}
 		if (!rd)
 			fx->bw_in = DIV_ROUND_UP(t->size, ICX_BW_IN_BYTES) * n;
 		return;
@@ -184,6 +201,8 @@ static u64 icx_iio_inc(u64 ctl, const struct icx_fx *fx)
 	u32 ch = FIELD_GET(ICX_CTL_CH_MASK, ctl), fc = FIELD_GET(ICX_CTL_FC_MASK, ctl);
 	bool by_cpu = ev == ICX_IIO_EV_DATA_REQ_BY_CPU ||
 		      ev == ICX_IIO_EV_TXN_REQ_BY_CPU;
+	bool data = ev == ICX_IIO_EV_DATA_REQ_OF_CPU ||
+		    ev == ICX_IIO_EV_DATA_REQ_BY_CPU;
 	unsigned int i;
 	u64 inc = 0;
 
@@ -192,17 +211,33 @@ static u64 icx_iio_inc(u64 ctl, const struct icx_fx *fx)
 	case ICX_IIO_EV_TXN_REQ_OF_CPU:
 	case ICX_IIO_EV_DATA_REQ_BY_CPU:
 	case ICX_IIO_EV_TXN_REQ_BY_CPU:
+		/* the IOMMU's page-walk reads: requests of 64 bytes */
+		if (!by_cpu && (ch & ICX_CH_IOMMU1) && (um & ICX_REQ_MEM_READ) &&
+		    (fc & ICX_FC_NONPOSTED))
+			inc = fx->walk_reads * (data ? 16 : 1);
 		if (!(ch & BIT(fx->part)))
-			return 0;
+			return inc;
 		for (i = 0; i < fx->nr_req; i++) {
 			const struct icx_req *r = &fx->req[i];
 
 			if (r->by_cpu != by_cpu || !(um & r->umask) || !(fc & r->fc))
 				continue;
-			inc += ev == ICX_IIO_EV_DATA_REQ_OF_CPU ||
-			       ev == ICX_IIO_EV_DATA_REQ_BY_CPU ? r->data : r->txns;
+			inc += data ? r->data : r->txns;
 		}
 		return inc;
+	case ICX_IIO_EV_IOMMU0:
+		for (i = 0; i < SIM_NR_PAGES; i++)
+			if (um & (ICX_IOMMU0_4K_HITS << i))
+				inc += fx->hits[i];
+		return inc + hweight8(um & (ICX_IOMMU0_FIRST_LOOKUPS |
+					    ICX_IOMMU0_ALL_LOOKUPS)) * fx->lookups +
+		       hweight8(um & (ICX_IOMMU0_MISSES | ICX_IOMMU0_CTXT_LOOKUPS |
+				      ICX_IOMMU0_CTXT_HITS)) * fx->misses;
+	case ICX_IIO_EV_IOMMU1:
+		return (um & ICX_IOMMU1_PWT_LOOKUPS ? fx->misses : 0) +
+		       (um & ICX_IOMMU1_MEM_ACCESSES ? fx->walk_reads : 0);
+	case ICX_IIO_EV_PWT_OCCUPANCY:
+		return fx->walk_occ;
 	case ICX_IIO_EV_COMP_BUF_INSERTS:
 		return (ch & BIT(fx->part)) && (fc & ICX_FC_CMPL) &&
 		       (um & ICX_COMP_BUF_CMPD) ? fx->cmpl : 0;
@@ -230,16 +265,6 @@ static u64 icx_irp_inc(u64 ctl, const struct icx_fx *fx)
 	return 0;
 }
 
-static bool icx_counting(u64 box_ctl, u64 ctl)
-{
-	return !(box_ctl & ICX_BOX_CTL_FRZ) && (ctl & ICX_CTL_EN);
-}
-
-static void icx_add(u64 *ctr, u64 inc)
-{
-	*ctr = (*ctr + inc) & ICX_CTR_MASK;
-}
-
 static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 {
 	struct sim_icx *x = container_of(unit, struct sim_icx, unit);
@@ -251,14 +276,15 @@ static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 	if (k < 0)
 		return;
 	st = &x->st[t->socket][k];
-	icx_effects(t, &fx);
+	icx_effects(container_of(x, struct sim_dev, icx), t, &fx);
 	for (i = 0; i < ICX_IIO_NR_CTRS; i++)
-		if (icx_counting(st->iio_box_ctl, st->iio_ctl[i]))
-			icx_add(&st->iio_ctr[i], icx_iio_inc(st->iio_ctl[i], &fx));
+		if (sim_icx_counting(st->iio_box_ctl, st->iio_ctl[i]))
+			sim_icx_ctr_add(&st->iio_ctr[i], icx_iio_inc(st->iio_ctl[i], &fx));
 	for (i = 0; i < ICX_IRP_NR_CTRS; i++)
-		if (icx_counting(st->irp_box_ctl, st->irp_ctl[i]))
-			icx_add(&st->irp_ctr[i], icx_irp_inc(st->irp_ctl[i], &fx));
-	icx_add(&st->bw_in[fx.part], fx.bw_in);
+		if (sim_icx_counting(st->irp_box_ctl, st->irp_ctl[i]))
+			sim_icx_ctr_add(&st->irp_ctr[i], icx_irp_inc(st->irp_ctl[i], &fx));
+	sim_icx_ctr_add(&st->bw_in[fx.part], fx.bw_in);
+	sim_icx_mem_deliver(container_of(x, struct sim_dev, icx), t);
 }
 
 static void icx_tick(struct sim_unit *unit, u64 now)
@@ -272,58 +298,72 @@ static void icx_tick(struct sim_unit *unit, u64 now)
 		for (k = 0; k < ICX_NR_STACKS; k++) {
 			struct sim_icx_stack *st = &x->st[s][k];
 
-			icx_add(&st->ioclk, cycles);
+			sim_icx_ctr_add(&st->ioclk, cycles);
 			for (i = 0; i < ICX_IIO_NR_CTRS; i++)
-				if (icx_counting(st->iio_box_ctl, st->iio_ctl[i]) &&
+				if (sim_icx_counting(st->iio_box_ctl, st->iio_ctl[i]) &&
 				    FIELD_GET(ICX_CTL_EVENT, st->iio_ctl[i]) ==
 				    ICX_IIO_EV_CLOCKTICKS)
-					icx_add(&st->iio_ctr[i], cycles);
+					sim_icx_ctr_add(&st->iio_ctr[i], cycles);
 			for (i = 0; i < ICX_IRP_NR_CTRS; i++)
-				if (icx_counting(st->irp_box_ctl, st->irp_ctl[i]) &&
+				if (sim_icx_counting(st->irp_box_ctl, st->irp_ctl[i]) &&
 				    FIELD_GET(ICX_CTL_EVENT, st->irp_ctl[i]) ==
 				    ICX_IRP_EV_CLOCKTICKS)
-					icx_add(&st->irp_ctr[i], cycles);
+					sim_icx_ctr_add(&st->irp_ctr[i], cycles);
 		}
 	}
+	sim_icx_mem_tick(sd, cycles);
 }
 
 /* ---- register interface ------------------------------------------------ */
 
-/* The 64-bit register at @off (8-aligned) of socket @s's window, or NULL. */
-static u64 *icx_reg(struct sim_icx *x, u32 s, u32 off, bool *ro)
+/* @r is the register @reg of a box, or the box's control if @box. */
+static bool icx_box_ref(struct sim_icx_ref *r, u64 *reg, u64 *ctl, u64 *ctr,
+			unsigned int nr, bool box, bool ro)
+{
+	*r = (struct sim_icx_ref){ .reg = reg, .ctl = ctl, .ctr = ctr, .nr = nr,
+				   .box = box, .ro = ro };
+	return true;
+}
+
+/* The 64-bit register at @off (8-aligned) of socket @s's window, if any. */
+static bool icx_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
 {
 	unsigned int k, i;
 
-	*ro = true;
 	for (k = 0; k < ICX_NR_STACKS; k++) {
 		struct sim_icx_stack *st = &x->st[s][k];
+		u64 *ictl = st->iio_ctl, *ictr = st->iio_ctr;
+		u64 *rctl = st->irp_ctl, *rctr = st->irp_ctr;
 		u32 o = icx_box_off[k];
 
 		if (off == ICX_IIO_IOCLK(o))
-			return &st->ioclk;
+			return icx_box_ref(r, &st->ioclk, NULL, NULL, 0, false, true);
 		for (i = 0; i < ICX_NR_PARTS; i++)
 			if (off == ICX_IIO_BW_IN(icx_bw_off[k], i))
-				return &st->bw_in[i];
-		for (i = 0; i < ICX_IIO_NR_CTRS; i++)
-			if (off == ICX_IIO_CTR(o, i))
-				return &st->iio_ctr[i];
-		for (i = 0; i < ICX_IRP_NR_CTRS; i++)
-			if (off == ICX_IRP_CTR(o, i))
-				return &st->irp_ctr[i];
-		*ro = false;
+				return icx_box_ref(r, &st->bw_in[i], NULL, NULL, 0,
+						   false, true);
 		if (off == ICX_IIO_BOX_CTL(o))
-			return &st->iio_box_ctl;
+			return icx_box_ref(r, &st->iio_box_ctl, ictl, ictr,
+					   ICX_IIO_NR_CTRS, true, false);
 		if (off == ICX_IRP_BOX_CTL(o))
-			return &st->irp_box_ctl;
-		for (i = 0; i < ICX_IIO_NR_CTRS; i++)
+			return icx_box_ref(r, &st->irp_box_ctl, rctl, rctr,
+					   ICX_IRP_NR_CTRS, true, false);
+		for (i = 0; i < ICX_IIO_NR_CTRS; i++) {
+			if (off == ICX_IIO_CTR(o, i))
+				return icx_box_ref(r, &ictr[i], NULL, NULL, 0, false, true);
 			if (off == ICX_IIO_CTL(o, i))
-				return &st->iio_ctl[i];
-		for (i = 0; i < ICX_IRP_NR_CTRS; i++)
+				return icx_box_ref(r, &ictl[i], NULL, &ictr[i], 1,
+						   false, false);
+		}
+		for (i = 0; i < ICX_IRP_NR_CTRS; i++) {
+			if (off == ICX_IRP_CTR(o, i))
+				return icx_box_ref(r, &rctr[i], NULL, NULL, 0, false, true);
 			if (off == ICX_IRP_CTL(o, i))
-				return &st->irp_ctl[i];
-		*ro = true;
+				return icx_box_ref(r, &rctl[i], NULL, &rctr[i], 1,
+						   false, false);
+		}
 	}
-	return NULL;
+	return sim_icx_mem_ref(x, s, off, r);
 }
 
 /* The topology registers of socket @s. */
@@ -353,67 +393,44 @@ static u64 icx_regs_read(struct sim_regs *r, u32 off, bool wide)
 	struct sim_icx *x = container_of(r, struct sim_icx, regs);
 	struct sim_dev *sd = r->sd;
 	u32 s = off / ICX_SOCKET_STRIDE, woff = off % ICX_SOCKET_STRIDE & ~7U;
-	u64 *reg, v;
-	bool ro;
+	struct sim_icx_ref ref;
+	u64 v;
 
 	if (s >= sd->nr_sockets)
 		return 0;
-	reg = icx_reg(x, s, woff, &ro);
-	v = reg ? *reg : icx_topo_read(sd, s, woff);
+	v = icx_ref(x, s, woff, &ref) ? *ref.reg : icx_topo_read(sd, s, woff);
 	if (wide)
 		return off & 4 ? 0 : v;
 	return off & 4 ? upper_32_bits(v) : lower_32_bits(v);
 }
 
-/* A box control write: resets, and the freeze bit. */
-static void icx_box_write(u64 *box_ctl, u64 *ctl, u64 *ctr, unsigned int n,
-			  u32 val)
-{
-	if (val & ICX_BOX_CTL_RST_CTRL)
-		memset(ctl, 0, n * sizeof(*ctl));
-	if (val & ICX_BOX_CTL_RST_CTRS)
-		memset(ctr, 0, n * sizeof(*ctr));
-	*box_ctl = val & (ICX_BOX_CTL_FRZ | ICX_BOX_CTL_FRZ_EN);
-}
-
+/*
+ * A write: a box control's resets and freeze bit, a counter control's
+ * reset of its counter; the upper half of a control as is.
+ */
 static void icx_regs_write(struct sim_regs *r, u32 off, u32 val)
 {
 	struct sim_icx *x = container_of(r, struct sim_icx, regs);
 	u32 s = off / ICX_SOCKET_STRIDE, woff = off % ICX_SOCKET_STRIDE & ~7U;
-	struct sim_icx_stack *st;
-	unsigned int k, i;
-	u64 *reg;
-	bool ro;
+	struct sim_icx_ref ref;
 
-	if (s >= r->sd->nr_sockets)
-		return;
-	reg = icx_reg(x, s, woff, &ro);
-	if (!reg || ro)
+	if (s >= r->sd->nr_sockets || !icx_ref(x, s, woff, &ref) || ref.ro)
 		return;
 	if (off & 4) {		/* the upper half: ch_mask, fc_mask, thresh */
-		*reg = (u64)val << 32 | lower_32_bits(*reg);
+		*ref.reg = (u64)val << 32 | lower_32_bits(*ref.reg);
 		return;
 	}
-	for (k = 0; k < ICX_NR_STACKS; k++) {
-		st = &x->st[s][k];
-		if (reg == &st->iio_box_ctl) {
-			icx_box_write(reg, st->iio_ctl, st->iio_ctr,
-				      ICX_IIO_NR_CTRS, val);
-			return;
-		}
-		if (reg == &st->irp_box_ctl) {
-			icx_box_write(reg, st->irp_ctl, st->irp_ctr,
-				      ICX_IRP_NR_CTRS, val);
-			return;
-		}
-		for (i = 0; i < ICX_IIO_NR_CTRS; i++)
-			if (reg == &st->iio_ctl[i] && (val & ICX_CTL_RST))
-				st->iio_ctr[i] = 0;
-		for (i = 0; i < ICX_IRP_NR_CTRS; i++)
-			if (reg == &st->irp_ctl[i] && (val & ICX_CTL_RST))
-				st->irp_ctr[i] = 0;
+	if (ref.box) {
+		if (val & ICX_BOX_CTL_RST_CTRL)
+			memset(ref.ctl, 0, ref.nr * sizeof(*ref.ctl));
+		if (val & ICX_BOX_CTL_RST_CTRS)
+			memset(ref.ctr, 0, ref.nr * sizeof(*ref.ctr));
+		*ref.reg = val & (ICX_BOX_CTL_FRZ | ICX_BOX_CTL_FRZ_EN);
+		return;
 	}
-	*reg = (*reg & GENMASK_ULL(63, 32)) | (val & ~(u32)ICX_CTL_RST);
+	if (ref.ctr && (val & ICX_CTL_RST))
+		*ref.ctr = 0;
+	*ref.reg = (*ref.reg & GENMASK_ULL(63, 32)) | (val & ~(u32)ICX_CTL_RST);
 }
 
 static void icx_regs_xfer(void *ctx, struct upmu_reg_xfer *x, unsigned int n)
@@ -484,10 +501,17 @@ static unsigned int sim_icx_reach(struct sim_dev *sd, const struct sim_txn *t,
 		.value = 1, .div = 1,
 		.max_per_ns = ICX_MAX_PER_NS, .width = ICX_CTR_BITS,
 	};
+	/* a miss's page-walk reads, 16 units each */
+	if (t->iotlb_miss)
+		r[0].units = max_t(u64, r[0].units, 16 * t->walk);
 	r[1] = r[0];
 	r[1].units = DIV_ROUND_UP(t->size, 64);
 	r[1].value = lat;
-	return 2;
+	/* the walk's occupancy */
+	r[2] = r[1];
+	r[2].units = 1;
+	r[2].value = max(sim_cycles_at(sd, t->walk_lat_ns), 1ULL);
+	return 3;
 }
 
 static void sim_icx_catch_up(struct sim_dev *sd, u64 now)
@@ -507,7 +531,8 @@ static int sim_icx_resolve(struct sim_dev *sd, struct sim_txn *t, u32 has)
 	u32 bus;
 
 	if ((t->rc != SIM_NO_RC && t->to_rc != SIM_NO_RC) || t->hdm || t->addr ||
-	    (t->op != SIM_OP_RD && t->op != SIM_OP_WR))
+	    (t->op != SIM_OP_RD && t->op != SIM_OP_WR) ||
+	    sim_icx_mem_resolve(sd, t))
 		return -EINVAL;
 	if (t->to_rc != SIM_NO_RC) {
 		if (t->to_rc >= ICX_NR_STACKS || t->src == SIM_SRC_LOC_NONCPU)
@@ -519,9 +544,11 @@ static int sim_icx_resolve(struct sim_dev *sd, struct sim_txn *t, u32 has)
 		if (p == ICX_NR_PARTS)
 			return -EINVAL;
 		t->to_rp = p;
-		return has & (SIM_HAS_RP | SIM_HAS_BDF) ? -EINVAL : 0;
+		return has & (SIM_HAS_RP | SIM_HAS_BDF | SIM_HAS_IOMMU) ? -EINVAL : 0;
 	}
 	if (has & SIM_HAS_TO_RP)
+		return -EINVAL;
+	if (t->rc == SIM_NO_RC && (has & SIM_HAS_IOMMU))
 		return -EINVAL;
 	if (t->rc == SIM_NO_RC)
 		return has & (SIM_HAS_RP | SIM_HAS_BDF) ? -EINVAL : 0;

@@ -7,7 +7,9 @@
  * in memory by this module: four counters, each with a control register
  * (event select, enable) and a value register.  Counters 0-2 are 48 bits
  * wide, counter 3 is 32 bits wide; event 0x1 may only use counter 0,
- * event 0x2 any of counters 0-2, event 0x3 only counter 3.
+ * event 0x2 any of counters 0-2, event 0x3 only counter 3.  A field in
+ * two ranges, tag (config:12-15,40-43), must be 0 or TB_TAG: the core
+ * joins its ranges for the family (upmu_field()).
  *
  * A test makes the counters of one die's box advance by writing
  * "DIE EVENT COUNT" to /sys/kernel/debug/upmu_testpmu/inject and checks
@@ -114,9 +116,23 @@ static void tb_inject(struct tb_hw *hw, unsigned int ev, u64 count)
 	raw_spin_unlock_irqrestore(&hw->lock, flags);
 }
 
+#define TB_TAG		0x5a
+
 static const struct upmu_format tb_formats[] = {
 	UPMU_FORMAT(event, UPMU_CONFIG, 0, 7),
+	UPMU_FORMAT_SPLIT(tag, UPMU_CONFIG, 12, 15, 40, 43),
 };
+
+static int tb_validate(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	u64 tag = upmu_field(upmu, event, 1);
+
+	if (tag && tag != TB_TAG) {
+		upmu_why(upmu, "tag %#llx is neither 0 nor %#x", tag, TB_TAG);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 static const struct upmu_event_desc tb_events[] = {
 	UPMU_EVENT(ctr0_only, TB_EV_CTR0),
@@ -170,6 +186,7 @@ static u64 tb_read(struct upmu_pmu *upmu, struct perf_event *event)
 }
 
 static const struct upmu_hw_ops tb_ops = {
+	.validate	= tb_validate,
 	.constraint	= tb_constraint,
 	.enable		= tb_enable,
 	.disable	= tb_disable,

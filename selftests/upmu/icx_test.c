@@ -29,6 +29,7 @@
 #define SIM_ID	11
 
 #include "upmu_test.h"
+#include "icx_test.h"
 
 #define IIO(n)	"uncore_iio_" #n
 #define IRP(n)	"uncore_irp_" #n
@@ -40,37 +41,12 @@ FIXTURE(icx) {
 
 FIXTURE_SETUP(icx)
 {
-	upmu_fixture_setup(_metadata);
-	ASSERT_EQ(0, mod_load("upmu_icx")) TH_LOG("cannot load upmu_icx from $UPMU_MODDIR");
-	sim_del(SIM_ID);
-	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx clock=manual"));
-	ASSERT_TRUE(pmu_exists(IIO(5)));
+	icx_fixture_setup(_metadata, IIO(5));
 }
 
-/* Nothing left behind: later programs unload and load the upmu stack. */
 FIXTURE_TEARDOWN_PARENT(icx)
 {
-	upmu_fixture_teardown(_metadata);
-	sim_del(SIM_ID);
-	EXPECT_EQ(0, mod_unload_wait("upmu_icx"));
-}
-
-/* An event of @pmu on @cpu in group @group; fd or -errno. */
-static int ev_open(const char *pmu, const char *spec, int cpu, int group)
-{
-	struct perf_event_attr attr;
-	int ret = pmu_attr(pmu, spec, &attr);
-
-	return ret ? ret : perf_open(&attr, -1, cpu, group);
-}
-
-static void expect_file(struct __test_metadata *_metadata, const char *pmu,
-			const char *file, const char *want)
-{
-	char buf[256];
-
-	ASSERT_EQ(0, pmu_read(pmu, file, buf, sizeof(buf))) TH_LOG("%s/%s", pmu, file);
-	EXPECT_STREQ(want, buf) TH_LOG("%s/%s", pmu, file);
+	icx_fixture_teardown(_metadata);
 }
 
 /* Formats exactly as upstream registers them for Ice Lake-X. */
@@ -165,6 +141,66 @@ TEST_F(icx, bounds)
 	/* an inject of more than half a 48-bit counter: 1024 * (2^37 + 1) */
 	EXPECT_EQ(-ERANGE, inject("socket=0 stack=0 op=rd size=4096 count=137438953473"));
 	EXPECT_EQ(0, inject("socket=0 stack=0 op=rd size=4096 count=137438953"));
+}
+
+/*
+ * The IOMMU: an IOTLB lookup per inbound transaction, a hit of its page
+ * size or a miss; a miss looks the context cache up (and hits), and
+ * walks: walk= memory reads of 64 bytes (MEM_READ on ch_mask bit 9,
+ * IOMMU1), walk_lat= ns in the page-walk tracker.
+ */
+static void iommu_counts(struct __test_metadata *_metadata,
+			 const char * const *specs, const uint64_t *want,
+			 unsigned int n)
+{
+	int fd[4];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		fd[i] = ev_open(IIO(0), specs[i], 0, -1);
+		ASSERT_LE(0, fd[i]) TH_LOG("%s: %s", specs[i], strerror(-fd[i]));
+	}
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=100"));
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=wr size=64 count=20 page=2m"));
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=256 count=10 iotlb_miss=1 walk=3 walk_lat=400"));
+	/* another stack's, and a CPU's MMIO reads: none of it */
+	ASSERT_EQ(0, inject("socket=0 stack=1 op=rd size=64 count=7 iotlb_miss=1"));
+	ASSERT_EQ(0, inject("socket=0 to_stack=0 op=rd size=64 count=7"));
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(want[i], count_of(_metadata, fd[i])) TH_LOG("%s", specs[i]);
+	while (n-- > 0)
+		close(fd[n]);
+}
+
+TEST_F(icx, iommu)
+{
+	static const char * const iotlb[] = {
+		"event=0x40,umask=0x1", "event=0x40,umask=0x4",
+		"event=0x40,umask=0x8", "event=0x40,umask=0x20",
+	};
+	static const char * const more[] = {
+		"event=0x40,umask=0x1c", "event=0x40,umask=0xc0",
+		"event=0x41,umask=0x40", "event=0x42",
+	};
+	static const char * const reads[] = {
+		"event=0x84,umask=0x4,ch_mask=0x200,fc_mask=0x7",
+		"event=0x83,umask=0x4,ch_mask=0x200,fc_mask=0x7",
+		"event=0x83,umask=0x4,ch_mask=0x1,fc_mask=0x7",
+		"event=0x40,umask=0x10",
+	};
+	static const uint64_t want_iotlb[] = { 130, 100, 20, 10 };
+	/* hits; context lookups and hits; 3 reads a miss; 400 cycles a miss */
+	static const uint64_t want_more[] = { 120, 20, 30, 4000 };
+	/* the walks' reads on IOMMU1, not on part 0; no 1G page */
+	static const uint64_t want_reads[] = { 30, 480, 100 * 16 + 10 * 64, 0 };
+
+	iommu_counts(_metadata, iotlb, want_iotlb, 4);
+	iommu_counts(_metadata, more, want_more, 4);
+	iommu_counts(_metadata, reads, want_reads, 4);
+	EXPECT_EQ(-EINVAL, inject("socket=0 to_stack=0 op=rd iotlb_miss=1"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=0 op=rd walk=9"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=0 op=rd page=4m"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=0 op=rd iotlb_miss=2"));
 }
 
 /* One counter's exact count after an injection. */
@@ -381,23 +417,6 @@ TEST_F(icx, box_of_die)
 }
 
 /* A group of @n events @specs on uncore_iio_0 of CPU 0: 0 or -errno. */
-static int group_of(const char * const *specs, unsigned int n, int *fds)
-{
-	unsigned int i;
-	int ret = 0;
-
-	for (i = 0; i < n; i++) {
-		fds[i] = ev_open(IIO(0), specs[i], 0, i ? fds[0] : -1);
-		if (fds[i] < 0) {
-			ret = fds[i];
-			break;
-		}
-	}
-	while (i-- > 0)
-		close(fds[i]);
-	return ret;
-}
-
 #define RD0	"event=0x83,umask=0x4,ch_mask=0x1,fc_mask=0x7"
 #define WR0	"event=0x83,umask=0x1,ch_mask=0x1,fc_mask=0x7"
 #define ORD0	"event=0xc0,umask=0x4,ch_mask=0x1,fc_mask=0x7"
@@ -411,14 +430,13 @@ TEST_F(icx, constraints)
 	const char *three_c0[] = { ORD0, "event=0xd5,umask=0x1,fc_mask=0x4", OWR0 };
 	const char *five[] = { "event=0x1", RD0, WR0, ORD0, OWR0 };
 	const char *mixed[] = { ORD0, "event=0x1", RD0, "event=0x84,umask=0x4,ch_mask=0x1,fc_mask=0x7" };
-	int fds[5];
 
 	/* perf iostat's group of a root port fits */
-	EXPECT_EQ(0, group_of(iostat, 4, fds));
-	EXPECT_EQ(0, group_of(mixed, 4, fds));
-	EXPECT_EQ(-EINVAL, group_of(three_83, 3, fds));
-	EXPECT_EQ(-EINVAL, group_of(three_c0, 3, fds));
-	EXPECT_EQ(-EINVAL, group_of(five, 5, fds));
+	EXPECT_EQ(0, group_of(IIO(0), iostat, 4));
+	EXPECT_EQ(0, group_of(IIO(0), mixed, 4));
+	EXPECT_EQ(-EINVAL, group_of(IIO(0), three_83, 3));
+	EXPECT_EQ(-EINVAL, group_of(IIO(0), three_c0, 3));
+	EXPECT_EQ(-EINVAL, group_of(IIO(0), five, 5));
 }
 
 /* The iostat group counts exactly, each on its counter. */
@@ -579,9 +597,6 @@ static void perf_stat_exact(struct __test_metadata *_metadata, const char *perf,
 
 #define RAW_PART0	"uncore_iio_0/event=0x83,umask=0x04,ch_mask=0x1,fc_mask=0x7/"
 #define NAME_PART0	"UNC_IIO_DATA_REQ_OF_CPU.MEM_READ.PART0"
-/* perf's Ice Lake-X tables on any CPU (vm.sh --cpu-model icx needs none) */
-#define ICX_CPUID	"PERF_CPUID=GenuineIntel-6-6A-0"
-
 /*
  * perf iostat's root ports (perf stat --iostat=list; "perf iostat" is a
  * script that calls it), named by the dieX files.  (Its counts are

@@ -98,6 +98,22 @@ pmu_gone_within() {
 	done
 	return 1
 }
+# is GOT WANT: they are the same string
+is() { [ "$1" = "$2" ]; }
+# near GOT WANT TOL: GOT is a number within TOL * WANT of WANT
+near() {
+	awk -v g="$1" -v w="$2" -v t="$3" \
+		'BEGIN { exit !(g ~ /^[0-9.e+-]+$/ && g - w <= t * w && w - g <= t * w) }'
+}
+# tap_expect NAME COND...: one TAP result; on failure, COND and the first
+# 30 lines of $TMP/$last and $TMP/$last.err (a tool's stdout and stderr)
+tap_expect() {
+	local name=$1; shift
+	if "$@"; then tap_ok "$name"; return; fi
+	tap_fail "$name"
+	echo "#   failed: $*"
+	[ -n "${last:-}" ] && sed 's/^/#   | /' "$TMP/$last" "$TMP/$last.err" | head -n 30
+}
 pmu_present() { [ -e "/sys/bus/event_source/devices/$1/type" ]; }
 pmu_absent() { ! pmu_present "$1"; }
 

@@ -29,20 +29,6 @@ back() {
 	awk -v b="$(v "$1" "$2" "$3")" -v t="$(v "$1" "$2" ELAPSED_TIME_IN_NS)" \
 		'BEGIN { printf "%.0f", b * t }'
 }
-# near GOT WANT TOL: |GOT - WANT| <= TOL * WANT
-near() {
-	awk -v g="$1" -v w="$2" -v t="$3" \
-		'BEGIN { exit !(g ~ /^[0-9.e+-]+$/ && g - w <= t * w && w - g <= t * w) }'
-}
-# expect NAME COND...: one TAP result; on failure show the tool's output
-expect() {
-	local name=$1; shift
-	if "$@"; then tap_ok "$name"; return; fi
-	tap_fail "$name"
-	echo "#   failed: $*"
-	[ -n "${last:-}" ] && sed 's/^/#   | /' "$TMP/$last" "$TMP/$last.err" | head -n 30
-}
-is() { [ "$1" = "$2" ]; }
 # wait_open PID N: wait (up to 30 s) until process PID holds N perf events
 wait_open() {
 	local i
@@ -172,11 +158,11 @@ c2c_ok='near "$(c2c C2C_FREQ_IN_GHZ)" 1 0.01 &&
 	is "$(c2c OUT_RD_AVG_LATENCY_IN_CYCLES) $(c2c OUT_RD_AVG_LATENCY_IN_NS)" "- -"'
 # (cpu-clock counts real time: the ratios are 1 up to a stall between reads)
 last=c2c; rt_try c2c "$c2c_ok" c2c_run
-expect "C2C without write events: counts, read metrics only" \
+tap_expect "C2C without write events: counts, read metrics only" \
 	is "$rc $(cut -d, -f2 "$TMP/c2c" | tr '\n' ' ')" \
 	"0 ELAPSED_TIME_IN_NS C2C_FREQ_IN_GHZ IN_RD_AVG_LATENCY_IN_CYCLES IN_RD_AVG_LATENCY_IN_NS OUT_RD_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_NS "
-expect "C2C: cpu-clock ratios are 1, zero denominators print '-'" eval "$c2c_ok"
-expect "-v names the events the dropped metrics need" \
+tap_expect "C2C: cpu-clock ratios are 1, zero denominators print '-'" eval "$c2c_ok"
+tap_expect "-v names the events the dropped metrics need" \
 	grep -q "no IN_WR_AVG_LATENCY_IN_CYCLES: no event in_wr_cum_outs" "$TMP/c2c.err"
 
 # --- the simulator -----------------------------------------------------------
@@ -187,17 +173,17 @@ sim_del $ID
 sim_new "$ID 2 clock=manual clock_mhz=1000 rcs=0" || { echo "Bail out! cannot create device"; exit 1; }
 
 last=all; m all -x, -t 0.2; rc=$?
-expect "all PMUs of the known families by default, sorted" \
+tap_expect "all PMUs of the known families by default, sorted" \
 	is "$rc $(cut -d, -f1 "$TMP/all" | uniq | tr '\n' ' ')" \
 	"0 $CMEM0 $CMEM1 nvidia_nvclink_pmu_0 nvidia_nvclink_pmu_1 nvidia_nvdlink_pmu_0 nvidia_nvdlink_pmu_1 nvidia_nvlink_c2c_pmu_0 nvidia_nvlink_c2c_pmu_1 $UCF0 $UCF1 "
-expect "CSV: pmu,metric,value,percent for ELAPSED and the 8 UCF metrics" \
+tap_expect "CSV: pmu,metric,value,percent for ELAPSED and the 8 UCF metrics" \
 	is "$(grep "^$UCF0," "$TMP/all" | awk -F, 'NF != 4 || $4 != "100.00" { bad = 1 }
 		{ printf "%s ", $2 } END { if (bad) print "BAD" }')" \
 	"ELAPSED_TIME_IN_NS AVG_SLC_READ_BANDWIDTH_IN_GBPS AVG_SLC_WRITE_BANDWIDTH_IN_GBPS AVG_MEM_READ_BANDWIDTH_IN_GBPS AVG_MEM_WRITE_BANDWIDTH_IN_GBPS AVG_SLC_READ_REQUEST_RATE AVG_SLC_WRITE_REQUEST_RATE AVG_MEM_READ_REQUEST_RATE AVG_MEM_WRITE_REQUEST_RATE "
 # no sim time passed: 0 cycles, so every request rate and latency is "-":
 # per socket 4 UCF rates, 2 CMEM latencies and the link latencies in
 # cycles and ns (8 C2C, 4 CLink, 2 DLink)
-expect "zero denominators print '-' (no cycles, no requests)" \
+tap_expect "zero denominators print '-' (no cycles, no requests)" \
 	is "$(grep -c ',-,' "$TMP/all") $(v all $UCF0 AVG_SLC_READ_BANDWIDTH_IN_GBPS) $(v all $CMEM0 FREQ_IN_GHZ)" \
 	"40 0 0"
 
@@ -210,27 +196,27 @@ echo "add id=2 socket=0 op=wr size=128 rate=5000000 hit=1" > $D/flows
 echo "add id=3 socket=1 op=rd size=256 rate=1000000 dst=rem" > $D/flows
 last=man; m man -x, -- sh -c "echo 'socket=0 op=rd size=64 count=3000 lat=250' > $D/inject &&
 	echo 1000000000 > $D/advance"; rc=$?
-expect "manual clock: exit 0, every group ran the whole time" \
+tap_expect "manual clock: exit 0, every group ran the whole time" \
 	is "$rc $(awk -F, '$4 != "100.00"' "$TMP/man" | wc -l)" "0 0"
 # the 3000 injected reads pass through the UCF too: 20003000 per 1e9 cycles
-expect "AVG_SLC_READ_REQUEST_RATE is exactly 20003000 over 1e9 cycles" \
+tap_expect "AVG_SLC_READ_REQUEST_RATE is exactly 20003000 over 1e9 cycles" \
 	is "$(v man $UCF0 AVG_SLC_READ_REQUEST_RATE) $(v man $UCF0 AVG_MEM_READ_REQUEST_RATE)" \
 	"0.020003 0.020003"
-expect "write hits: SLC write rate 0.005, no memory writes" \
+tap_expect "write hits: SLC write rate 0.005, no memory writes" \
 	is "$(v man $UCF0 AVG_SLC_WRITE_REQUEST_RATE) $(v man $UCF0 AVG_MEM_WRITE_REQUEST_RATE) $(v man $UCF0 AVG_MEM_WRITE_BANDWIDTH_IN_GBPS)" \
 	"0.005 0 0"
-expect "socket 1: 0.001 read requests per cycle, no writes" \
+tap_expect "socket 1: 0.001 read requests per cycle, no writes" \
 	is "$(v man $UCF1 AVG_SLC_READ_REQUEST_RATE) $(v man $UCF1 AVG_SLC_WRITE_REQUEST_RATE)" "0.001 0"
 # bandwidth * ELAPSED_TIME_IN_NS gives back the bytes of that second
-expect "bandwidth = bytes / ELAPSED_TIME_IN_NS (1280192000, 6.4e8, 1280192000, 2.56e8 B)" \
+tap_expect "bandwidth = bytes / ELAPSED_TIME_IN_NS (1280192000, 6.4e8, 1280192000, 2.56e8 B)" \
 	eval 'near "$(back man $UCF0 AVG_SLC_READ_BANDWIDTH_IN_GBPS)" 1280192000 1e-7 &&
 	      near "$(back man $UCF0 AVG_SLC_WRITE_BANDWIDTH_IN_GBPS)" 640000000 1e-7 &&
 	      near "$(back man $UCF0 AVG_MEM_READ_BANDWIDTH_IN_GBPS)" 1280192000 1e-7 &&
 	      near "$(back man $UCF1 AVG_SLC_READ_BANDWIDTH_IN_GBPS)" 256000000 1e-7'
-expect "CMEM: AVG_LATENCY_IN_CYCLES is exactly 250 ns at 1000 MHz" \
+tap_expect "CMEM: AVG_LATENCY_IN_CYCLES is exactly 250 ns at 1000 MHz" \
 	is "$(v man $CMEM0 AVG_LATENCY_IN_CYCLES) $(v man $CMEM1 AVG_LATENCY_IN_CYCLES)" "250 -"
 # 1e9 cycles in a window of real time longer than the advance
-expect "CMEM: FREQ_IN_GHZ and AVERAGE_LATENCY_IN_NS follow the cycles counted" \
+tap_expect "CMEM: FREQ_IN_GHZ and AVERAGE_LATENCY_IN_NS follow the cycles counted" \
 	eval 'f=$(v man $CMEM0 FREQ_IN_GHZ) t=$(v man $CMEM0 ELAPSED_TIME_IN_NS);
 	      near "$f" "$(awk -v t="$t" "BEGIN { printf \"%.12g\", 1e9 / t }")" 1e-7 &&
 	      near "$(v man $CMEM0 AVERAGE_LATENCY_IN_NS)" \
@@ -240,7 +226,7 @@ expect "CMEM: FREQ_IN_GHZ and AVERAGE_LATENCY_IN_NS follow the cycles counted" \
 # four steps, whatever intervals they fall in, is 1.28e9 bytes in all.
 last=mint; m mint -x, -I 100 $UCF0 -- sh -c "for i in 1 2 3 4; do
 	echo 250000000 > $D/advance; sleep 0.3; done"; rc=$?
-expect "-I 100, manual clock: the intervals' bytes add up to 1.28e9 exactly" \
+tap_expect "-I 100, manual clock: the intervals' bytes add up to 1.28e9 exactly" \
 	eval '[ $rc = 0 ] && awk -F, "\$3 == \"ELAPSED_TIME_IN_NS\" { t = \$4 }
 		\$3 == \"AVG_SLC_READ_BANDWIDTH_IN_GBPS\" { b += \$4 * t; if (\$4 > 0) n++ }
 		END { exit !(n >= 2 && b > 1280000000 * (1 - 1e-7) && b < 1280000000 * (1 + 1e-7)) }" \
@@ -266,7 +252,7 @@ last=lk; m lk -x, $P $T $C2C $CL $DL -- sh -c "
 	echo 'dst=rem op=rd count=600 lat=1200' > $D/inject &&
 	echo 'dst=loc_cxl op=rd count=800 lat=350' > $D/inject &&
 	echo 1000000000 > $D/advance"; rc=$?
-expect "PCIe and link PMUs, manual clock: exit 0, five groups that ran the whole time" \
+tap_expect "PCIe and link PMUs, manual clock: exit 0, five groups that ran the whole time" \
 	is "$rc $(cut -d, -f1 "$TMP/lk" | uniq | wc -l) $(awk -F, '$4 != "100.00"' "$TMP/lk" | wc -l)" "0 5 0"
 # x PMU METRIC...: the values, space separated
 x() { local p=$1 r=; shift; for k in "$@"; do r="$r $(v lk "$p" "$k")"; done; echo "${r# }"; }
@@ -275,32 +261,32 @@ ns() {
 	near "$(v lk "$1" "$3")" "$(awk -v c="$(v lk "$1" "$2")" -v f="$(v lk "$1" "$4")" \
 		'BEGIN { printf "%.12g", c / f }')" 1e-7
 }
-expect "PCIE: AVG_LATENCY_IN_CYCLES 500, request rates 4000 and 2000 per 1e9 cycles ($(x $P AVG_LATENCY_IN_CYCLES AVG_RD_REQUEST_RATE AVG_WR_REQUEST_RATE))" \
+tap_expect "PCIE: AVG_LATENCY_IN_CYCLES 500, request rates 4000 and 2000 per 1e9 cycles ($(x $P AVG_LATENCY_IN_CYCLES AVG_RD_REQUEST_RATE AVG_WR_REQUEST_RATE))" \
 	is "$(x $P AVG_LATENCY_IN_CYCLES AVG_RD_REQUEST_RATE AVG_WR_REQUEST_RATE)" "500 4e-06 2e-06"
-expect "PCIE: bandwidth * ELAPSED_TIME_IN_NS = 1024000 and 256000 B, FREQ_IN_GHZ * it = 1e9 cycles, AVERAGE_LATENCY_IN_NS = 500 / FREQ_IN_GHZ" \
+tap_expect "PCIE: bandwidth * ELAPSED_TIME_IN_NS = 1024000 and 256000 B, FREQ_IN_GHZ * it = 1e9 cycles, AVERAGE_LATENCY_IN_NS = 500 / FREQ_IN_GHZ" \
 	eval 'near "$(back lk $P AVG_RD_BANDWIDTH_IN_GBPS)" 1024000 1e-7 &&
 	      near "$(back lk $P AVG_WR_BANDWIDTH_IN_GBPS)" 256000 1e-7 &&
 	      near "$(back lk $P FREQ_IN_GHZ)" 1e9 1e-7 &&
 	      ns $P AVG_LATENCY_IN_CYCLES AVERAGE_LATENCY_IN_NS FREQ_IN_GHZ'
-expect "PCIE-TGT: request rates 1000 and 3000 per 1e9 cycles, 512000 and 192000 B ($(x $T AVG_RD_REQUEST_RATE AVG_WR_REQUEST_RATE))" \
+tap_expect "PCIE-TGT: request rates 1000 and 3000 per 1e9 cycles, 512000 and 192000 B ($(x $T AVG_RD_REQUEST_RATE AVG_WR_REQUEST_RATE))" \
 	eval 'is "$(x $T AVG_RD_REQUEST_RATE AVG_WR_REQUEST_RATE)" "1e-06 3e-06" &&
 	      near "$(back lk $T AVG_RD_BANDWIDTH_IN_GBPS)" 512000 1e-7 &&
 	      near "$(back lk $T AVG_WR_BANDWIDTH_IN_GBPS)" 192000 1e-7'
-expect "NVLink-C2C: in rd/wr, out rd/wr latency 400 200 700 900 cycles ($(x $C2C IN_RD_AVG_LATENCY_IN_CYCLES IN_WR_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_CYCLES OUT_WR_AVG_LATENCY_IN_CYCLES))" \
+tap_expect "NVLink-C2C: in rd/wr, out rd/wr latency 400 200 700 900 cycles ($(x $C2C IN_RD_AVG_LATENCY_IN_CYCLES IN_WR_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_CYCLES OUT_WR_AVG_LATENCY_IN_CYCLES))" \
 	is "$(x $C2C IN_RD_AVG_LATENCY_IN_CYCLES IN_WR_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_CYCLES OUT_WR_AVG_LATENCY_IN_CYCLES)" \
 	"400 200 700 900"
-expect "NVLink-C2C: C2C_FREQ_IN_GHZ * ELAPSED_TIME_IN_NS = 1e9 cycles, each latency in ns = cycles / C2C_FREQ_IN_GHZ" \
+tap_expect "NVLink-C2C: C2C_FREQ_IN_GHZ * ELAPSED_TIME_IN_NS = 1e9 cycles, each latency in ns = cycles / C2C_FREQ_IN_GHZ" \
 	eval 'near "$(back lk $C2C C2C_FREQ_IN_GHZ)" 1e9 1e-7 &&
 	      ns $C2C IN_RD_AVG_LATENCY_IN_CYCLES IN_RD_AVG_LATENCY_IN_NS C2C_FREQ_IN_GHZ &&
 	      ns $C2C IN_WR_AVG_LATENCY_IN_CYCLES IN_WR_AVG_LATENCY_IN_NS C2C_FREQ_IN_GHZ &&
 	      ns $C2C OUT_RD_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_NS C2C_FREQ_IN_GHZ &&
 	      ns $C2C OUT_WR_AVG_LATENCY_IN_CYCLES OUT_WR_AVG_LATENCY_IN_NS C2C_FREQ_IN_GHZ'
-expect "NV-CLink: in/out read latency 1000 and 1200 cycles, in ns = cycles / CLINK_FREQ_IN_GHZ ($(x $CL IN_RD_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_CYCLES))" \
+tap_expect "NV-CLink: in/out read latency 1000 and 1200 cycles, in ns = cycles / CLINK_FREQ_IN_GHZ ($(x $CL IN_RD_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_CYCLES))" \
 	eval 'is "$(x $CL IN_RD_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_CYCLES)" "1000 1200" &&
 	      near "$(back lk $CL CLINK_FREQ_IN_GHZ)" 1e9 1e-7 &&
 	      ns $CL IN_RD_AVG_LATENCY_IN_CYCLES IN_RD_AVG_LATENCY_IN_NS CLINK_FREQ_IN_GHZ &&
 	      ns $CL OUT_RD_AVG_LATENCY_IN_CYCLES OUT_RD_AVG_LATENCY_IN_NS CLINK_FREQ_IN_GHZ'
-expect "NV-DLink: read latency 350 cycles, in ns = cycles / DLINK_FREQ_IN_GHZ ($(x $DL IN_RD_AVG_LATENCY_IN_CYCLES))" \
+tap_expect "NV-DLink: read latency 350 cycles, in ns = cycles / DLINK_FREQ_IN_GHZ ($(x $DL IN_RD_AVG_LATENCY_IN_CYCLES))" \
 	eval 'is "$(x $DL IN_RD_AVG_LATENCY_IN_CYCLES)" 350 &&
 	      near "$(back lk $DL DLINK_FREQ_IN_GHZ)" 1e9 1e-7 &&
 	      ns $DL IN_RD_AVG_LATENCY_IN_CYCLES IN_RD_AVG_LATENCY_IN_NS DLINK_FREQ_IN_GHZ'
@@ -322,7 +308,7 @@ lkrt_ok='[ $rc = 0 ] && is "$(r $P AVG_LATENCY_IN_CYCLES) $(r $C2C OUT_RD_AVG_LA
 	 near "$(r $P AVERAGE_LATENCY_IN_NS)" 250 0.02 &&
 	 near "$(r $C2C OUT_RD_AVG_LATENCY_IN_NS)" 250 0.02'
 last=lkrt; rt_try lkrt "$lkrt_ok" lkrt
-expect "realtime: PCIE and C2C read latency 375 cycles at 1500 MHz, 250 ns within 2% ($(r $P AVERAGE_LATENCY_IN_NS), $(r $C2C OUT_RD_AVG_LATENCY_IN_NS))" \
+tap_expect "realtime: PCIE and C2C read latency 375 cycles at 1500 MHz, 250 ns within 2% ($(r $P AVERAGE_LATENCY_IN_NS), $(r $C2C OUT_RD_AVG_LATENCY_IN_NS))" \
 	eval "$lkrt_ok"
 
 
@@ -358,16 +344,16 @@ rt_lat='[ $rc = 0 ] && [ "$(echo "$lat" | wc -l)" = 1 ] && set -- $lat &&
 rt_freq='set -- $lat && near "$4" 250 0.01 && [ -n "$freqs" ] && near "$fmean" 1.5 0.01 &&
 	      ok=1 && for f in $freqs; do near "$f" 1.5 0.05 || ok=0; done && [ $ok = 1 ]'
 last=rt; rt_try rt "$rt_lat && $rt_freq" rt
-expect "CMEM: AVG_LATENCY_IN_CYCLES exactly 250 ns at 1500 MHz (375), in one later interval ($lat)" \
+tap_expect "CMEM: AVG_LATENCY_IN_CYCLES exactly 250 ns at 1500 MHz (375), in one later interval ($lat)" \
 	eval "$rt_lat"
-expect "CMEM: FREQ_IN_GHZ 1.5 after the first interval (mean within 1%, each within 5%) and AVERAGE_LATENCY_IN_NS 250 within 1% ($fmean: $freqs)" \
+tap_expect "CMEM: FREQ_IN_GHZ 1.5 after the first interval (mean within 1%, each within 5%) and AVERAGE_LATENCY_IN_NS 250 within 1% ($fmean: $freqs)" \
 	eval "$rt_freq"
 # The request rates are ratios of two counts the simulator keeps on its
 # own clock: on the manual clock they are exact, whatever the load.  The
 # same flows, one second of sim time: 20M/s and 5M/s over 1500 MHz.
 echo manual > $D/clock
 last=rtm; m rtm -x, $UCF0 -- sh -c "echo 1000000000 > $D/advance"; rc=$?
-expect "UCF: request rates 20M/s and 5M/s over 1500 MHz, exactly ($(v rtm $UCF0 AVG_SLC_READ_REQUEST_RATE), $(v rtm $UCF0 AVG_SLC_WRITE_REQUEST_RATE))" \
+tap_expect "UCF: request rates 20M/s and 5M/s over 1500 MHz, exactly ($(v rtm $UCF0 AVG_SLC_READ_REQUEST_RATE), $(v rtm $UCF0 AVG_SLC_WRITE_REQUEST_RATE))" \
 	eval '[ $rc = 0 ] && near "$(v rtm $UCF0 AVG_SLC_READ_REQUEST_RATE)" 0.0133333333 1e-5 &&
 	      near "$(v rtm $UCF0 AVG_SLC_WRITE_REQUEST_RATE)" 0.0033333333 1e-5'
 echo realtime > $D/clock
@@ -377,7 +363,7 @@ rtu_ok='[ $rc = 0 ] && near "$(v rtu $UCF0 AVG_SLC_READ_BANDWIDTH_IN_GBPS)" 1.28
 	near "$(v rtu $UCF0 AVG_MEM_READ_BANDWIDTH_IN_GBPS)" 1.28 0.02 &&
 	near "$(v rtu $UCF0 AVG_SLC_WRITE_BANDWIDTH_IN_GBPS)" 0.64 0.02'
 last=rtu; rt_try rtu "$rtu_ok" rtu
-expect "UCF: 1.28 GB/s read, 0.64 GB/s write, within 2% ($(v rtu $UCF0 AVG_SLC_READ_BANDWIDTH_IN_GBPS), $(v rtu $UCF0 AVG_SLC_WRITE_BANDWIDTH_IN_GBPS))" \
+tap_expect "UCF: 1.28 GB/s read, 0.64 GB/s write, within 2% ($(v rtu $UCF0 AVG_SLC_READ_BANDWIDTH_IN_GBPS), $(v rtu $UCF0 AVG_SLC_WRITE_BANDWIDTH_IN_GBPS))" \
 	eval "$rtu_ok"
 
 # Intervals: -I 400 -t 2 is five windows of 0.4 s.  Each counter is read
@@ -395,7 +381,7 @@ int() {
 }
 int_ok='[ $rc = 0 ] && [ "$nint $bad" = "5 0" ] && near "$avg" 1.28 0.02'
 last=int; rt_try int "$int_ok" int
-expect "-I 400 -t 2: five intervals, 1.28 GB/s in all within 2%, each within 10% (${ints#* * })" \
+tap_expect "-I 400 -t 2: five intervals, 1.28 GB/s in all within 2%, each within 10% (${ints#* * })" \
 	eval "$int_ok"
 
 # Table output flags a multiplexed group.  The UCF group needs all 8
@@ -413,33 +399,33 @@ last=mux; rt_try mux "$mux_ok" mux
 kill -INT $pid
 wait $pid; rca=$?
 pcts=$(awk -F, '{ printf "%s ", $5 }' "$TMP/mux-a" | head -c 30)
-expect "two groups that do not fit together are flagged, not scaled (A: $pcts)" \
+tap_expect "two groups that do not fit together are flagged, not scaled (A: $pcts)" \
 	eval "$mux_ok"' && [ $rca = 0 ] &&
 	      [ -s "$TMP/mux-a" ] && awk -F, "\$5 >= 100 { exit 1 }" "$TMP/mux-a"'
 
 # --- errors --------------------------------------------------------------------
 
 last=unknown; m unknown nvidia_ucf_pmu_9; rc=$?
-expect "unknown PMU: exit 1, message, no output" \
+tap_expect "unknown PMU: exit 1, message, no output" \
 	eval '[ $rc = 1 ] && [ ! -s "$TMP/unknown" ] &&
 	      grep -q "unknown PMU .nvidia_ucf_pmu_9." "$TMP/unknown.err"'
 last=glob; m glob 'nvidia_pcie_pmu_*'; rc=$?
-expect "a glob that matches no PMU: exit 1" \
+tap_expect "a glob that matches no PMU: exit 1" \
 	eval '[ $rc = 1 ] && grep -q "no PMU of a known family matches" "$TMP/glob.err"'
 last=other; m other software; rc=$?
-expect "a PMU of no known family: exit 1" \
+tap_expect "a PMU of no known family: exit 1" \
 	eval '[ $rc = 1 ] && grep -q "not of a family with known metrics" "$TMP/other.err"'
 last=usage; m usage -I 5; rc=$?
-expect "bad usage: exit 2" is $rc 2
+tap_expect "bad usage: exit 2" is $rc 2
 last=perm; setpriv --reuid=65534 --regid=65534 --clear-groups "$M" -t 0.1 $UCF0 \
 	> "$TMP/perm" 2> "$TMP/perm.err"; rc=$?
-expect "no permission: exit 1, EACCES named" \
+tap_expect "no permission: exit 1, EACCES named" \
 	eval '[ $rc = 1 ] && grep -q "EACCES (Permission denied)" "$TMP/perm.err" &&
 	      grep -q CAP_PERFMON "$TMP/perm.err"'
 last=both; m both -t 1 $UCF0 -- true; rc=$?
-expect "-t and a command together: exit 2" is $rc 2
+tap_expect "-t and a command together: exit 2" is $rc 2
 last=status; m status $UCF0 -- sh -c 'exit 3'; rc=$?
-expect "the command's exit status is the tool's" is $rc 3
+tap_expect "the command's exit status is the tool's" is $rc 3
 
 # SIGINT ends -I without -t, after printing the interval so far: with
 # -I 600000 no interval ends by itself, so the one printed is SIGINT's.
@@ -451,7 +437,7 @@ kill -INT $pid
 wait $pid; rc=$?
 last=int2
 el=$(awk -F, '$3 == "ELAPSED_TIME_IN_NS" { printf "%s ", $4 }' "$TMP/int2")
-expect "SIGINT: exit 0, the interval so far printed (ELAPSED_TIME_IN_NS: $el)" \
+tap_expect "SIGINT: exit 0, the interval so far printed (ELAPSED_TIME_IN_NS: $el)" \
 	eval '[ $rc = 0 ] && awk -F, "\$3 == \"ELAPSED_TIME_IN_NS\" { n++; t = \$4 }
 		END { exit !(n == 1 && t >= 0.3e9) }" "$TMP/int2"'
 
@@ -459,7 +445,7 @@ expect "SIGINT: exit 0, the interval so far printed (ELAPSED_TIME_IN_NS: $el)" \
 sim_del $ID
 sim_new "$ID 1 counters=4 rcs=0" || { echo "Bail out! cannot create device"; exit 1; }
 last=small; m small -t 0.1 $UCF0; rc=$?
-expect "a group too big for the counters: exit 1, EINVAL named" \
+tap_expect "a group too big for the counters: exit 1, EINVAL named" \
 	eval '[ $rc = 1 ] && grep -q "EINVAL (Invalid argument)" "$TMP/small.err" &&
 	      grep -q "refused a group of 6 events" "$TMP/small.err"'
 
@@ -484,16 +470,16 @@ kill -INT $pid 2>/dev/null
 wait $pid; rc=$?
 last=gone
 if kernel_revokes; then
-	expect "device deleted while counting: exit 1, says so ($rc: $(head -n1 "$TMP/gone.err"))" \
+	tap_expect "device deleted while counting: exit 1, says so ($rc: $(head -n1 "$TMP/gone.err"))" \
 		eval '[ $rc = 1 ] && grep -q "went away while being counted" "$TMP/gone.err" &&
 		      pmu_gone_within $UCF0 5'
 else
-	expect "device deleted while counting: runs on to SIGINT, PMU gone after ($rc)" \
+	tap_expect "device deleted while counting: runs on to SIGINT, PMU gone after ($rc)" \
 		eval '[ $rc = 0 ] && [ ! -s "$TMP/gone.err" ] && pmu_gone_within $UCF0 5'
 fi
 
 last=""
-expect "no sanitizer report in any run" \
+tap_expect "no sanitizer report in any run" \
 	eval '! grep -l -e "runtime error" -e "Sanitizer" "$TMP"/*.err'
 sim_del $ID
 rm -rf "$TMP"

@@ -198,6 +198,38 @@ TEST_F(testbox, reserved_bits)
 	ASSERT_EQ(0, pmu_attr(PMU, "any", &attr));
 	attr.config |= 0x100;
 	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, 0, -1));
+	attr.config &= ~0x100ULL;
+	attr.config |= 1ULL << 44;	/* just above tag's second range */
+	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, 0, -1));
+}
+
+/*
+ * A format in two ranges: its sysfs text names both, their bits are
+ * valid, and the family sees the value joined (tag must be 0 or 0x5a:
+ * 0xa in config:12-15, 0x5 in config:40-43).
+ */
+TEST_F(testbox, split_format)
+{
+	struct perf_event_attr attr;
+	char buf[64];
+	int fd;
+
+	ASSERT_EQ(0, pmu_read(PMU, "format/tag", buf, sizeof(buf)));
+	EXPECT_STREQ("config:12-15,40-43", buf);
+	ASSERT_EQ(0, pmu_attr(PMU, "any,tag=0x5a", &attr));
+	EXPECT_EQ(0x5000000a002ULL, attr.config);
+	fd = perf_open(&attr, -1, 0, -1);
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
+	/* the ranges the other way round: 0xa5, not the tag */
+	attr.config = 0xa0000005002ULL;
+	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, 0, -1));
+	attr.config = 0x2;
+	fd = perf_open(&attr, -1, 0, -1);
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
 }
 
 /*

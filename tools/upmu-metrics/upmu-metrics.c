@@ -18,23 +18,18 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "metrics.h"
 #include "upmu_pmu.h"
+#include "upmu_run.h"
 
 #define PROG		"upmu-metrics"
-#define NSEC_PER_SEC	1000000000LL
-#define NEVER		INT64_MAX
 #define READ_FORMAT	(PERF_FORMAT_GROUP | PERF_FORMAT_ID | \
 			 PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 #define METRIC_WIDTH	32
@@ -76,9 +71,13 @@ struct options {
 	bool verbose;		/* -v */
 };
 
+struct pmu_set {
+	struct pmu *pmus;
+	int nr;
+};
+
 static struct options opt;
 static int name_width = 24;
-static volatile sig_atomic_t stop_signal;
 
 static void usage(FILE *f)
 {
@@ -118,24 +117,6 @@ static void __attribute__((format(printf, 1, 2))) err(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-/* "EACCES (Permission denied)" */
-static const char *errno_str(int e)
-{
-	static char buf[128];
-	const char *name = strerrorname_np(e);
-
-	snprintf(buf, sizeof(buf), "%s (%s)", name ? name : "unknown errno", strerror(e));
-	return buf;
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
 /* The table */
@@ -676,56 +657,22 @@ static int list_pmus(struct pmu *pmus, int nr)
 
 /* Counting */
 
-static void on_signal(int sig)
+static int sample(void *ctx, double t)
 {
-	if (sig != SIGCHLD)
-		stop_signal = sig;
-}
+	struct pmu_set *set = ctx;
 
-static pid_t start_command(char **cmd, const sigset_t *mask)
-{
-	pid_t pid = fork();
-
-	if (pid < 0) {
-		err("fork: %s", errno_str(errno));
-		return -1;
-	}
-	if (!pid) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		sigprocmask(SIG_SETMASK, mask, NULL);
-		execvp(cmd[0], cmd);
-		err("cannot run %s: %s", cmd[0], errno_str(errno));
-		_exit(127);
-	}
-	return pid;
+	return print_all(t, set->pmus, set->nr);
 }
 
 /* Count from now until -t expires, the command exits or a signal comes. */
 static int count(struct pmu *pmus, int nr, char **cmd, int *status)
 {
-	int64_t start, end, tick = NEVER, interval = opt.interval_ms * 1000000LL;
-	sigset_t block, waitmask;
-	struct sigaction sa;
-	bool done = false, child_done = false;
-	pid_t child = -1;
-	int i, ret = 0;
-
-	/* Signals are blocked except while waiting in ppoll(): none is lost. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_NOCLDSTOP;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGCHLD, &sa, NULL);
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &block, &waitmask);
-	sigdelset(&waitmask, SIGINT);
-	sigdelset(&waitmask, SIGTERM);
-	sigdelset(&waitmask, SIGCHLD);
+	struct pmu_set set = { pmus, nr };
+	struct run_opts ro = {
+		.interval_ms = opt.interval_ms, .seconds = opt.seconds,
+		.cmd = cmd, .prog = PROG,
+	};
+	int i;
 
 	print_header();
 	/* Enable the groups together, so that they cover the same time. */
@@ -735,53 +682,7 @@ static int count(struct pmu *pmus, int nr, char **cmd, int *status)
 			return -1;
 		}
 	}
-	start = now_ns();
-	if (opt.seconds > 0)
-		end = start + llround(opt.seconds * NSEC_PER_SEC);
-	else if (cmd || interval)
-		end = NEVER;
-	else
-		end = start + NSEC_PER_SEC;
-	if (interval)
-		tick = start + interval;
-	if (cmd) {
-		child = start_command(cmd, &waitmask);
-		if (child < 0)
-			return -1;
-	}
-
-	while (!done) {
-		int64_t deadline = tick < end ? tick : end, now = now_ns();
-
-		while (now < deadline && !stop_signal && !child_done) {
-			struct timespec ts = {
-				.tv_sec = (deadline - now) / NSEC_PER_SEC,
-				.tv_nsec = (deadline - now) % NSEC_PER_SEC,
-			};
-
-			ppoll(NULL, 0, deadline == NEVER ? NULL : &ts, &waitmask);
-			if (child > 0 && waitpid(child, status, WNOHANG) == child) {
-				child = -1;
-				child_done = true;
-			}
-			now = now_ns();
-		}
-		done = now >= end || stop_signal || child_done;
-		if (interval) {
-			ret = print_all((double)(now - start) / NSEC_PER_SEC, pmus, nr);
-			if (ret)
-				break;
-			while (tick <= now)
-				tick += interval;
-		}
-	}
-	if (!interval && !ret)
-		ret = print_all((double)(now_ns() - start) / NSEC_PER_SEC, pmus, nr);
-	if (child > 0) {
-		kill(child, SIGTERM);
-		waitpid(child, status, 0);
-	}
-	return ret;
+	return run_loop(&ro, sample, &set, status);
 }
 
 static int parse_args(int argc, char **argv, char ***names, int *nr_names, char ***cmd)
@@ -791,33 +692,22 @@ static int parse_args(int argc, char **argv, char ***names, int *nr_names, char 
 		{ }
 	};
 	const char *last_optarg = NULL;
-	char *end;
 	int c, i;
 
 	while ((c = getopt_long(argc, argv, "+I:t:x:lvh", longopts, NULL)) != -1) {
 		last_optarg = optarg;
 		switch (c) {
 		case 'I':
-			errno = 0;
-			opt.interval_ms = strtol(optarg, &end, 10);
-			if (errno || *end || opt.interval_ms < 10 || opt.interval_ms > 3600000) {
-				err("-I: an interval in ms from 10 to 3600000, not '%s'", optarg);
+			if (run_parse_interval(PROG, c, optarg, &opt.interval_ms))
 				return -1;
-			}
 			break;
 		case 't':
-			opt.seconds = strtod(optarg, &end);
-			if (*end || !(opt.seconds > 0) || opt.seconds > 31536000) {
-				err("-t: a number of seconds above 0, not '%s'", optarg);
+			if (run_parse_seconds(PROG, c, optarg, &opt.seconds))
 				return -1;
-			}
 			break;
 		case 'x':
-			if (!*optarg) {
-				err("-x: an empty separator");
+			if (run_parse_sep(PROG, c, optarg, &opt.sep))
 				return -1;
-			}
-			opt.sep = optarg;
 			break;
 		case 'l':
 			opt.list = true;
@@ -888,11 +778,7 @@ int main(int argc, char **argv)
 			goto out;
 	if (count(pmus, nr, cmd, &status))
 		goto out;
-	ret = 0;
-	if (cmd && WIFEXITED(status))
-		ret = WEXITSTATUS(status);
-	else if (cmd && WIFSIGNALED(status))
-		ret = 128 + WTERMSIG(status);
+	ret = run_exit_status(cmd, status);
 out:
 	for (i = 0; i < nr; i++) {
 		close_group(&pmus[i]);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * upmu-pcimap: which Tegra410 PCIE PMU, root complex and root port see a
- * PCI function.
+ * upmu-pcimap: which Tegra410 PCIE PMU, root complex and root port, or
+ * which Ice Lake-X IIO stack and part, see a PCI function.
  *
  *   upmu-pcimap [-s] [SSSS:BB:DD.F ...]
  *
@@ -15,10 +15,22 @@
  *   0005:01:00.0: Bus=01, Segment=05, RP=00, RC=04, Socket=00 nvidia_pcie_pmu_0_rc_4 src_rp_mask=0x1 src_bdf=0x0100
  *
  * The mapping comes from the PMUs' sysfs files pci_segment and root_ports
- * (see Documentation/nvidia-t410-pcie-pmu.rst).  With -s, only the
+ * (see Documentation/nvidia-t410-pcie-pmu.rst).
+ *
+ * On an Ice Lake-X, a function below an IIO stack (uncore_iio_<N>/dieX:
+ * the segment and root bus of stack N on die X; a stack's buses run up
+ * to the next stack's root bus) is printed with its part (the root port
+ * above it), the IIO PMU, the ch_mask that selects the part in its
+ * events, and the root port name perf iostat takes (the stack's root
+ * bus):
+ *
+ *   0000:17:00.0: Bus=17, Segment=0000, Part=0, Stack=0, Socket=00 uncore_iio_0 ch_mask=0x1 iostat=0000:16
+ *
+ * A function whose part is not known (no root port above it on the
+ * stack's root bus) gets "Part=-" and no ch_mask.  With -s, only the
  * simulated functions are listed.  A function given on the command line
- * that no PCIE PMU sees is an error (exit 1), and so is an argument that
- * is not a function's address (exit 2, like bad usage).
+ * that no PCIE PMU or IIO stack sees is an error (exit 1), and so is an
+ * argument that is not a function's address (exit 2, like bad usage).
  */
 
 #include <dirent.h>
@@ -29,11 +41,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "upmu_iio.h"
 #include "upmu_pmu.h"
 
 #define MAX_RC		256
 #define MAX_RP		8
-#define SIM_DEBUGFS	"/sys/kernel/debug/upmu_sim"
 
 struct rc {
 	char pmu[256];
@@ -43,6 +55,7 @@ struct rc {
 
 static struct rc rcs[MAX_RC];
 static unsigned int nr_rcs;
+static struct iio_topo iio;
 
 /* "1:80-9f 2:a0-bf" */
 static int parse_root_ports(struct rc *r, const char *s)
@@ -97,22 +110,30 @@ static int load_pmus(void)
 	return 0;
 }
 
-/* SSSS:BB:DD.F into its parts; false if @name is not such an address. */
-static bool parse_bdf(const char *name, unsigned int *seg, unsigned int *bus,
-		      unsigned int *dev, unsigned int *fn)
+/* The IIO stack and part of a function; false if no IIO stack sees it. */
+static bool map_iio(unsigned int seg, unsigned int bus, unsigned int dev, unsigned int fn)
 {
-	char tail;
+	const struct iio_fn *f = iio_fn_find(&iio, seg, bus, dev, fn);
+	const struct iio_stack *st = f ? f->st : iio_stack_of(&iio, seg, bus);
 
-	return sscanf(name, "%x:%x:%x.%x%c", seg, bus, dev, fn, &tail) == 4 &&
-	       *seg <= 0xffff && *bus <= 0xff && *dev <= 0x1f && *fn <= 7;
+	if (!st)
+		return false;
+	printf("%04x:%02x:%02x.%x: Bus=%02x, Segment=%04x, ", seg, bus, dev, fn, bus, seg);
+	if (f && f->part >= 0)
+		printf("Part=%d, Stack=%u, Socket=%02u %s ch_mask=%#x iostat=%04x:%02x\n", f->part,
+		       st->stack, st->socket, st->pmu, 1U << f->part, st->seg, st->bus);
+	else
+		printf("Part=-, Stack=%u, Socket=%02u %s iostat=%04x:%02x\n", st->stack,
+		       st->socket, st->pmu, st->seg, st->bus);
+	return true;
 }
 
-/* Print the mapping of one function; false if no PCIE PMU sees it. */
+/* Print the mapping of one function; false if no PCIE PMU or IIO stack sees it. */
 static bool map_one(const char *name)
 {
 	unsigned int seg, bus, dev, fn, i, p;
 
-	if (!parse_bdf(name, &seg, &bus, &dev, &fn))
+	if (!iio_parse_bdf(name, &seg, &bus, &dev, &fn))
 		return false;
 	for (i = 0; i < nr_rcs; i++) {
 		const struct rc *r = &rcs[i];
@@ -128,32 +149,17 @@ static bool map_one(const char *name)
 			return true;
 		}
 	}
-	return false;
+	return map_iio(seg, bus, dev, fn);
 }
 
-static void map_sim(void)
+/* A Tegra410's function (an Ice Lake-X's are map_sim_iio()'s). */
+static void map_sim_line(void *ctx, const char *line)
 {
-	DIR *d = opendir(SIM_DEBUGFS);
-	struct dirent *e;
+	char fn[32];
 
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		char path[512], line[128], fn[32];
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), SIM_DEBUGFS "/%s/pci_devices", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "%31s", fn) == 1)
-				map_one(fn);
-		fclose(f);
-	}
-	closedir(d);
+	(void)ctx;
+	if (!strstr(line, " stack=") && sscanf(line, "%31s", fn) == 1)
+		map_one(fn);
 }
 
 static void map_system(void)
@@ -167,6 +173,15 @@ static void map_system(void)
 		if (e->d_name[0] != '.')
 			map_one(e->d_name);
 	closedir(d);
+}
+
+static void map_sim_iio(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < iio.nr_fn; i++)
+		if (iio.fn[i].sim)
+			map_iio(iio.fn[i].seg, iio.fn[i].bus, iio.fn[i].dev, iio.fn[i].fn);
 }
 
 int main(int argc, char **argv)
@@ -184,31 +199,37 @@ int main(int argc, char **argv)
 			return c == 'h' ? 0 : 2;
 		}
 	}
-	if (load_pmus())
+	if (load_pmus() || iio_load_stacks(&iio) || iio_load_functions(&iio, sim_only))
 		return 1;
 	if (optind < argc) {
 		for (i = optind; i < argc; i++) {
 			unsigned int seg, bus, dev, fn;
 
-			if (!parse_bdf(argv[i], &seg, &bus, &dev, &fn)) {
+			if (!iio_parse_bdf(argv[i], &seg, &bus, &dev, &fn)) {
 				fprintf(stderr, "upmu-pcimap: %s: not a PCI function address (SSSS:BB:DD.F)\n",
 					argv[i]);
-				return 2;
+				ret = 2;
+				goto out;
 			}
 			if (!map_one(argv[i])) {
-				fprintf(stderr, "upmu-pcimap: %s: not below a root complex with a PCIE PMU\n",
+				fprintf(stderr, "upmu-pcimap: %s: not below a root complex with a PCIE PMU, nor an IIO stack\n",
 					argv[i]);
 				ret = 1;
 			}
 		}
-		return ret;
+		goto out;
 	}
-	if (!nr_rcs) {
-		fprintf(stderr, "upmu-pcimap: no PCIE PMU with a PCI mapping\n");
-		return 1;
+	if (!nr_rcs && !iio.nr_st) {
+		fprintf(stderr, "upmu-pcimap: no PCIE PMU with a PCI mapping, nor an IIO PMU with dieX files\n");
+		ret = 1;
+		goto out;
 	}
 	if (!sim_only)
 		map_system();
-	map_sim();
-	return 0;
+	if (nr_rcs)
+		sim_pci_lines(map_sim_line, NULL);
+	map_sim_iio();
+out:
+	iio_free(&iio);
+	return ret;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Register contract of a (simulated) Ice Lake-X uncore: the IIO, IRP and
- * IIO free-running PMU boxes of the six IIO stacks of each socket, and
- * the PCIe topology of those stacks.
+ * IIO free-running PMU boxes of the six IIO stacks of each socket, the
+ * PCIe topology of those stacks, and the CHA, IMC and UPI PMU boxes.
  *
  * On silicon these PMUs are MSRs, read on a CPU of the socket, and the
  * topology comes from PCI config space (SAD_CONTROL_CFG of 8086:09a2).
@@ -26,7 +26,7 @@
 #define ICX_FR_NR_CTRS		9	/* ioclk + bw_in of 8 parts */
 #define ICX_CTR_BITS		48	/* every counter, free-running too */
 
-#define ICX_SOCKET_STRIDE	0x8000
+#define ICX_SOCKET_STRIDE	0x10000
 #define ICX_SOCKET_BASE(s)	((s) * ICX_SOCKET_STRIDE)
 #define ICX_MSR(m)		((m) * 8)
 
@@ -85,6 +85,21 @@
 /* COMP_BUF_INSERTS umask of completions with data */
 #define ICX_COMP_BUF_CMPD	0x3
 
+/* The stack's IOMMU (VT-d): IOTLB, context cache, page walks */
+#define ICX_IIO_EV_IOMMU0		0x40
+#define ICX_IOMMU0_FIRST_LOOKUPS	BIT(0)
+#define ICX_IOMMU0_ALL_LOOKUPS		BIT(1)
+#define ICX_IOMMU0_4K_HITS		BIT(2)	/* then 2M, 1G: BIT(3), BIT(4) */
+#define ICX_IOMMU0_MISSES		BIT(5)
+#define ICX_IOMMU0_CTXT_LOOKUPS		BIT(6)
+#define ICX_IOMMU0_CTXT_HITS		BIT(7)
+#define ICX_IIO_EV_IOMMU1		0x41
+#define ICX_IOMMU1_PWT_LOOKUPS		BIT(0)
+#define ICX_IOMMU1_MEM_ACCESSES		BIT(6)
+#define ICX_IIO_EV_PWT_OCCUPANCY	0x42
+/* ch_mask bit of the IOMMU's own memory reads (page walks) */
+#define ICX_CH_IOMMU1			BIT(9)
+
 /* IRP events */
 #define ICX_IRP_EV_CLOCKTICKS	0x01
 #define ICX_IRP_EV_CACHE_TOTAL_OCCUPANCY	0x0f
@@ -118,6 +133,70 @@
 #define ICX_PORT_WIDTH		GENMASK(25, 20)		/* lanes */
 #define ICX_PORT_PRESENT	BIT(31)
 
-#define ICX_WINDOW		ICX_MSR(0xb80)	/* bytes of a socket's window */
+/*
+ * CHA (caching and home agent, one per L3 slice): MSRs as on silicon,
+ * box @o being its entry of ICX_CHA_OFFSETS (icx_cha_msr_offsets
+ * upstream).  The umask is 32 bits: 8-15 and 32-55 of the control
+ * (config:8-15,32-57 in perf's format, as upstream), i.e. the low byte
+ * and the 24 bits above it of perf's JSON "UMask".
+ */
+#define ICX_NR_CHAS		8	/* CHAs (L3 slices) per socket */
+#define ICX_MEM_NR_CTRS		4	/* counters of a CHA, IMC or UPI box */
+#define ICX_CHA_OFFSETS		{ 0x2a0, 0x2ae, 0x2bc, 0x2ca,	\
+				  0x2d8, 0x2e6, 0x2f4, 0x302 }
+#define ICX_CHA_BOX_CTL(o)	ICX_MSR(0xb60 + (o))
+#define ICX_CHA_CTL(o, i)	ICX_MSR(0xb61 + (o) + (i))
+#define ICX_CHA_FILTER0(o)	ICX_MSR(0xb65 + (o))
+#define ICX_CHA_CTR(o, i)	ICX_MSR(0xb68 + (o) + (i))
+#define ICX_CHA_MSRS		0xc	/* box control to the last counter */
+#define ICX_CTL_TID_EN		BIT_ULL(19)		/* CHA: filter0's TID */
+#define ICX_CTL_UMASK_EXT	GENMASK_ULL(55, 32)	/* CHA, UPI */
+#define ICX_CHA_FILTER_TID	GENMASK_ULL(9, 0)
+
+/* CHA events */
+#define ICX_CHA_EV_CLOCKTICKS		0x00
+#define ICX_CHA_EV_TOR_INSERTS		0x35
+#define ICX_CHA_EV_TOR_OCCUPANCY	0x36	/* counter 0 only */
+/* The 32-bit TOR umask: requester, outcome, target, opcode */
+#define ICX_TOR_IO		BIT(2)		/* requests from IIO */
+#define ICX_TOR_HIT		BIT(8)		/* that hit in the L3 */
+#define ICX_TOR_MISS		BIT(9)		/* that miss */
+#define ICX_TOR_LOCAL		BIT(15)		/* to local memory */
+#define ICX_TOR_REMOTE		BIT(16)		/* to remote memory */
+#define ICX_TOR_OPC		GENMASK(31, 17)	/* the opcode, matched exactly */
+#define ICX_OPC_PCIRDCUR	0x6479		/* device read of a line */
+#define ICX_OPC_ITOM		0x6621		/* device write of a full line */
+#define ICX_OPC_ITOMCACHENEAR	0x66a1		/* device write of part of one */
+#define ICX_OPC_RFO		0x6401		/* read for ownership */
+
+/*
+ * IMC channels (4 controllers x 3 channels) and UPI links: on silicon
+ * their boxes are MMIO and PCI config space; here box @b of each sits
+ * in the socket's window at ICX_IMC_BOX(b) / ICX_UPI_BOX(b), its box
+ * control first, then its counters and their controls, all 64 bits.
+ */
+#define ICX_NR_IMCS		12
+#define ICX_NR_UPIS		3
+#define ICX_IMC_BOX(b)		(0x8000 + (b) * 0x100)
+#define ICX_UPI_BOX(b)		(0x9000 + (b) * 0x100)
+#define ICX_MEM_BOX_CTL		0x00
+#define ICX_MEM_CTR(i)		(0x08 + (i) * 8)
+#define ICX_MEM_CTL(i)		(0x40 + (i) * 8)
+
+/* IMC events: CAS commands (one per 64-byte line) and the clock */
+#define ICX_IMC_EV_CLOCKTICKS	0x00
+#define ICX_IMC_EV_CAS_COUNT	0x04
+#define ICX_CAS_RD		0x0f	/* umask bits that count reads */
+#define ICX_CAS_WR		0x30	/* and writes */
+#define ICX_CAS_BYTES		64
+
+/* UPI events: flits (9 per 64-byte line of data) and the link's clock */
+#define ICX_UPI_EV_CLOCKTICKS	0x01
+#define ICX_UPI_EV_TXL_FLITS	0x02
+#define ICX_UPI_EV_RXL_FLITS	0x03
+#define ICX_UPI_EV_L1_POWER_CYCLES	0x21
+#define ICX_FLITS_ALL_DATA	0x0f	/* umask of the data flits */
+#define ICX_FLITS_NON_DATA	0x97	/* umask of the others */
+#define ICX_FLITS_PER_LINE	9
 
 #endif

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The memory side of the simulated Ice Lake-X (soc=icx, sim_icx.c's
+ * block): per socket ICX_NR_CHAS CHAs, each with an L3 slice that DDIO
+ * allocates into, ICX_NR_IMCS memory channels and ICX_NR_UPIS UPI
+ * links to the other socket, each a PMU box of 4 counters
+ * (hw/icx_uncore.h).
+ *
+ * A device's inbound transaction of S bytes (stack=, op=rd|wr, count=)
+ * is ceil(S/64) lines: a read is PCIRDCUR lines; a write is floor(S/64)
+ * full lines (ITOM) and, if S is not a multiple of 64, one partial line
+ * (ITOMCACHENEAR).  hit=1: the lines hit in the L3, else they miss;
+ * dst=rem: the memory is the other socket's (socket (s + 1) % sockets),
+ * else local (dst=loc_cmem, the default).  Each line:
+ *
+ *   goes to one CHA of the device's socket, the n-th line of its kind
+ *	to CHA n % ICX_NR_CHAS (counting every line of that kind the
+ *	socket has seen), where it advances TOR_INSERTS (0x35) by 1 and
+ *	TOR_OCCUPANCY (0x36) by the transaction's latency (lat=, in
+ *	cycles of the clock), when the umask (ICX_TOR_*) has the IO bit,
+ *	the line's opcode exactly, its outcome (hit or miss) and its target
+ *	(local or remote)
+ *   when it misses: costs CAS commands at the memory's socket, the n-th
+ *	of each kind on channel n % ICX_NR_IMCS: a read 1 read, a full
+ *	write 1 write, a partial write 1 read and 1 write (the rest of the
+ *	line), CAS_COUNT (0x04) with umask bits of ICX_CAS_RD / ICX_CAS_WR
+ *   when it misses remote memory: crosses UPI link n % ICX_NR_UPIS
+ *	(the n-th line the device's socket sent or fetched) of both
+ *	sockets as 9 data flits one way (a read's data to the device's
+ *	socket, a write's from it) and 1 non-data flit the other way (the
+ *	read's request, the write's completion): TxL_FLITS (0x02) and
+ *	RxL_FLITS (0x03) with umask ICX_FLITS_ALL_DATA or _NON_DATA
+ *
+ * Hits cost no CAS and no flits.  Clockticks (CHA and IMC event 0x00,
+ * UPI 0x01) advance once per cycle of the clock (clock_mhz); the links
+ * never enter L1 (L1_POWER_CYCLES, 0x21, stays 0); no CPU request
+ * reaches a CHA (IA and RFO umasks count nothing).  Other events,
+ * edge, inv, thresh and the CHA's filter count nothing or change
+ * nothing.  The split of lines over boxes is exact for traffic given
+ * in order (injects); the sum over the boxes of a socket is exact for
+ * any traffic.  A delivery costs a few operations per box, whatever
+ * the batch's size.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/math64.h>
+
+#include "sim.h"
+
+static const u32 icx_cha_off[ICX_NR_CHAS] = ICX_CHA_OFFSETS;
+static const u32 icx_opc[SIM_ICX_NR_LINES] = {
+	[SIM_ICX_RD] = ICX_OPC_PCIRDCUR,
+	[SIM_ICX_WR_FULL] = ICX_OPC_ITOM,
+	[SIM_ICX_WR_PART] = ICX_OPC_ITOMCACHENEAR,
+};
+
+/* How many of the items [@first, @first + @n) go to box @b of @nr. */
+static u64 icx_share(u64 first, u64 n, unsigned int b, unsigned int nr)
+{
+	return div_u64(first + n + nr - 1 - b, nr) -
+	       div_u64(first + nr - 1 - b, nr);
+}
+
+/* The 32-bit umask of a CHA or UPI control: bits 8-15 and 32-55. */
+static u32 icx_umask32(u64 ctl)
+{
+	return FIELD_GET(ICX_CTL_UMASK, ctl) |
+	       FIELD_GET(ICX_CTL_UMASK_EXT, ctl) << 8;
+}
+
+/* Whether a 32-bit umask @um selects what @arg describes. */
+typedef bool (*icx_match_t)(u32 um, const void *arg);
+
+/* Add @inc to the counters of @box programmed with @ev (and, if @match, a umask it takes). */
+static void icx_box_count(struct sim_icx_box *box, u8 ev, icx_match_t match,
+			  const void *arg, u64 inc)
+{
+	unsigned int i;
+
+	if (!inc)
+		return;
+	for (i = 0; i < ICX_MEM_NR_CTRS; i++) {
+		u64 ctl = box->ctl[i];
+
+		if (sim_icx_counting(box->box_ctl, ctl) &&
+		    FIELD_GET(ICX_CTL_EVENT, ctl) == ev &&
+		    (!match || match(icx_umask32(ctl), arg)))
+			sim_icx_ctr_add(&box->ctr[i], inc);
+	}
+}
+
+/**
+ * struct icx_lines - lines of one kind a batch brings to the CHAs
+ * @opc: their opcode
+ * @hit: they hit in the L3
+ * @remote: their memory is the other socket's
+ */
+struct icx_lines {
+	u32 opc;
+	bool hit;
+	bool remote;
+};
+
+static bool icx_tor_match(u32 um, const void *arg)
+{
+	const struct icx_lines *l = arg;
+
+	return (um & ICX_TOR_IO) && FIELD_GET(ICX_TOR_OPC, um) == l->opc &&
+	       (um & (l->hit ? ICX_TOR_HIT : ICX_TOR_MISS)) &&
+	       (um & (l->remote ? ICX_TOR_REMOTE : ICX_TOR_LOCAL));
+}
+
+static bool icx_cas_match(u32 um, const void *arg)
+{
+	return um & *(const u32 *)arg;
+}
+
+static bool icx_flit_match(u32 um, const void *arg)
+{
+	return um == *(const u32 *)arg;
+}
+
+/* @n lines of kind @k of socket @m's CHAs, each @lat cycles in the TOR. */
+static void icx_cha_lines(struct sim_icx_mem *m, unsigned int k, u64 n,
+			  const struct icx_lines *l, u64 lat)
+{
+	unsigned int c;
+
+	for (c = 0; c < ICX_NR_CHAS; c++) {
+		u64 in = icx_share(m->lines[k], n, c, ICX_NR_CHAS);
+
+		icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_INSERTS, icx_tor_match, l, in);
+		icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_OCCUPANCY, icx_tor_match, l,
+			      in * lat);
+	}
+	m->lines[k] += n;
+}
+
+/* @n CAS commands of kind @k on socket @m's channels. */
+static void icx_cas(struct sim_icx_mem *m, unsigned int k, u64 n)
+{
+	static const u32 bits[SIM_ICX_NR_CAS] = { ICX_CAS_RD, ICX_CAS_WR };
+	unsigned int c;
+
+	for (c = 0; c < ICX_NR_IMCS; c++)
+		icx_box_count(&m->imc[c], ICX_IMC_EV_CAS_COUNT, icx_cas_match,
+			      &bits[k], icx_share(m->cas[k], n, c, ICX_NR_IMCS));
+	m->cas[k] += n;
+}
+
+/*
+ * @n lines over UPI between socket @m (the device's) and @peer: their
+ * data from @peer to @m if @to_dev (reads), else from @m to @peer.
+ */
+static void icx_upi(struct sim_icx_mem *m, struct sim_icx_mem *peer, u64 n,
+		    bool to_dev)
+{
+	static const u32 data = ICX_FLITS_ALL_DATA, ctrl = ICX_FLITS_NON_DATA;
+	struct sim_icx_mem *src = to_dev ? peer : m, *dst = to_dev ? m : peer;
+	unsigned int l;
+
+	for (l = 0; l < ICX_NR_UPIS; l++) {
+		u64 k = icx_share(m->xfers, n, l, ICX_NR_UPIS);
+
+		icx_box_count(&src->upi[l], ICX_UPI_EV_TXL_FLITS, icx_flit_match,
+			      &data, k * ICX_FLITS_PER_LINE);
+		icx_box_count(&dst->upi[l], ICX_UPI_EV_RXL_FLITS, icx_flit_match,
+			      &data, k * ICX_FLITS_PER_LINE);
+		icx_box_count(&dst->upi[l], ICX_UPI_EV_TXL_FLITS, icx_flit_match,
+			      &ctrl, k);
+		icx_box_count(&src->upi[l], ICX_UPI_EV_RXL_FLITS, icx_flit_match,
+			      &ctrl, k);
+	}
+	m->xfers += n;
+}
+
+/**
+ * sim_icx_mem_deliver() - what a batch does to the CHAs, IMCs and UPI
+ * @sd: the SoC
+ * @t: the batch; only a device's (inbound) transactions reach them
+ */
+void sim_icx_mem_deliver(struct sim_dev *sd, const struct sim_txn *t)
+{
+	struct sim_icx *x = &sd->icx;
+	bool remote = t->dst == SIM_DST_REM, rd = t->op == SIM_OP_RD;
+	u32 ms = remote ? (t->socket + 1) % sd->nr_sockets : t->socket;
+	struct sim_icx_mem *m = &x->mem[t->socket], *home = &x->mem[ms];
+	u64 n[SIM_ICX_NR_LINES] = {};
+	unsigned int k;
+
+	if (t->rc == SIM_NO_RC)
+		return;
+	if (rd) {
+		n[SIM_ICX_RD] = DIV_ROUND_UP(t->size, 64) * t->count;
+	} else {
+		n[SIM_ICX_WR_FULL] = t->size / 64 * t->count;
+		n[SIM_ICX_WR_PART] = t->size % 64 ? t->count : 0;
+	}
+	for (k = 0; k < SIM_ICX_NR_LINES; k++) {
+		struct icx_lines l = { .opc = icx_opc[k], .hit = t->hit,
+				       .remote = remote };
+
+		if (n[k])
+			icx_cha_lines(m, k, n[k], &l, t->lat_cycles);
+	}
+	if (t->hit)
+		return;
+	if (rd || n[SIM_ICX_WR_PART])
+		icx_cas(home, SIM_ICX_CAS_RD, n[SIM_ICX_RD] + n[SIM_ICX_WR_PART]);
+	if (!rd)
+		icx_cas(home, SIM_ICX_CAS_WR, n[SIM_ICX_WR_FULL] + n[SIM_ICX_WR_PART]);
+	if (remote)
+		icx_upi(m, home, n[SIM_ICX_RD] + n[SIM_ICX_WR_FULL] +
+			n[SIM_ICX_WR_PART], rd);
+}
+
+static void icx_clock(struct sim_icx_box *box, unsigned int nr, u8 ev, u64 cycles)
+{
+	unsigned int b;
+
+	for (b = 0; b < nr; b++)
+		icx_box_count(&box[b], ev, NULL, NULL, cycles);
+}
+
+/* The clockticks of every CHA, IMC and UPI box: @cycles more. */
+void sim_icx_mem_tick(struct sim_dev *sd, u64 cycles)
+{
+	unsigned int s;
+
+	for (s = 0; s < sd->nr_sockets; s++) {
+		struct sim_icx_mem *m = &sd->icx.mem[s];
+
+		icx_clock(m->cha, ICX_NR_CHAS, ICX_CHA_EV_CLOCKTICKS, cycles);
+		icx_clock(m->imc, ICX_NR_IMCS, ICX_IMC_EV_CLOCKTICKS, cycles);
+		icx_clock(m->upi, ICX_NR_UPIS, ICX_UPI_EV_CLOCKTICKS, cycles);
+	}
+}
+
+/* The register at @rel of @box (ICX_MEM_* or the CHA's layout). */
+static bool icx_mem_box_ref(struct sim_icx_box *box, u32 rel, u32 box_ctl,
+			    u32 ctl0, u32 ctr0, u32 filter, struct sim_icx_ref *r)
+{
+	unsigned int i;
+
+	*r = (struct sim_icx_ref){ .ctl = box->ctl, .ctr = box->ctr,
+				   .nr = ICX_MEM_NR_CTRS };
+	if (rel == box_ctl) {
+		r->reg = &box->box_ctl;
+		r->box = true;
+		return true;
+	}
+	if (filter && rel == filter) {
+		r->reg = &box->filter;
+		r->ctr = NULL;
+		return true;
+	}
+	for (i = 0; i < ICX_MEM_NR_CTRS; i++) {
+		if (rel == ctl0 + 8 * i) {
+			r->reg = &box->ctl[i];
+			r->ctr = &box->ctr[i];
+			return true;
+		}
+		if (rel == ctr0 + 8 * i) {
+			r->reg = &box->ctr[i];
+			r->ro = true;
+			return true;
+		}
+	}
+	return false;
+}
+
+/**
+ * sim_icx_mem_ref() - a CHA, IMC or UPI register of socket @s's window
+ * @x: the Ice Lake-X uncore
+ * @s: the socket
+ * @off: offset in its window (8-aligned)
+ * @r: filled in
+ *
+ * Return: whether there is one.
+ */
+bool sim_icx_mem_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
+{
+	struct sim_icx_mem *m = &x->mem[s];
+	u32 b;
+
+	for (b = 0; b < ICX_NR_CHAS; b++) {
+		u32 base = ICX_CHA_BOX_CTL(icx_cha_off[b]);
+
+		if (off >= base && off < base + ICX_MSR(ICX_CHA_MSRS))
+			return icx_mem_box_ref(&m->cha[b], off - base, 0,
+					       ICX_CHA_CTL(0, 0) - ICX_CHA_BOX_CTL(0),
+					       ICX_CHA_CTR(0, 0) - ICX_CHA_BOX_CTL(0),
+					       ICX_CHA_FILTER0(0) - ICX_CHA_BOX_CTL(0), r);
+	}
+	if (off >= ICX_IMC_BOX(0) && off < ICX_IMC_BOX(ICX_NR_IMCS)) {
+		b = (off - ICX_IMC_BOX(0)) / (ICX_IMC_BOX(1) - ICX_IMC_BOX(0));
+		return icx_mem_box_ref(&m->imc[b], off - ICX_IMC_BOX(b),
+				       ICX_MEM_BOX_CTL, ICX_MEM_CTL(0),
+				       ICX_MEM_CTR(0), 0, r);
+	}
+	if (off >= ICX_UPI_BOX(0) && off < ICX_UPI_BOX(ICX_NR_UPIS)) {
+		b = (off - ICX_UPI_BOX(0)) / (ICX_UPI_BOX(1) - ICX_UPI_BOX(0));
+		return icx_mem_box_ref(&m->upi[b], off - ICX_UPI_BOX(b),
+				       ICX_MEM_BOX_CTL, ICX_MEM_CTL(0),
+				       ICX_MEM_CTR(0), 0, r);
+	}
+	return false;
+}
+
+/**
+ * sim_icx_mem_resolve() - may @t go to the memory it names?
+ * @sd: the SoC
+ * @t: the transaction
+ *
+ * A device's reads and writes go to local memory (dst=loc_cmem, the
+ * default) or, on more than one socket, remote memory (dst=rem); a
+ * CPU's MMIO access names no memory.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int sim_icx_mem_resolve(struct sim_dev *sd, const struct sim_txn *t)
+{
+	if (t->dst == SIM_DST_LOC_CMEM)
+		return 0;
+	return t->dst == SIM_DST_REM && t->rc != SIM_NO_RC &&
+	       sd->nr_sockets > 1 ? 0 : -EINVAL;
+}

@@ -1,0 +1,672 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ice Lake-X CHA, IMC and UPI PMUs (upmu_icx) on a simulated 2-socket
+ * Ice Lake-X (new_device soc=icx): formats and events as upstream's,
+ * exact counts of the TOR, CAS and flit events per box for a known mix
+ * of device traffic (L3 hits and misses, full and partial writes, local
+ * and remote memory), counter constraints, reserved bits, and perf
+ * stat (Debian's perf and $UPMU_PERF) on perf's own Ice Lake-X event
+ * names and metrics.
+ *
+ * Needs what icx_test needs: upmu_core and upmu_sim loaded, UPMU_MODDIR,
+ * 4 CPUs on 2 packages (socket 1 is CPUs 2 and 3).  The clock is manual
+ * and runs at 1000 MHz: 1 ns of latency is 1 cycle.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+
+#include "kselftest_harness.h"
+
+#define SIM_ID	12
+
+#include "upmu_test.h"
+#include "icx_test.h"
+
+#define CHA(n)	"uncore_cha_" #n
+#define IMC(n)	"uncore_imc_" #n
+#define UPI(n)	"uncore_upi_" #n
+#define NR_CHAS	8
+#define NR_IMCS	12
+#define NR_UPIS	3
+
+/* perf's Ice Lake-X JSON: TOR inserts of device requests (event 0x35) */
+#define TOR(um)			"event=0x35,umask=" um
+#define IO_MISS_PCIRDCUR	TOR("0xc8f3fe04")
+#define IO_HIT_PCIRDCUR		TOR("0xc8f3fd04")
+#define IO_PCIRDCUR		TOR("0xc8f3ff04")
+#define IO_PCIRDCUR_LOCAL	TOR("0xc8f2ff04")
+#define IO_PCIRDCUR_REMOTE	TOR("0xc8f37f04")
+#define IO_MISS_ITOM		TOR("0xcc43fe04")
+#define IO_HIT_ITOM		TOR("0xcc43fd04")
+#define IO_MISS_ITOMCACHENEAR	TOR("0xcd43fe04")
+#define IO_ITOMCACHENEAR	TOR("0xcd43ff04")
+#define IO_MISS_RFO		TOR("0xc803fe04")
+#define OCC_IO_MISS_PCIRDCUR	"event=0x36,umask=0xc8f3fe04"
+#define CAS_RD			"event=0x4,umask=0xf"
+#define CAS_WR			"event=0x4,umask=0x30"
+#define TXL_DATA		"event=0x2,umask=0xf"
+#define TXL_NON_DATA		"event=0x2,umask=0x97"
+#define RXL_DATA		"event=0x3,umask=0xf"
+#define RXL_NON_DATA		"event=0x3,umask=0x97"
+
+FIXTURE(icx_mem) {
+	int dummy;
+};
+
+FIXTURE_SETUP(icx_mem)
+{
+	icx_fixture_setup(_metadata, UPI(2));
+}
+
+FIXTURE_TEARDOWN_PARENT(icx_mem)
+{
+	icx_fixture_teardown(_metadata);
+}
+
+/* The name of box @i of @kind ("cha", "imc", "upi"). */
+static const char *box_name(const char *kind, unsigned int i)
+{
+	static char name[8][32];
+	static unsigned int next;
+	char *n = name[next++ % 8];
+
+	snprintf(n, sizeof(name[0]), "uncore_%s_%u", kind, i);
+	return n;
+}
+
+/**
+ * struct box_ev - one event opened on every box of a kind on a socket
+ * @fd: per box
+ * @nr: boxes
+ */
+struct box_ev {
+	int fd[NR_IMCS];
+	unsigned int nr;
+};
+
+static void box_open(struct __test_metadata *_metadata, struct box_ev *e,
+		     const char *kind, unsigned int nr, const char *spec, int cpu)
+{
+	unsigned int i;
+
+	e->nr = nr;
+	for (i = 0; i < nr; i++) {
+		e->fd[i] = ev_open(box_name(kind, i), spec, cpu, -1);
+		ASSERT_LE(0, e->fd[i]) TH_LOG("%s/%s/: %s", box_name(kind, i), spec,
+					      strerror(-e->fd[i]));
+	}
+}
+
+/* Each box's count is @want[box]. */
+static void box_expect(struct __test_metadata *_metadata, struct box_ev *e,
+		       const uint64_t *want, const char *what)
+{
+	unsigned int i;
+
+	for (i = 0; i < e->nr; i++)
+		EXPECT_EQ(want[i], count_of(_metadata, e->fd[i])) TH_LOG("%s, box %u", what, i);
+}
+
+static void box_close(struct box_ev *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < e->nr; i++)
+		close(e->fd[i]);
+}
+
+/* Formats exactly as upstream registers them for Ice Lake-X. */
+TEST_F(icx_mem, formats)
+{
+	expect_file(_metadata, CHA(0), "format/event", "config:0-7");
+	expect_file(_metadata, CHA(0), "format/umask", "config:8-15,32-57");
+	expect_file(_metadata, CHA(0), "format/edge", "config:18");
+	expect_file(_metadata, CHA(0), "format/tid_en", "config:19");
+	expect_file(_metadata, CHA(0), "format/inv", "config:23");
+	expect_file(_metadata, CHA(7), "format/thresh", "config:24-31");
+	expect_file(_metadata, CHA(7), "format/filter_tid", "config1:0-9");
+	expect_file(_metadata, IMC(0), "format/event", "config:0-7");
+	expect_file(_metadata, IMC(0), "format/umask", "config:8-15");
+	expect_file(_metadata, IMC(11), "format/edge", "config:18");
+	expect_file(_metadata, IMC(11), "format/inv", "config:23");
+	expect_file(_metadata, IMC(11), "format/thresh", "config:24-31");
+	expect_file(_metadata, UPI(0), "format/event", "config:0-7");
+	expect_file(_metadata, UPI(0), "format/umask", "config:8-15,32-55");
+	expect_file(_metadata, UPI(2), "format/edge", "config:18");
+	expect_file(_metadata, UPI(2), "format/inv", "config:23");
+	expect_file(_metadata, UPI(2), "format/thresh", "config:24-31");
+}
+
+/* Box counts as upstream's, one owner per die, upstream's IMC events. */
+TEST_F(icx_mem, boxes_and_events)
+{
+	EXPECT_TRUE(pmu_exists(CHA(7)));
+	EXPECT_FALSE(pmu_exists(CHA(8)));
+	EXPECT_TRUE(pmu_exists(IMC(11)));
+	EXPECT_FALSE(pmu_exists(IMC(12)));
+	EXPECT_FALSE(pmu_exists(UPI(3)));
+	expect_file(_metadata, CHA(3), "cpumask", "0,2");
+	expect_file(_metadata, IMC(5), "cpumask", "0,2");
+	expect_file(_metadata, UPI(1), "cpumask", "0,2");
+	expect_file(_metadata, IMC(0), "events/cas_count_read", "event=0x4,umask=0x0f");
+	expect_file(_metadata, IMC(0), "events/cas_count_write", "event=0x4,umask=0x30");
+	expect_file(_metadata, IMC(0), "events/cas_count_read.scale", "6.103515625e-5");
+	expect_file(_metadata, IMC(0), "events/cas_count_write.unit", "MiB");
+	expect_file(_metadata, IMC(0), "events/clockticks", "event=0x0,umask=0x00");
+}
+
+/*
+ * Device reads: a line per 64 bytes, the n-th line to CHA n % 8, in
+ * the TOR events of its outcome (hit or miss) and target (local).
+ */
+TEST_F(icx_mem, tor_reads_per_cha)
+{
+	static const char * const cha0[] = {
+		IO_MISS_PCIRDCUR, IO_HIT_PCIRDCUR, IO_PCIRDCUR, IO_PCIRDCUR_LOCAL,
+	};
+	uint64_t want0[] = { 3, 1, 4, 4 };
+	int fd[4], r5, m5;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		fd[i] = ev_open(CHA(0), cha0[i], 0, -1);
+		ASSERT_LE(0, fd[i]) TH_LOG("%s: %s", cha0[i], strerror(-fd[i]));
+	}
+	r5 = ev_open(CHA(5), IO_PCIRDCUR_REMOTE, 0, -1);
+	m5 = ev_open(CHA(5), IO_MISS_PCIRDCUR, 0, -1);
+	ASSERT_LE(0, r5);
+	ASSERT_LE(0, m5);
+	/* 20 lines that miss: 3 on CHAs 0-3, 2 on 4-7; then 8 that hit */
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=256 count=5"));
+	ASSERT_EQ(0, inject("socket=0 stack=3 op=rd size=64 count=8 hit=1"));
+	/* socket 1's CHAs, and writes, are not these */
+	ASSERT_EQ(0, inject("socket=1 stack=0 op=rd size=64 count=8"));
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=wr size=64 count=8"));
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(want0[i], count_of(_metadata, fd[i])) TH_LOG("event %u", i);
+	EXPECT_EQ(0ULL, count_of(_metadata, r5));
+	EXPECT_EQ(2ULL, count_of(_metadata, m5));
+	close(m5);
+	close(r5);
+	for (i = 4; i-- > 0;)
+		close(fd[i]);
+}
+
+/*
+ * Device writes: full lines are ITOM, a partial one ITOMCACHENEAR; the
+ * misses cost a CAS write per line, and a partial line a CAS read too,
+ * the n-th CAS of a kind on channel n % 12.
+ */
+TEST_F(icx_mem, writes_full_partial_and_cas)
+{
+	static const uint64_t ones[NR_CHAS] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+	static const uint64_t none[NR_CHAS];
+	static const uint64_t rd[NR_IMCS] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+	static const uint64_t wr[NR_IMCS] = { 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1 };
+	struct box_ev itom, near, hit, rfo, cas_rd, cas_wr;
+
+	box_open(_metadata, &itom, "cha", NR_CHAS, IO_MISS_ITOM, 0);
+	box_open(_metadata, &near, "cha", NR_CHAS, IO_MISS_ITOMCACHENEAR, 0);
+	box_open(_metadata, &hit, "cha", NR_CHAS, IO_HIT_ITOM, 0);
+	box_open(_metadata, &rfo, "cha", NR_CHAS, IO_MISS_RFO, 0);
+	box_open(_metadata, &cas_rd, "imc", NR_IMCS, CAS_RD, 0);
+	box_open(_metadata, &cas_wr, "imc", NR_IMCS, CAS_WR, 0);
+	/* 8 writes of 100 bytes: 8 full lines, 8 partial ones */
+	ASSERT_EQ(0, inject("socket=0 stack=2 op=wr size=100 count=8"));
+	box_expect(_metadata, &itom, ones, "IO_MISS_ITOM");
+	box_expect(_metadata, &near, ones, "IO_MISS_ITOMCACHENEAR");
+	box_expect(_metadata, &hit, none, "IO_HIT_ITOM");
+	box_expect(_metadata, &rfo, none, "IO_MISS_RFO");
+	box_expect(_metadata, &cas_rd, rd, "CAS_COUNT.RD");
+	box_expect(_metadata, &cas_wr, wr, "CAS_COUNT.WR");
+	/* hits: no CAS */
+	ASSERT_EQ(0, inject("socket=0 stack=2 op=wr size=64 count=8 hit=1"));
+	box_expect(_metadata, &hit, ones, "IO_HIT_ITOM after hits");
+	box_expect(_metadata, &cas_wr, wr, "CAS_COUNT.WR after hits");
+	box_close(&cas_wr);
+	box_close(&cas_rd);
+	box_close(&rfo);
+	box_close(&hit);
+	box_close(&near);
+	box_close(&itom);
+}
+
+/*
+ * Remote memory: the device's socket's CHAs, the other socket's
+ * channels, and 9 data flits per line one way and 1 non-data flit the
+ * other way, the n-th line over link n % 3 of both sockets.
+ */
+TEST_F(icx_mem, remote_cas_and_upi_flits)
+{
+	static const uint64_t rd1[NR_IMCS] = { 1, 1, 1, 1, 1, 1 };
+	static const uint64_t none[NR_IMCS];
+	struct box_ev rem, cas0, cas1, tx0, rx0, txn0, tx1, rx1, rxn1;
+	static const uint64_t t1[NR_UPIS] = { 18, 18, 18 }, n1[NR_UPIS] = { 2, 2, 2 };
+	static const uint64_t c[NR_CHAS] = { 1, 1, 1, 1, 1, 1 };
+	static const uint64_t d[NR_UPIS] = { 9 };
+
+	box_open(_metadata, &rem, "cha", NR_CHAS, IO_PCIRDCUR_REMOTE, 0);
+	box_open(_metadata, &cas0, "imc", NR_IMCS, CAS_RD, 0);
+	box_open(_metadata, &cas1, "imc", NR_IMCS, CAS_RD, 2);
+	box_open(_metadata, &tx1, "upi", NR_UPIS, TXL_DATA, 2);
+	box_open(_metadata, &rx0, "upi", NR_UPIS, RXL_DATA, 0);
+	box_open(_metadata, &txn0, "upi", NR_UPIS, TXL_NON_DATA, 0);
+	box_open(_metadata, &rxn1, "upi", NR_UPIS, RXL_NON_DATA, 2);
+	box_open(_metadata, &tx0, "upi", NR_UPIS, TXL_DATA, 0);
+	box_open(_metadata, &rx1, "upi", NR_UPIS, RXL_DATA, 2);
+	/* 6 lines read from socket 1's memory by a device of socket 0 */
+	ASSERT_EQ(0, inject("socket=0 stack=1 op=rd size=128 count=3 dst=rem"));
+	box_expect(_metadata, &rem, c, "IO_PCIRDCUR_REMOTE");
+	box_expect(_metadata, &cas0, none, "socket 0 CAS_COUNT.RD");
+	box_expect(_metadata, &cas1, rd1, "socket 1 CAS_COUNT.RD");
+	box_expect(_metadata, &tx1, t1, "socket 1 TxL ALL_DATA");
+	box_expect(_metadata, &rx0, t1, "socket 0 RxL ALL_DATA");
+	box_expect(_metadata, &txn0, n1, "socket 0 TxL NON_DATA");
+	box_expect(_metadata, &rxn1, n1, "socket 1 RxL NON_DATA");
+	box_expect(_metadata, &tx0, none, "socket 0 TxL ALL_DATA");
+	/* a line written to socket 1's memory: over link 0 (the 7th line) */
+	ASSERT_EQ(0, inject("socket=0 stack=1 op=wr size=64 count=1 dst=rem"));
+	box_expect(_metadata, &tx0, d, "socket 0 TxL ALL_DATA after a write");
+	box_expect(_metadata, &rx1, d, "socket 1 RxL ALL_DATA after a write");
+	/* hits of remote lines cross nothing */
+	ASSERT_EQ(0, inject("socket=0 stack=1 op=rd size=64 count=30 dst=rem hit=1"));
+	box_expect(_metadata, &rx0, t1, "socket 0 RxL ALL_DATA after hits");
+	box_close(&rx1);
+	box_close(&tx0);
+	box_close(&rxn1);
+	box_close(&txn0);
+	box_close(&rx0);
+	box_close(&tx1);
+	box_close(&cas1);
+	box_close(&cas0);
+	box_close(&rem);
+}
+
+/* TOR occupancy: lines x latency in cycles (Little's law). */
+TEST_F(icx_mem, tor_occupancy)
+{
+	int occ = ev_open(CHA(2), OCC_IO_MISS_PCIRDCUR, 0, -1);
+	int ins = ev_open(CHA(2), IO_MISS_PCIRDCUR, 0, -1);
+
+	ASSERT_LE(0, occ);
+	ASSERT_LE(0, ins);
+	/* 24 lines: 3 on each CHA, 500 cycles each */
+	ASSERT_EQ(0, inject("socket=0 stack=4 op=rd size=192 count=8 lat=500"));
+	EXPECT_EQ(1500ULL, count_of(_metadata, occ));
+	EXPECT_EQ(3ULL, count_of(_metadata, ins));
+	close(ins);
+	close(occ);
+}
+
+/* Clockticks of each kind; the links never enter L1. */
+TEST_F(icx_mem, clockticks)
+{
+	int cha = ev_open(CHA(6), "event=0x0", 2, -1);
+	int imc = ev_open(IMC(9), "event=0x0", 2, -1);
+	int upi = ev_open(UPI(2), "event=0x1", 2, -1);
+	int l1 = ev_open(UPI(2), "event=0x21", 2, -1);
+
+	ASSERT_LE(0, cha);
+	ASSERT_LE(0, imc);
+	ASSERT_LE(0, upi);
+	ASSERT_LE(0, l1);
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "123456789"));
+	EXPECT_EQ(123456789ULL, count_of(_metadata, cha));
+	EXPECT_EQ(123456789ULL, count_of(_metadata, imc));
+	EXPECT_EQ(123456789ULL, count_of(_metadata, upi));
+	EXPECT_EQ(0ULL, count_of(_metadata, l1));
+	close(l1);
+	close(upi);
+	close(imc);
+	close(cha);
+}
+
+/* Continuous traffic: the sum over the boxes is exact. */
+TEST_F(icx_mem, flows_sum)
+{
+	struct box_ev miss, cas;
+	uint64_t sum = 0, csum = 0;
+	unsigned int i;
+
+	box_open(_metadata, &miss, "cha", NR_CHAS, IO_MISS_PCIRDCUR, 0);
+	box_open(_metadata, &cas, "imc", NR_IMCS, CAS_RD, 0);
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows",
+			     "add id=1 socket=0 stack=0 op=rd size=256 rate=1000000"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows",
+			     "add id=2 socket=0 stack=1 op=rd size=64 rate=3000000 hit=1"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "1000000"));
+	for (i = 0; i < NR_CHAS; i++)
+		sum += count_of(_metadata, miss.fd[i]);
+	for (i = 0; i < NR_IMCS; i++)
+		csum += count_of(_metadata, cas.fd[i]);
+	EXPECT_EQ(4000ULL, sum);
+	EXPECT_EQ(4000ULL, csum);
+	box_close(&cas);
+	box_close(&miss);
+}
+
+/* upstream's CHA constraints: 0x11 and 0x36 on counter 0 only */
+TEST_F(icx_mem, constraints)
+{
+	const char *four[] = { OCC_IO_MISS_PCIRDCUR, IO_MISS_PCIRDCUR,
+			       IO_HIT_PCIRDCUR, "event=0x0" };
+	const char *five[] = { IO_MISS_PCIRDCUR, IO_HIT_PCIRDCUR, IO_PCIRDCUR,
+			       "event=0x0", IO_MISS_ITOM };
+	const char *two_occ[] = { OCC_IO_MISS_PCIRDCUR, "event=0x36,umask=0xc817fe01" };
+	const char *occ_11[] = { "event=0x11,umask=0x1", OCC_IO_MISS_PCIRDCUR };
+	const char *imc[] = { CAS_RD, CAS_WR, "event=0x0", CAS_RD };
+	const char *upi[] = { TXL_DATA, RXL_DATA, TXL_NON_DATA, "event=0x1", "event=0x21" };
+
+	EXPECT_EQ(0, group_of(CHA(0), four, 4));
+	EXPECT_EQ(-EINVAL, group_of(CHA(0), five, 5));
+	EXPECT_EQ(-EINVAL, group_of(CHA(0), two_occ, 2));
+	EXPECT_EQ(-EINVAL, group_of(CHA(0), occ_11, 2));
+	EXPECT_EQ(0, group_of(IMC(0), imc, 4));
+	EXPECT_EQ(0, group_of(UPI(0), upi, 4));
+	EXPECT_EQ(-EINVAL, group_of(UPI(0), upi, 5));
+}
+
+/* Bits outside the formats are EINVAL; tid_en and filter_tid are not. */
+TEST_F(icx_mem, reserved_bits)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	ASSERT_EQ(0, pmu_attr(CHA(0), IO_MISS_PCIRDCUR, &attr));
+	EXPECT_EQ(0xc8f3fe00000435ULL, attr.config);
+	attr.config |= 1ULL << 16;
+	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, 0, -1));
+	attr.config &= ~(1ULL << 16);
+	attr.config |= 1ULL << 58;
+	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, 0, -1));
+	attr.config &= ~(1ULL << 58);
+	attr.config1 = 1ULL << 10;
+	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, 0, -1));
+
+	ASSERT_EQ(0, pmu_attr(UPI(0), TXL_NON_DATA, &attr));
+	EXPECT_EQ(0x9702ULL, attr.config);
+	attr.config |= 1ULL << 56;
+	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, 0, -1));
+	ASSERT_EQ(0, pmu_attr(IMC(0), CAS_RD, &attr));
+	attr.config |= 1ULL << 32;
+	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, 0, -1));
+
+	/* tid_en with a thread: stored in filter0, counts as before */
+	fd = ev_open(CHA(1), IO_MISS_PCIRDCUR ",tid_en=1,filter_tid=0x3ff", 0, -1);
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(-fd));
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=16"));
+	EXPECT_EQ(2ULL, count_of(_metadata, fd));
+	close(fd);
+}
+
+/* Memory only where there is some. */
+TEST_F(icx_mem, dst_option)
+{
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=0 op=rd dst=loc_gmem"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 to_stack=0 op=rd dst=rem"));
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	ASSERT_EQ(0, sim_new(SIM_ID, 1, "soc=icx clock=manual"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=0 op=rd dst=rem"));
+	EXPECT_EQ(0, inject("socket=0 stack=0 op=rd dst=loc_cmem"));
+}
+
+/* ---- perf, unchanged ------------------------------------------------------ */
+
+/*
+ * The traffic of the perf tests, during perf stat -a: socket 0 reads
+ * 6.4M lines of local memory that miss (100000 x 4 KiB), writes 3.2M
+ * lines of socket 1's memory that miss, 300 bytes 100000 times that hit
+ * (4 full lines and a partial one each); socket 1 reads 1.28M lines
+ * that hit.  Enough bytes that perf's MB/s, printed to 0.1, has 4
+ * significant digits or more.  Their address translations: the second
+ * batch's hit 2M pages, the third's miss the IOTLB, the others hit 4K
+ * pages.
+ */
+#define PERF_TRAFFIC							\
+	"echo socket=0 stack=0 op=rd size=4096 count=100000 > %1$s/inject && " \
+	"echo socket=0 stack=1 op=wr size=4096 count=50000 dst=rem page=2m > %1$s/inject && " \
+	"echo socket=0 stack=2 op=wr size=300 count=100000 hit=1 iotlb_miss=1 > %1$s/inject && " \
+	"echo socket=1 stack=0 op=rd size=4096 count=20000 hit=1 > %1$s/inject"
+#define M	1000000.0
+
+/**
+ * struct perf_val - what perf printed of an event or a metric
+ * @name: the event, or the metric
+ * @val: perf's count, or the metric's value
+ * @decimals: digits perf printed after the point
+ * @found: perf printed it
+ * @scaled: perf scaled the count (multiplexed)
+ */
+struct perf_val {
+	const char *name;
+	double val;
+	unsigned int decimals;
+	bool found;
+	bool scaled;
+};
+
+/* @s as a number, and the digits after its point. */
+static double num_of(const char *s, unsigned int *decimals)
+{
+	const char *dot = strchr(s, '.');
+
+	*decimals = dot ? strspn(dot + 1, "0123456789") : 0;
+	return strtod(s, NULL);
+}
+
+/*
+ * perf stat -x, -a @args during PERF_TRAFFIC; fills in the counts (the
+ * first CSV field) of @v's events, and the metric value (the sixth
+ * field) of the line that has @v->name as metric unit, if any, and the
+ * shortest and longest duration_time perf printed (ns).
+ */
+static void perf_run(struct __test_metadata *_metadata, const char *perf,
+		     const char *args, struct perf_val *v, unsigned int n,
+		     double *dmin, double *dmax)
+{
+	char cmd[2048], dir[64], line[512], traffic[1024];
+	unsigned int i;
+	FILE *p;
+
+	snprintf(dir, sizeof(dir), "%s/%u", SIM_DEBUGFS, SIM_ID);
+	snprintf(traffic, sizeof(traffic), PERF_TRAFFIC, dir);
+	snprintf(cmd, sizeof(cmd), "%s %s stat -x, -a %s -- sh -c '%s' 2>&1",
+		 ICX_CPUID, perf, args, traffic);
+	p = popen(cmd, "r");
+	ASSERT_TRUE(p != NULL);
+	*dmin = *dmax = 0;
+	while (fgets(line, sizeof(line), p)) {
+		char *f[8] = {}, *rest = line, *tok;
+		unsigned int nf = 0, d;
+
+		line[strcspn(line, "\n")] = 0;
+		TH_LOG("%s: %s", perf, line);
+		while ((tok = strsep(&rest, ",")) && nf < 8)
+			f[nf++] = tok;
+		if (nf >= 3 && !strcmp(f[2], "duration_time")) {
+			double t = num_of(f[0], &d);
+
+			*dmin = *dmin && *dmin < t ? *dmin : t;
+			*dmax = *dmax > t ? *dmax : t;
+		}
+		for (i = 0; i < n && nf >= 3; i++) {
+			if (!strcmp(f[2], v[i].name)) {
+				v[i].val = num_of(f[0], &v[i].decimals);
+				v[i].scaled = nf >= 5 && strcmp(f[4], "100.00");
+				v[i].found = true;
+			} else if (nf >= 7 && strstr(f[6], v[i].name) && *f[5]) {
+				v[i].val = num_of(f[5], &v[i].decimals);
+				v[i].found = true;
+			}
+		}
+	}
+	EXPECT_EQ(0, pclose(p));
+}
+
+/*
+ * perf's own JSON names count the simulator's true values, summed over
+ * the boxes and dies, unscaled: no PMU gets more events than its 4
+ * counters (the CHA events in two runs).
+ */
+static void perf_json_run(struct __test_metadata *_metadata, const char *perf,
+			  struct perf_val *v, unsigned int n)
+{
+	double want[16], dmin, dmax;
+	char args[1024] = "";
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		want[i] = v[i].val;
+		v[i].val = -1;
+		snprintf(args + strlen(args), sizeof(args) - strlen(args), "%s%s",
+			 i ? "," : "-e ", v[i].name);
+	}
+	perf_run(_metadata, perf, args, v, n, &dmin, &dmax);
+	for (i = 0; i < n; i++) {
+		EXPECT_TRUE(v[i].found) TH_LOG("%s", v[i].name);
+		EXPECT_FALSE(v[i].scaled) TH_LOG("%s", v[i].name);
+		EXPECT_EQ(want[i], v[i].val) TH_LOG("%s", v[i].name);
+	}
+}
+
+static void perf_json_names(struct __test_metadata *_metadata, const char *perf)
+{
+	struct perf_val a[] = {
+		{ .name = "UNC_CHA_TOR_INSERTS.IO_MISS_PCIRDCUR", .val = 6.4 * M },
+		{ .name = "UNC_CHA_TOR_INSERTS.IO_HIT_PCIRDCUR", .val = 1.28 * M },
+		{ .name = "UNC_CHA_TOR_INSERTS.IO_MISS_ITOM", .val = 3.2 * M },
+		{ .name = "UNC_CHA_TOR_INSERTS.IO_HIT_ITOM", .val = 0.4 * M },
+		{ .name = "UNC_M_CAS_COUNT.RD", .val = 6.4 * M },
+		{ .name = "UNC_M_CAS_COUNT.WR", .val = 3.2 * M },
+		{ .name = "UNC_UPI_TxL_FLITS.ALL_DATA", .val = 28.8 * M },
+		{ .name = "UNC_UPI_TxL_FLITS.NON_DATA", .val = 3.2 * M },
+		{ .name = "UNC_UPI_RxL_FLITS.ALL_DATA", .val = 28.8 * M },
+	};
+	struct perf_val b[] = {
+		{ .name = "UNC_CHA_TOR_INSERTS.IO_HIT_ITOMCACHENEAR", .val = 0.1 * M },
+		{ .name = "UNC_CHA_TOR_INSERTS.IO_MISS_ITOMCACHENEAR", .val = 0 },
+		{ .name = "UNC_CHA_TOR_INSERTS.IO_PCIRDCUR", .val = 7.68 * M },
+		{ .name = "UNC_CHA_TOR_INSERTS.IO_MISS_RFO", .val = 0 },
+	};
+
+	perf_json_run(_metadata, perf, a, ARRAY_SIZE(a));
+	perf_json_run(_metadata, perf, b, ARRAY_SIZE(b));
+}
+
+/*
+ * perf stat -M: each metric's value is its true bytes (lines x 64, or
+ * flits x 64/9) / 1e6 over the duration_time perf measured (the ratios:
+ * their true value), within the rounding of the value perf prints
+ * (half a unit of its last digit).  perf 7.2 prints two duration_time
+ * values a little apart (the metric's and -e duration_time's): the
+ * value must lie within that rounding of what either gives, or between.
+ */
+struct metric {
+	const char *name;
+	double bytes;		/* per run; 0: a ratio, @ratio */
+	double ratio;
+};
+
+static void perf_metrics(struct __test_metadata *_metadata, const char *perf,
+			 const struct metric *m, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct perf_val v = { .name = m[i].name, .val = -1 };
+		double dmin, dmax, lo, hi, tol;
+		unsigned int d;
+		char args[256];
+
+		snprintf(args, sizeof(args), "-M %s -e duration_time", m[i].name);
+		perf_run(_metadata, perf, args, &v, 1, &dmin, &dmax);
+		EXPECT_TRUE(v.found) TH_LOG("%s", m[i].name);
+		if (m[i].bytes) {
+			ASSERT_LT(0, dmin) TH_LOG("%s: no duration_time", m[i].name);
+			lo = m[i].bytes / 1e6 / (dmax / 1e9);
+			hi = m[i].bytes / 1e6 / (dmin / 1e9);
+		} else {
+			lo = hi = m[i].ratio;
+		}
+		tol = 0.5;
+		for (d = 0; d < v.decimals; d++)
+			tol /= 10;
+		EXPECT_TRUE(v.val >= lo - tol * 1.001 && v.val <= hi + tol * 1.001)
+			TH_LOG("%s = %f, want %f..%f +/- %g (duration_time %.0f..%.0f ns)",
+			       m[i].name, v.val, lo, hi, tol, dmin, dmax);
+	}
+}
+
+/* The metrics both perfs have, with the same meaning. */
+static const struct metric common_metrics[] = {
+	{ .name = "memory_bandwidth_read", .bytes = 6.4 * M * 64 },
+	{ .name = "memory_bandwidth_write", .bytes = 3.2 * M * 64 },
+	{ .name = "memory_bandwidth_total", .bytes = 9.6 * M * 64 },
+	{ .name = "upi_data_transmit_bw", .bytes = 28.8 * M * 64 / 9 },
+};
+
+/*
+ * perf 7.2's I/O metrics: devices read 7.68M lines (6.4M miss), write
+ * 3.2M full lines that miss, 0.4M that hit and 0.1M partial ones that
+ * hit; the 3.2M written lines that miss are remote.
+ */
+static const struct metric metrics_72[] = {
+	{ .name = "io_bandwidth_read", .bytes = 7.68 * M * 64 },
+	{ .name = "io_bandwidth_read_l3_miss", .bytes = 6.4 * M * 64 },
+	{ .name = "io_bandwidth_write", .bytes = 3.7 * M * 64 },
+	{ .name = "io_bandwidth_write_l3_miss", .bytes = 3.2 * M * 64 },
+	{ .name = "io_bandwidth_write_remote", .bytes = 3.2 * M * 64 },
+	{ .name = "upi_data_receive_bw", .bytes = 28.8 * M * 64 / 9 },
+	{ .name = "io_read_l3_miss", .ratio = 100 * 6.4 / 7.68 },
+	{ .name = "io_full_write_l3_miss", .ratio = 100 * 3.2 / 3.6 },
+	{ .name = "io_partial_write_l3_miss", .ratio = 0 },
+	{ .name = "iotlb_total_hit", .ratio = 170000 },
+	{ .name = "iotlb_total_miss", .ratio = 100000 },
+	{ .name = "iotlb_miss_rate", .ratio = 100 * 100000 / 270000.0 },
+};
+
+/* perf 6.1's names are swapped: its "reads" are the device's writes. */
+static const struct metric metrics_61[] = {
+	{ .name = "io_bandwidth_disk_or_network_reads", .bytes = 3.7 * M * 64 },
+	{ .name = "io_bandwidth_disk_or_network_writes", .bytes = 7.68 * M * 64 },
+};
+
+TEST_F(icx_mem, perf_json_names_debian)
+{
+	perf_json_names(_metadata, getenv("PERF") ?: "/usr/bin/perf");
+}
+
+TEST_F(icx_mem, perf_json_names_upmu_perf)
+{
+	const char *perf = getenv("UPMU_PERF");
+
+	if (!perf || access(perf, X_OK))
+		SKIP(return, "no patched perf (UPMU_PERF)");
+	perf_json_names(_metadata, perf);
+}
+
+TEST_F(icx_mem, perf_metrics_debian)
+{
+	const char *perf = getenv("PERF") ?: "/usr/bin/perf";
+
+	perf_metrics(_metadata, perf, common_metrics, ARRAY_SIZE(common_metrics));
+	perf_metrics(_metadata, perf, metrics_61, ARRAY_SIZE(metrics_61));
+}
+
+TEST_F(icx_mem, perf_metrics_upmu_perf)
+{
+	const char *perf = getenv("UPMU_PERF");
+
+	if (!perf || access(perf, X_OK))
+		SKIP(return, "no patched perf (UPMU_PERF)");
+	perf_metrics(_metadata, perf, common_metrics, ARRAY_SIZE(common_metrics));
+	perf_metrics(_metadata, perf, metrics_72, ARRAY_SIZE(metrics_72));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,233 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# upmu-iostat on a simulated 2-socket Ice Lake-X against the simulator's
+# ground truth.  On the manual clock (1000 MHz: 1 IIO cycle per ns) the
+# interval is measured by the IIO clock (--time ioclk -C 1), so a flow's
+# bytes over a 1 s advance give exact MB/s, and occupancy over inserts an
+# exact latency: those metrics are asserted exactly, wherever their events
+# fit the counters at once.  A metric whose events perf multiplexes is
+# scaled from the share of time each group ran: on the manual clock that
+# share says nothing about when the counts came, so it is asserted to be
+# flagged, and its value within 15% on the realtime clock with steady
+# flows (under TCG the simulated counters of a multiplexed group count a
+# few percent longer than perf's time_running says: up to 7% seen).  Also: metrics of missing PMUs (CHA, IMC, UPI) are "n/a", CSV and
+# JSON shapes, interval lines, the command's exit status, bad arguments.
+# The CHA, IMC and UPI metrics, whose PMUs the simulator does not have
+# yet, are checked on a fake sysfs tree (UPMU_PMU_DEVICES) whose PMUs
+# are the software PMU: every event counts cpu-clock, so each count is
+# the time it ran, and each metric a known ratio of those times.
+# $UPMU_IOSTAT is the binary (default: the ASan/UBSan build).
+set -u
+. "$(dirname "$0")/lib.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+T=${UPMU_IOSTAT:-$top/build/selftests/upmu-iostat}
+ID=14
+D=/sys/kernel/debug/upmu_sim/$ID
+TMP=$(mktemp -d)
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+# run NAME ARGS...: the tool's stdout in $TMP/NAME, stderr in $TMP/NAME.err
+run() { local o=$TMP/$1; shift; "$T" "$@" >"$o" 2>"$o.err"; }
+# v NAME SOCKET IO_UNIT_PMU PART METRIC: the value of a CSV row (no time column)
+v() {
+	awk -F, -v s="S$2" -v u="$3" -v p="$4" -v m="$5" \
+		'$1 == s && ($2 == u || index($2, u "<") == 1) && $3 == p && $5 == m { print $6 }' "$TMP/$1"
+}
+# col NAME SOCKET IO_UNIT_PMU PART METRIC FIELD
+col() {
+	awk -F, -v s="S$2" -v u="$3" -v p="$4" -v m="$5" -v f="$6" \
+		'$1 == s && ($2 == u || index($2, u "<") == 1) && $3 == p && $5 == m { print $f }' "$TMP/$1"
+}
+
+tap_plan 31
+[ -x "$T" ] || { echo "Bail out! $T: no such program (make selftests)"; exit 1; }
+upmu_load_all && mod_load upmu_icx || { echo "Bail out! cannot load modules"; exit 1; }
+sim_del $ID
+sim_new "$ID 2 soc=icx clock=manual" || { echo "Bail out! cannot create device"; exit 1; }
+
+# Traffic, per second of sim time:
+#  socket 0 stack 1 (one part: 0000:2b:00.0, PCIe gen4 x16):
+#   device reads 10^6 x 256 B (256 MB/s, IRP latency 500 ns), writes
+#   2x10^6 x 64 B (128 MB/s, 300 ns); the CPU reads its MMIO 10^5 x 64 B
+#   (6.4 MB/s, 800 ns) and writes 10^5 x 64 B (6.4 MB/s)
+#  socket 1 stack 1: the CPU writes its MMIO 2x10^5 x 64 B (12.8 MB/s)
+#  socket 0 stack 0 part 2 (0000:19:00.0): device reads 10^5 x 64 B
+flows="add id=1 socket=0 stack=1 part=0 op=rd size=256 rate=1000000 lat=500
+add id=2 socket=0 stack=1 part=0 op=wr size=64 rate=2000000 lat=300
+add id=3 socket=0 to_stack=1 to_part=0 op=rd size=64 rate=100000 lat=800
+add id=4 socket=0 to_stack=1 to_part=0 op=wr size=64 rate=100000
+add id=5 socket=1 to_stack=1 to_part=0 op=wr size=64 rate=200000
+add id=6 socket=0 stack=0 part=2 op=rd size=64 rate=100000"
+start_flows() {
+	local f
+	while read -r f; do echo "$f" > $D/flows || return 1; done <<<"$flows"
+}
+start_flows || echo "# cannot start the flows"
+
+# 1-3: per stack, three bandwidths in one group (0x83 x2 on counters 0-1,
+# 0xc0 on 2-3): exact, not multiplexed, on the IIO clock
+last=stack
+run stack -g stack -m inbound_read_bw,inbound_write_bw,outbound_write_bw -C 1 --time ioclk \
+	-x, -- sh -c "echo 1000000000 > $D/advance"
+tap_expect "-g stack: S0 stack 1 inbound read 256 MB/s, write 128 MB/s, outbound write 6.4 MB/s (exact)" \
+	is "$(v stack 0 uncore_iio_1 all inbound_read_bw)/$(v stack 0 uncore_iio_1 all inbound_write_bw)/$(v stack 0 uncore_iio_1 all outbound_write_bw)" "256/128/6.4"
+tap_expect "-g stack: S1 stack 1 outbound write 12.8 MB/s, S0 stack 0 inbound read 6.4 MB/s (exact)" \
+	is "$(v stack 1 uncore_iio_1 all outbound_write_bw)/$(v stack 0 uncore_iio_0 all inbound_read_bw)" "12.8/6.4"
+tap_expect "-g stack: 36 rows (2 sockets x 6 stacks x 3), the others 0, all running 100%" \
+	is "$(wc -l < $TMP/stack)/$(awk -F, '$6 != 0' $TMP/stack | wc -l)/$(awk -F, '$8 != "100.00"' $TMP/stack | wc -l)" "36/5/0"
+
+# 4-6: per device: the MMIO read's completions and their latency
+# (COMP_BUF occupancy / inserts, Little's law) fit with the outbound read
+# of the one part of stack 1; stack 0's four parts need eight counters
+# 0-1 for their CMPD events: multiplexed, and flagged
+last=dev
+run dev -m outbound_read_bw,inbound_read_latency -C 1 --time ioclk -x, -s -- sh -c "echo 1000000000 > $D/advance"
+tap_expect "0000:2b:00.0: outbound read 6.4 MB/s, read latency 800 ns (exact, running 100%)" \
+	is "$(col dev 0 uncore_iio_1 0 outbound_read_bw 4) $(v dev 0 uncore_iio_1 0 outbound_read_bw) $(v dev 0 uncore_iio_1 0 inbound_read_latency) $(col dev 0 uncore_iio_1 0 inbound_read_latency 8)" \
+	"0000:2b:00.0 6.4 800 100.00"
+tap_expect "stack 0's four parts' events multiplexed: every row flagged below 100%" \
+	is "$(awk -F, 'index($2, "uncore_iio_0<") == 1 && $1 == "S0" && $8 < 100' $TMP/dev | wc -l)" 8
+tap_expect "a device with no traffic: outbound read 0, latency \"-\" (0 inserts)" \
+	is "$(v dev 0 uncore_iio_3 0 outbound_read_bw)/$(v dev 0 uncore_iio_3 0 inbound_read_latency)" "0/-"
+
+# -d: only that device's part: one group, exact
+last=sel
+run sel -d 0000:2b:00.0 -m inbound_read_bw,inbound_write_bw,outbound_write_bw -C 1 --time ioclk \
+	-x, -- sh -c "echo 1000000000 > $D/advance"
+tap_expect "-d 0000:2b:00.0: its 3 rows only, 256, 128 and 6.4 MB/s (exact, running 100%)" \
+	is "$(cut -d, -f1,3,4,6,8 $TMP/sel | tr '\n' ' ')" \
+	"S0,0,0000:2b:00.0,256,100.00 S0,0,0000:2b:00.0,128,100.00 S0,0,0000:2b:00.0,6.4,100.00 "
+
+# 7-8: IRP: read latency (FAF occupancy / inserts) and CPU/IO conflicts
+# (LOST_FWD / WR_PREF: the simulator loses no forward) each fit its 2
+# counters; the write latency needs 3 events: multiplexed and flagged
+last=irp
+run irp -g stack -m irp_read_latency -C 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
+tap_expect "S0 stack 1: IRP read latency 500 ns (exact, running 100%)" \
+	is "$(v irp 0 uncore_iio_1 - irp_read_latency)/$(col irp 0 uncore_iio_1 - irp_read_latency 8)" "500/100.00"
+last=wl
+run wl -g stack -m inbound_write_latency -C 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
+tap_expect "inbound_write_latency (3 IRP events, 2 counters) flagged as multiplexed on every stack" \
+	awk -F, '$5 == "inbound_write_latency" && $8 >= 100 { bad = 1 } END { exit bad || NR != 12 }' $TMP/wl
+last=conf
+run conf -g stack -m cpu_io_conflicts -C 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
+tap_expect "cpu_io_conflicts: 0% on S0 stack 1 (writes, no lost forward), \"-\" without writes" \
+	is "$(v conf 0 uncore_iio_1 - cpu_io_conflicts)/$(v conf 0 uncore_iio_2 - cpu_io_conflicts)/$(col conf 0 uncore_iio_1 - cpu_io_conflicts 8)" "0/-/100.00"
+
+# 9: metrics of PMUs that are not there
+last=na
+run na -g stack -m l3,dram,upi -a 0.1 -x,
+want="" got=""
+for u in cha:inbound_read_l3_miss imc:dram_read_bw upi:upi_utilization; do
+	if pmu_present "uncore_${u%%:*}_0"; then
+		want="$want number"
+		got="$got $(awk -F, -v m="${u#*:}" '$5 == m && $1 == "S0" { print ($6 ~ /^([0-9.e+-]+|-)$/ ? "number" : $6) }' $TMP/na)"
+	else
+		want="$want n/a (no uncore_${u%%:*} PMU)"
+		got="$got $(awk -F, -v m="${u#*:}" '$5 == m && $1 == "S0" { print $6 }' $TMP/na)"
+	fi
+done
+tap_expect "L3, DRAM and UPI metrics: a number with their PMU, else \"n/a (no uncore_X PMU)\"" is "$got" "$want"
+
+# 10-11: CSV and JSON shapes
+tap_expect "CSV: 8 fields a row, 9 with -I" eval \
+	'awk -F, "NF != 8 { exit 1 }" $TMP/dev && "$T" -g stack -m bw -I 50 -a 0.12 -x, | awk -F, "NF != 9 { bad = 1 } END { exit bad || NR == 0 }"'
+last=json
+run json -j -s -m inbound_read_bw,l3 -C 1 --time ioclk -- sh -c "echo 1000000000 > $D/advance"
+tap_expect "JSON: one object a line with socket, io_unit, part, device, metric, value (null + note for n/a), unit, running" \
+	python3 -c '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert rows
+for r in rows:
+    assert set(("socket", "io_unit", "metric", "value", "unit", "running")) <= set(r), r
+    assert r["value"] is not None or "note" in r, r
+d = [r for r in rows if r.get("device") == "0000:2b:00.0" and r["metric"] == "inbound_read_bw"]
+assert len(d) == 1 and d[0]["value"] == 256 and d[0]["part"] == 0 and d[0]["root_bus"] == "0000:2a", d
+assert any(r["metric"] == "inbound_read_l3_miss" and r["value"] is None for r in rows)
+' $TMP/json
+
+# 12-13: intervals
+last=int
+run int -g stack -m inbound_read_bw -I 100 -a 0.55 -x,
+n=$(cut -d, -f1 $TMP/int | sort -u | wc -l)
+# 0.1 ... 0.5 and the last, short one at 0.55 s (a late wakeup under load
+# may merge two)
+tap_expect "-I 100 -a 0.55: 5 or 6 intervals ($n), the last at 0.55 s" eval \
+	'[ $n -ge 5 ] && [ $n -le 6 ] && near "$(tail -n1 $TMP/int | cut -d, -f1)" 0.55 0.05'
+tap_expect "every interval has the 12 stack rows" \
+	is "$(cut -d, -f1 $TMP/int | uniq -c | awk '{ print $1 }' | sort -u)" 12
+
+# 14-15: link utilisation and the write latency on the realtime clock
+sim_del $ID
+sim_new "$ID 2 soc=icx" && start_flows || echo "# cannot restart on the realtime clock"
+last=rt
+run rt -g stack -m link_utilization,inbound_write_latency -C 1 -a 1 -x, -s
+# 256 + 128 + 6.4 + 6.4 MB/s of gen4 x16's 64000 MB/s
+tap_expect "S0 stack 1: link utilisation 0.62% +/- 15% (multiplexed: 3 events on counters 0-1)" \
+	near "$(v rt 0 uncore_iio_1 all link_utilization)" 0.62 0.15
+tap_expect "S0 stack 1: inbound write latency 300 ns +/- 15% (scaled)" \
+	near "$(v rt 0 uncore_iio_1 - inbound_write_latency)" 300 0.15
+
+# 16: the groups: perf iostat's part of the bandwidth events in one group
+tap_expect "-l: per stack, MEM_READ, MEM_WRITE (counters 0-1) and BY_CPU.MEM_WRITE (2-3) in one group" \
+	eval '"$T" -l -g stack -m inbound_read_bw,inbound_write_bw,outbound_write_bw |
+	      grep -c "^group .* uncore_iio_1/event=0x83,umask=0x4,ch_mask=0xff,fc_mask=0x7/ uncore_iio_1/event=0x83,umask=0x1,ch_mask=0xff,fc_mask=0x7/ uncore_iio_1/event=0xc0,umask=0x1,ch_mask=0xff,fc_mask=0x7/$" | grep -qx 2'
+
+# 17: the command's exit status
+tap_expect "-- COMMAND: its exit status" fails_rc 3 "$T" -g stack -m bw -- sh -c 'exit 3'
+
+# 18-24: bad arguments
+tap_expect "-I 5: exit 2, says why" eval \
+	'fails_rc 2 "$T" -I 5 && fails "-I: an interval in ms from 10 to 3600000" "$T" -I 5'
+tap_expect "-g foo: exit 2" eval 'fails_rc 2 "$T" -g foo && fails "-g: device or stack" "$T" -g foo'
+tap_expect "-m nosuch: exit 2" eval \
+	'fails_rc 2 "$T" -m nosuch && fails "-m: no metric or group '"'"'nosuch'"'"'" "$T" -m nosuch'
+tap_expect "-x with -j: exit 2" eval 'fails_rc 2 "$T" -x, -j && fails "one output form" "$T" -x, -j'
+tap_expect "--time ioclk without -C: exit 2" eval \
+	'fails_rc 2 "$T" --time ioclk && fails "needs the clock" "$T" --time ioclk'
+tap_expect "-a with a command, and -- without one: exit 2" eval \
+	'fails_rc 2 "$T" -a 1 -- true && fails_rc 2 "$T" -- && fails "no command after --" "$T" --'
+tap_expect "-d of a function below no stack: exit 1, says so" eval \
+	'fails_rc 1 "$T" -d 0000:2b:07.0 && fails "-d 0000:2b:07.0: no such PCI function below an IIO stack" "$T" -d 0000:2b:07.0'
+tap_expect "-d of no function address: exit 2" eval \
+	'fails_rc 2 "$T" -d 0000:2b:00 && fails "-d: PCI functions SSSS:BB:DD.F" "$T" -d 0000:2b:00'
+tap_expect "no IIO PMU: exit 1, says so" eval \
+	'fails_rc 1 env UPMU_PMU_DEVICES=$TMP/none "$T" &&
+	 fails "no uncore_iio_<N> PMU with dieX files" env UPMU_PMU_DEVICES=$TMP/none "$T"'
+
+sim_del $ID
+
+# 29-31: the metrics of CHA, IMC and UPI PMUs, on a fake tree: every PMU
+# the software PMU (type 1), every term in config1/config2 (config 0 is
+# cpu-clock), one die on CPU 0; two CHA boxes, summed
+F=$TMP/fakesys
+for p in uncore_iio_0 uncore_irp_0 uncore_iio_free_running_0 uncore_cha_0 uncore_cha_1 \
+	 uncore_imc_0 uncore_upi_0; do
+	mkdir -p "$F/$p/format"
+	echo 1 > "$F/$p/type"
+	echo 0 > "$F/$p/cpumask"
+	echo config1:0-7 > "$F/$p/format/event"
+	echo config1:8-39 > "$F/$p/format/umask"
+	echo config2:0-11 > "$F/$p/format/ch_mask"
+	echo config2:12-14 > "$F/$p/format/fc_mask"
+done
+echo 0000:16 > "$F/uncore_iio_0/die0"
+last=fake
+UPMU_PMU_DEVICES=$F run fake -g stack -m l3,dram,upi --dram-max 128000 -a 0.5 -x,
+tap_expect "fake CHA: inbound read and write L3 miss 200% (two CHA boxes' time over one IRP's), hit -100%" \
+	eval 'near "$(v fake 0 - - inbound_read_l3_miss)" 200 0.05 &&
+	      near "$(v fake 0 - - inbound_write_l3_miss)" 200 0.05 &&
+	      near "$(v fake 0 - - inbound_read_l3_hit | tr -d -)" 100 0.05'
+# cpu-clock's ns per second * 64 bytes: 64000 MB/s
+tap_expect "fake IMC: DRAM read and write 64000 MB/s, utilisation of 128000 MB/s 100% (5%)" \
+	eval 'near "$(v fake 0 - - dram_read_bw)" 64000 0.05 &&
+	      near "$(v fake 0 - - dram_write_bw)" 64000 0.05 &&
+	      near "$(v fake 0 - - dram_utilization)" 100 0.05'
+# (clockticks - L1 power cycles: two cpu-clock counts a moment apart, so
+# about 0: a wild number or "-"; what matters is that it is computed)
+tap_expect "fake UPI: utilisation computed, not n/a ($(v fake 0 - - upi_utilization))" \
+	eval '[[ "$(v fake 0 - - upi_utilization)" =~ ^(-|-?[0-9.e+]+)$ ]]'
+
+rm -rf "$TMP"
+tap_exit
