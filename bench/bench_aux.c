@@ -5,8 +5,8 @@
  *
  * The copy: on a NIC on the manual clock, the device takes 512 samples
  * while the event is disabled (the simulator's work, untimed), then the
- * event is enabled until the drain has committed them (a META and 512
- * SAMPLE records).  The core times every drain that commits records
+ * event is enabled until the drain has committed them (a META and the
+ * 512 samples in SAMPLES records, one per sample-window read).  The core times every drain that commits records
  * (debugfs upmu/<pmu>/aux_stats: from the AUX transaction's start to its
  * end, the sample window's registers and copy included): its bytes per
  * ns against a memcpy of the same bytes on the same CPU.  Goal: at least
@@ -209,7 +209,8 @@ int main(int argc, char **argv)
 	struct perf_event_mmap_page *pg;
 	char pmu[64], path[256], unread[256];
 	double drain_bw[15], cpy_bw[15], ratio[15], commits[15];
-	size_t want = NR_SAMPLES * (32 + 24 + 64ull);	/* SAMPLE records of 8 IDs */
+	/* more than a META and SAMPLES records of 512 samples of 8 IDs take */
+	size_t want = NR_SAMPLES * (32 + 24 + 64ull);
 	uint64_t tail = 0, bytes = 0;
 	unsigned char *src, *dst;
 	int fd, opt;

@@ -468,7 +468,8 @@ struct upmu_hw_ops {
  * @flags: PERF_AUX_FLAG_* of the commit
  *
  * The core sets it up around &upmu_aux_ops.drain; a family only writes
- * through upmu_aux_put() and asks upmu_aux_space() and upmu_aux_time().
+ * through upmu_aux_put() (or its _body/_fromio forms) and asks
+ * upmu_aux_space() and upmu_aux_time().
  */
 struct upmu_aux_out {
 	struct perf_event *event;
@@ -529,9 +530,16 @@ static inline u64 upmu_aux_time(const struct upmu_aux_out *out)
 	return out->event->clock();
 }
 
+/*
+ * Write record @rec (@len bytes of header and fixed fields) followed by
+ * @body_len bytes of body: from memory at @body (upmu_aux_put_body), or
+ * read from the registers @regs at @off straight into the AUX area
+ * (upmu_aux_put_fromio: a hardware buffer copied once).  The core fills
+ * in the common header (size covers the body) and splits the copy where
+ * the area wraps.  0, or -ENOSPC when it does not fit upmu_aux_space().
+ */
 int upmu_aux_put_body(struct upmu_aux_out *out, struct upmu_aux_hdr *rec,
 		      size_t len, const void *body, size_t body_len);
-
 int upmu_aux_put_fromio(struct upmu_aux_out *out, struct upmu_aux_hdr *rec,
 			size_t len, struct upmu_regs *regs, u32 off,
 			size_t body_len);

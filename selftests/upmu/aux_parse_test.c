@@ -395,7 +395,7 @@ static void test_truncated(struct upmu_aux_stream *s)
 }
 
 /*
- * SAMPLES (version 2): one record handed out as one SAMPLE per sample,
+ * SAMPLES (version 2): one record handed out as itself, then as one SAMPLE per sample,
  * with the converted times, split anywhere; its malformed forms.
  */
 static void test_samples(struct upmu_aux_stream *s)
@@ -413,11 +413,20 @@ static void test_samples(struct upmu_aux_stream *s)
 	aux_samples(&w, 92000, 40000, 12, 1, 2, v + 4);
 	upmu_aux_stream_reset(s);
 	walk(s, w.b, w.len, NULL, 0, &log);
-	EQ(log.n, 6);
+	EQ(log.n, 8);
 	for (i = 0; i < log.n; i++)
 		EQ(log.ev[i].type, UPMU_AUX_EV_REC);
+	/* the record itself, then its samples */
+	EQ(log.ev[1].rec.type, UPMU_AUX_SAMPLES);
+	EQ(log.ev[1].batched, 0);
+	EQ(log.ev[1].pos, 80);
+	EQ(log.ev[1].rec.samples.first_id, 7);
+	EQ(log.ev[1].rec.samples.count, 3);
+	EQ(log.ev[1].rec.samples.stride, 40);
+	EQ(log.ev[1].rec.samples.dev_time, 40000);
+	EQ(log.ev[1].rec.time, 90000);
 	for (i = 0; i < 3; i++) {
-		const struct upmu_aux_rec *r = &log.ev[1 + i].rec;
+		const struct upmu_aux_rec *r = &log.ev[2 + i].rec;
 
 		EQ(r->type, UPMU_AUX_SAMPLE);
 		EQ(r->size, 24 + 16);
@@ -427,17 +436,19 @@ static void test_samples(struct upmu_aux_stream *s)
 		EQ(r->sample.dev_ts_first, 1000 * (7 + i));
 		EQ(r->sample.dev_ts_last, 1000 * (7 + i) + 10);
 		EQ(r->time, 1000 * (7 + i) + 10 + 50000);
-		EQ(log.ev[1 + i].time, r->time);
+		EQ(log.ev[2 + i].time, r->time);
+		EQ(log.ev[2 + i].batched, 1);
 		EQ(upmu_aux_rec_u64(r, 0), 10 * (i + 1));
 		EQ(upmu_aux_rec_u64(r, 1), 10 * (i + 1) + 1);
-		EQ(log.ev[1 + i].pos, 80 + 56 + 40 * i);
+		EQ(log.ev[2 + i].pos, 80 + 56 + 40 * i);
 	}
-	EQ(log.ev[4].rec.type, UPMU_AUX_LOST);
-	EQ(log.ev[5].rec.sample.sample_id, 12);
-	EQ(log.ev[5].rec.seq, 3);
+	EQ(log.ev[5].rec.type, UPMU_AUX_LOST);
+	EQ(log.ev[6].rec.type, UPMU_AUX_SAMPLES);
+	EQ(log.ev[7].rec.sample.sample_id, 12);
+	EQ(log.ev[7].rec.seq, 3);
 	/* its own clocks: 92000 - (40000 - 12010) */
-	EQ(log.ev[5].rec.time, 12010 + 52000);
-	EQ(upmu_aux_rec_u64(&log.ev[5].rec, 0), 30);
+	EQ(log.ev[7].rec.time, 12010 + 52000);
+	EQ(upmu_aux_rec_u64(&log.ev[7].rec, 0), 30);
 	EQ(s->records, 4);
 	EQ(s->samples, 4);
 	EQ(s->lost_samples, 2);
@@ -449,11 +460,11 @@ static void test_samples(struct upmu_aux_stream *s)
 	for (cut = 8; cut < w.len; cut += 8) {
 		upmu_aux_stream_reset(s);
 		walk(s, w.b, w.len, &cut, 1, &log);
-		EQ(log.n, 6);
+		EQ(log.n, 8);
 		EQ(s->errors, 0);
-		EQ(log.ev[3].rec.sample.sample_id, 9);
-		EQ(upmu_aux_rec_u64(&log.ev[3].rec, 1), 31);
-		EQ(log.ev[5].rec.sample.sample_id, 12);
+		EQ(log.ev[4].rec.sample.sample_id, 9);
+		EQ(upmu_aux_rec_u64(&log.ev[4].rec, 1), 31);
+		EQ(log.ev[7].rec.sample.sample_id, 12);
 	}
 
 	/* a sample whose own id is not its place: that one is dropped */
@@ -461,18 +472,18 @@ static void test_samples(struct upmu_aux_stream *s)
 	w.b[at] ^= 1;
 	upmu_aux_stream_reset(s);
 	walk(s, w.b, w.len, NULL, 0, &log);
-	EQ(log.n, 6);
-	EQ(log.ev[2].type, UPMU_AUX_EV_ERROR);
-	EQ(log.ev[2].err, UPMU_AUX_ERR_DEV_SID);
-	EQ(log.ev[2].first, 8);
-	EQ(log.ev[2].skipped, 40);
-	EQ(log.ev[3].rec.sample.sample_id, 9);
+	EQ(log.n, 8);
+	EQ(log.ev[3].type, UPMU_AUX_EV_ERROR);
+	EQ(log.ev[3].err, UPMU_AUX_ERR_DEV_SID);
+	EQ(log.ev[3].first, 8);
+	EQ(log.ev[3].skipped, 40);
+	EQ(log.ev[4].rec.sample.sample_id, 9);
 	EQ(s->samples, 3);
 	w.b[at] ^= 1;
 	w.b[at + 4] = 1;	/* its upper half is not 0 */
 	upmu_aux_stream_reset(s);
 	walk(s, w.b, w.len, NULL, 0, &log);
-	EQ(log.ev[2].err, UPMU_AUX_ERR_DEV_SID);
+	EQ(log.ev[3].err, UPMU_AUX_ERR_DEV_SID);
 	w.b[at + 4] = 0;
 
 	/* count 0, a stride that is not nr's, a size that is not count's */
@@ -492,7 +503,7 @@ static void test_samples(struct upmu_aux_stream *s)
 			EQ(log.ev[1].err, UPMU_AUX_ERR_COUNT);
 			EQ(log.ev[1].pos, 80);
 			/* the LOST after it is found again */
-			EQ(log.ev[log.n - 2].rec.type, UPMU_AUX_LOST);
+			EQ(log.ev[log.n - 3].rec.type, UPMU_AUX_LOST);
 			memcpy(w.b + 80 + bad[i].off, &keep, 4);
 		}
 	}
@@ -525,13 +536,14 @@ static void test_samples(struct upmu_aux_stream *s)
 	aux_samples(&w, 4, 0, 12, 1, 2, v);	/* 9..11 unreported */
 	upmu_aux_stream_reset(s);
 	walk(s, w.b, w.len, NULL, 0, &log);
-	EQ(log.n, 6);
-	EQ(log.ev[3].err, UPMU_AUX_ERR_SID);
-	EQ(log.ev[3].first, 8);
-	EQ(log.ev[4].type, UPMU_AUX_EV_SID_GAP);
-	EQ(log.ev[4].first, 9);
-	EQ(log.ev[4].last, 11);
-	EQ(log.ev[5].rec.sample.sample_id, 12);
+	EQ(log.n, 8);
+	EQ(log.ev[4].err, UPMU_AUX_ERR_SID);
+	EQ(log.ev[4].first, 8);
+	EQ(log.ev[5].type, UPMU_AUX_EV_SID_GAP);
+	EQ(log.ev[5].first, 9);
+	EQ(log.ev[5].last, 11);
+	EQ(log.ev[6].rec.type, UPMU_AUX_SAMPLES);
+	EQ(log.ev[7].rec.sample.sample_id, 12);
 }
 
 /* Names: the same as upmu-diag's for every row and many instances. */

@@ -108,10 +108,10 @@ fi
 run good report -D
 grep -E '^\. \.\.\. UPMU|^\.  [0-9a-f]{8}: |^upmu-nic|^  (PMU Type|Format version)' \
 	"$tmp/good.report.out" > "$tmp/good.dump"
-expect "perf report -D: each AUXTRACE buffer, one line per record, the summary" \
+expect "perf report -D: each AUXTRACE buffer, one line per record (a SAMPLES record's samples under it), the summary" \
 	"$tmp/good.dump" <<'EOF'
   PMU Type 42
-  Format version 1
+  Format version 2
 . ... UPMU NIC diag data: size 248 bytes, records 3
 .  00000000: META seq 0 time 100001400000 serial 42 dev_khz 1000000 mode repetitive period_ns 1048576 dev_time 1405000 flags 0 ids 3: port_rx_bytes.p0 port_tx_bytes.p0 pcie_rd_lat_total_ns.l0
 .  00000058: SAMPLE seq 1 time 100001100000 sample_id 17 dev_ts 1104980..1105000: port_rx_bytes.p0 6400 port_tx_bytes.p0 0 pcie_rd_lat_total_ns.l0 500
@@ -120,10 +120,11 @@ expect "perf report -D: each AUXTRACE buffer, one line per record, the summary" 
 .  00000000: META seq 3 time 100002400000 serial 42 dev_khz 1000000 mode repetitive period_ns 1048576 dev_time 2405000 flags 0 ids 3: port_rx_bytes.p0 port_tx_bytes.p0 pcie_rd_lat_total_ns.l0
 .  00000058: LOST seq 4 time 100002400000 lost 3 samples (sample_id 19..21) reason 1
 .  00000098: SAMPLE seq 5 time 100002100000 sample_id 22 dev_ts 2104980..2105000: port_rx_bytes.p0 19200 port_tx_bytes.p0 128 pcie_rd_lat_total_ns.l0 1500
-. ... UPMU NIC diag data: size 200 bytes, records 3
+. ... UPMU NIC diag data: size 192 bytes, records 2
 .  00000000: META seq 0 time 100002450000 serial 42 dev_khz 1000000 mode repetitive period_ns 1048576 dev_time 2455000 flags 0 ids 1: pcie_rd_lat_total_ns.l0
-.  00000048: SAMPLE seq 1 time 100001200000 sample_id 5 dev_ts 1204980..1205000: pcie_rd_lat_total_ns.l0 1
-.  00000088: SAMPLE seq 2 time 100002200000 sample_id 6 dev_ts 2204980..2205000: pcie_rd_lat_total_ns.l0 2
+.  00000048: SAMPLES seq 1 time 100002450000 dev_time 2455000 sample_id 5..6 stride 32
+.  00000080:   SAMPLE seq 1 time 100001200000 sample_id 5 dev_ts 1204980..1205000: pcie_rd_lat_total_ns.l0 1
+.  000000a0:   SAMPLE seq 1 time 100002200000 sample_id 6 dev_ts 2204980..2205000: pcie_rd_lat_total_ns.l0 2
 . ... UPMU NIC diag data: size 208 bytes, records 3
 .  00000000: SAMPLE seq 6 time 100002300000 sample_id 23 dev_ts 2304980..2305000: port_rx_bytes.p0 25600 port_tx_bytes.p0 192 pcie_rd_lat_total_ns.l0 2000
 .  00000028: META seq 7 time 100003200000 serial 42 dev_khz 1000000 mode repetitive period_ns 1048576 dev_time 3205000 flags 0 ids 3: port_rx_bytes.p0 port_tx_bytes.p0 pcie_rd_lat_total_ns.l0
@@ -132,7 +133,7 @@ upmu-nic: 7 samples, lost 3 samples in 1 gaps
 EOF
 has "perf report -D: PERF_RECORD_AUX with PARTIAL and TRUNCATED" "$tmp/good.report.out" \
 	"0 100002400000 0x3d0 [0x40]: PERF_RECORD_AUX offset: 0xf8 size: 0x110 flags: 0x4 [P]" \
-	"0 100002500000 0x688 [0x40]: PERF_RECORD_AUX offset: 0x208 size: 0 flags: 0x1 [T]"
+	"0 100002500000 0x680 [0x40]: PERF_RECORD_AUX offset: 0x208 size: 0 flags: 0x1 [T]"
 
 run good report --stdio
 has "perf report: the samples counted as their own events" "$tmp/good.report.out" \
@@ -229,7 +230,7 @@ fi
 # --- an unknown format version in AUXTRACE_INFO: a warning, records decide ---
 script info
 has "unknown AUXTRACE_INFO version: a warning, the records still decoded" "$tmp/info.script.err" \
-	"upmu-nic: record format version 2, this perf knows 1" \
+	"upmu-nic: record format version 3, this perf knows 2" \
 	"upmu-nic: 7 samples, lost 3 samples in 1 gaps"
 
 # --- random bytes in place of two buffers ---

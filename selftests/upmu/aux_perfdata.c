@@ -5,7 +5,7 @@
  * known, so that the patched perf's report -D, script and report can be
  * checked line by line (selftests/upmu/aux_perf_test.sh):
  *
- *   two AUX queues (CPU 0 and 1), META/SAMPLE/LOST records, a record that
+ *   two AUX queues (CPU 0 and 1), META/SAMPLE/SAMPLES/LOST records, a record that
  *   straddles two AUXTRACE buffers, PERF_RECORD_AUX with PARTIAL and
  *   TRUNCATED, and cpu-clock samples of pid 4242 at known times between
  *   the diag samples.
@@ -185,10 +185,10 @@ int main(int argc, char **argv)
 	meta(&a, T(3200), 3, ids);
 	sample(&a, T(3100), 24, 3, (const uint64_t[]){ 32000, 256, 2500 });
 
-	/* CPU 1: one buffer */
+	/* CPU 1: one buffer, its samples in one SAMPLES record (format 2) */
 	meta(&b, T(2450), 1, ids + 2);
-	sample(&b, T(1200), 5, 1, (const uint64_t[]){ 1 });
-	sample(&b, T(2200), 6, 1, (const uint64_t[]){ 2 });
+	aux_samples_ts(&b, T(2450), DEV(T(2450)), 5, 2, 1, (const uint64_t[]){ 1, 2 },
+		       (const uint64_t[]){ DEV(T(1200)), DEV(T(2200)) });
 
 	if (!strcmp(v, "magic")) {
 		memcpy(a.b + a1 + 88 + 64, "BAD!", 4);	/* the SAMPLE after LOST */
@@ -203,7 +203,7 @@ int main(int argc, char **argv)
 		for (size_t i = a1; i < a.len; i++)
 			a.b[i] = rand();
 	} else if (!strcmp(v, "info")) {
-		info_version = 2;
+		info_version = UPMU_AUX_VERSION + 1;
 	} else if (strcmp(v, "good") && strcmp(v, "cut") && strcmp(v, "gap")) {
 		fprintf(stderr, "aux_perfdata: unknown variant %s\n", v);
 		return 2;

@@ -73,13 +73,14 @@ static inline void aux_sample(struct aux_wbuf *w, uint64_t time, uint64_t sid,
 }
 
 /*
- * A SAMPLES record of @count samples first..first+count-1 with device
- * times 1000 * sample_id .. + 10 and values @vals[i * nr + j], read at
- * perf time @time when the device clock said @dev_time.
+ * A SAMPLES record of @count samples first..first+count-1 with values
+ * @vals[i * nr + j], read at perf time @time when the device clock said
+ * @dev_time; sample i spans device times @ts_last[i] - 20 .. @ts_last[i]
+ * (aux_samples: 1000 * sample_id .. + 10).
  */
-static inline void aux_samples(struct aux_wbuf *w, uint64_t time, uint64_t dev_time,
-			       uint64_t first, uint32_t count, unsigned int nr,
-			       const uint64_t *vals)
+static inline void aux_samples_ts(struct aux_wbuf *w, uint64_t time, uint64_t dev_time,
+				  uint64_t first, uint32_t count, unsigned int nr,
+				  const uint64_t *vals, const uint64_t *ts_last)
 {
 	uint32_t stride = sizeof(struct upmu_aux_dev_sample) + 8 * nr;
 	uint32_t cs[2] = { count, stride };
@@ -95,11 +96,18 @@ static inline void aux_samples(struct aux_wbuf *w, uint64_t time, uint64_t dev_t
 		uint32_t id[2] = { (uint32_t)sid, 0 };
 
 		aux_put(w, id, sizeof(id));
-		aux_put64(w, 1000 * sid);
-		aux_put64(w, 1000 * sid + 10);
+		aux_put64(w, ts_last ? ts_last[i] - 20 : 1000 * sid);
+		aux_put64(w, ts_last ? ts_last[i] : 1000 * sid + 10);
 		for (j = 0; j < nr; j++)
 			aux_put64(w, vals[i * nr + j]);
 	}
+}
+
+static inline void aux_samples(struct aux_wbuf *w, uint64_t time, uint64_t dev_time,
+			       uint64_t first, uint32_t count, unsigned int nr,
+			       const uint64_t *vals)
+{
+	aux_samples_ts(w, time, dev_time, first, count, nr, vals, NULL);
 }
 
 /* A LOST of first..last, reason 1 (overwritten). */

@@ -148,18 +148,18 @@ else
 fi
 
 # --- a one-page AUX area, a drain every 200 ms: TRUNCATED, nothing silent ---
-# 64 samples (4608 bytes) do not fit in a page: TRUNCATED, the rest comes
-# once perf record re-enabled the event; then 128 at once in a device of
-# 64: 64 lost (64..127), the others in two commits again.
+# 128 samples (40 bytes each, 5120 bytes) do not fit in a page: TRUNCATED,
+# the rest comes once perf record re-enabled the event; then 256 at once
+# in a device of 128: 128 lost (128..255), the others in two commits again.
 newnic clock=manual
 cat > "$TMP/t.sh" <<EOF
-echo $((64 * PERIOD + 64)) > $D/advance; sleep 1
-echo $((128 * PERIOD)) > $D/advance; sleep 1
+echo $((128 * PERIOD + 64)) > $D/advance; sleep 1
+echo $((256 * PERIOD)) > $D/advance; sleep 1
 EOF
-if rec t -a -m ,1 -e "$EV,log_samples=6/" -c 200000000 -- sh "$TMP/t.sh" && scr t; then
+if rec t -a -m ,1 -e "$EV,log_samples=7/" -c 200000000 -- sh "$TMP/t.sh" && scr t; then
 	tap_check "tiny AUX area: TRUNCATED reported" grep -q "^upmu-nic-lost: AUX area full (TRUNCATED)" "$TMP/t.out"
-	tap_check "tiny AUX area: 128 samples + 64 lost = sample_id 0..191, no silent gap" \
-		conserved_summary t "upmu-nic: 128 samples, lost 64 samples in 1 gaps"
+	tap_check "tiny AUX area: 256 samples + 128 lost = sample_id 0..383, no silent gap" \
+		conserved_summary t "upmu-nic: 256 samples, lost 128 samples in 1 gaps"
 else
 	tap_fail "tiny AUX area: TRUNCATED (perf record or script failed)"
 	tap_fail "tiny AUX area: samples + lost"

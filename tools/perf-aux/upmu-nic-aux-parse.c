@@ -327,12 +327,11 @@ static void stream_check(struct upmu_aux_stream *s, const struct upmu_aux_rec *r
 		s->have_sid = true;
 		s->next_sid = first + n;
 		if (r->type == UPMU_AUX_SAMPLES) {
-			/* handed out sample by sample, after the gaps */
-			s->records++;
+			/* itself, then its samples one by one (stream_batch) */
 			s->batch = *r;
 			s->batch_pos = pos;
 			s->batch_i = 0;
-			return;
+			break;
 		}
 		s->samples++;
 		break;
@@ -406,6 +405,7 @@ static void stream_batch(struct upmu_aux_stream *s, struct upmu_aux_ev *ev)
 		return;
 	}
 	ev->type = UPMU_AUX_EV_REC;
+	ev->batched = true;
 	r->version = b->version;
 	r->type = UPMU_AUX_SAMPLE;
 	r->size = b->samples.stride;

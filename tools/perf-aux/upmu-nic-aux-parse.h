@@ -111,7 +111,9 @@ size_t upmu_aux_resync(const void *buf, size_t len, size_t off);
 /*
  * A stream: the AUX buffers of one perf mmap (one CPU) in order.  It joins
  * records that straddle two buffers, checks seq and sample_id continuity
- * and the META a SAMPLE depends on, and counts what it saw.
+ * and the META a SAMPLE depends on, and counts what it saw.  A SAMPLES
+ * record is handed out as itself (for a dump), then as one SAMPLE per
+ * sample with ev->batched set: a consumer of samples needs only SAMPLE.
  */
 enum upmu_aux_ev_type {
 	UPMU_AUX_EV_END,	/* the buffer is consumed */
@@ -130,6 +132,7 @@ struct upmu_aux_ev {
 	uint64_t skipped;	/* bytes dropped */
 	uint64_t first, last;
 	uint64_t time;		/* the record's, or the last record's time */
+	bool batched;		/* a SAMPLE of the SAMPLES record before it */
 	struct upmu_aux_rec rec;
 };
 
