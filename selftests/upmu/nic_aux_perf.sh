@@ -235,10 +235,10 @@ if "$PERF" record -a -e "sched:*,$PMU/doca_default/" -c 1000000000 sleep 1 > see
 	"$PERF" script > seed.script 2> seed.script.err; then
 	sed -n 's/.*\(upmu-nic-[a-z]*\): */\1: /p' seed.script | sed 's/ *$//' > seed.out
 	ns=$(grep -c '^upmu-nic-diag: sample_id' seed.out)
-	nd=$(grep -c '^\.  [0-9a-f]\{8\}: SAMPLE seq' seed.dump)
+	nd=$(grep -c '^\.  [0-9a-f]\{8\}: *SAMPLE seq' seed.dump)
 	echo "# seed: $ns samples in perf script, $nd SAMPLE lines in report -D"
 	tap_check "seed: perf script has samples, no silent gap (samples + lost = range)" conserved seed
-	tap_check "seed: report -D decodes one line per sample ($nd = $ns)" test "$nd" = "$ns" -a "$ns" -gt 0
+	tap_check "seed: report -D decodes one line per sample (under its SAMPLES record) ($nd = $ns)" test "$nd" = "$ns" -a "$ns" -gt 0
 	# perf report prints the count as convert_unit() makes it: 1K, not 1234
 	if [ "$ns" -gt 1000000 ]; then nr="$((ns / 1000000))M"
 	elif [ "$ns" -gt 1000 ]; then nr="$((ns / 1000))K"
