@@ -96,8 +96,9 @@ export UPMU_PERF=$perf
 # one after the other, e.g. to time each alone).  DEBUG_A is the part of
 # the first debug VM (about half of the time); the second runs the rest,
 # new programs included: move programs to keep the halves even.  (icx_test,
-# about 65 s on the debug kernel, joined the second half on 2026-11-25.)
-DEBUG_A="fixture_test cmem_test nic_diag_test perf_examples metrics_test pcimap_test demo_test"
+# about 65 s on the debug kernel, joined the second half on 2026-11-25;
+# iostat_test the first on 2026-11-26: 1208 s and 1202 s under load.)
+DEBUG_A="fixture_test cmem_test nic_diag_test perf_examples metrics_test pcimap_test iostat_test demo_test"
 declare -A vm_pid vm_progs
 suite_start() {	# suite_start NAME KERNEL TIMEOUT [PROGRAM...]
 	local name=$1 kernel=$2 tmo=$3

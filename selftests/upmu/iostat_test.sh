@@ -41,7 +41,7 @@ col() {
 
 tap_plan 31
 [ -x "$T" ] || { echo "Bail out! $T: no such program (make selftests)"; exit 1; }
-upmu_load_all && mod_load upmu_icx || { echo "Bail out! cannot load modules"; exit 1; }
+upmu_load_all && mod_load_own upmu_icx || { echo "Bail out! cannot load modules"; exit 1; }
 sim_del $ID
 sim_new "$ID 2 soc=icx clock=manual" || { echo "Bail out! cannot create device"; exit 1; }
 
@@ -230,4 +230,5 @@ tap_expect "fake UPI: utilisation computed, not n/a ($(v fake 0 - - upi_utilizat
 	eval '[[ "$(v fake 0 - - upi_utilization)" =~ ^(-|-?[0-9.e+]+)$ ]]'
 
 rm -rf "$TMP"
+mod_unload_own
 tap_exit

@@ -68,6 +68,19 @@ mod_load() {	# mod_load name
 	grep -q "^$1 " /proc/modules || insmod "$UPMU_MODDIR/$1.ko"
 }
 mod_unload() { ! grep -q "^$1 " /proc/modules || rmmod "$1"; }
+# mod_load_own NAME: load NAME unless it is; mod_unload_own (at the end of
+# the program) unloads what mod_load_own loaded, so that the next program
+# of the suite (modules_test unloads the stack) finds the modules as they were
+UPMU_OWN_MODS=""
+mod_load_own() {
+	grep -q "^$1 " /proc/modules && return 0
+	insmod "$UPMU_MODDIR/$1.ko" && UPMU_OWN_MODS="$1 $UPMU_OWN_MODS"
+}
+mod_unload_own() {
+	local m
+	for m in $UPMU_OWN_MODS; do mod_unload "$m"; done
+	UPMU_OWN_MODS=""
+}
 mod_refcnt() { cat "/sys/module/$1/refcnt" 2>/dev/null || echo -1; }
 # is_refcnt MODULE N: MODULE's reference count is N (says what it is if not)
 is_refcnt() {

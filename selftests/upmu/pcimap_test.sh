@@ -92,7 +92,7 @@ tap_check "a malformed address is an error (exit 2, says so)" eval \
 sim_del $ID
 
 # --- Ice Lake-X --------------------------------------------------------
-mod_load upmu_icx && sim_new "$ID 2 soc=icx clock=manual" ||
+mod_load_own upmu_icx && sim_new "$ID 2 soc=icx clock=manual" ||
 	{ echo "Bail out! cannot create an Ice Lake-X"; exit 1; }
 
 # 7: socket 0's stacks 0-2, exactly (root ports at devices 2-5 of the
@@ -171,4 +171,5 @@ tap_check "Ice Lake-X: every iostat= name is in perf stat --iostat=list${bad:+ (
 	eval '[ -s "$OUT.list" ] && [ -z "$bad" ]'
 sim_del $ID
 rm -f "$OUT" "$OUT.stat" "$OUT.list"
+mod_unload_own
 tap_exit
