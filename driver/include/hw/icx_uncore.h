@@ -61,7 +61,14 @@
 #define ICX_CTL_EDGE		BIT_ULL(18)
 #define ICX_CTL_EN		BIT_ULL(22)
 #define ICX_CTL_INV		BIT_ULL(23)
-#define ICX_CTL_THRESH		GENMASK_ULL(35, 24)	/* IRP: 31-24 */
+/*
+ * The threshold: with thresh > 0 a counter adds 1 for each cycle in which
+ * its event's increment is >= thresh (< thresh with INV); with EDGE only
+ * for each cycle in which that becomes true.  12 bits on the IIO, 8
+ * (ICX_CTL_THRESH8) on the IRP, CHA, IMC and UPI.
+ */
+#define ICX_CTL_THRESH		GENMASK_ULL(35, 24)
+#define ICX_CTL_THRESH8		GENMASK_ULL(31, 24)
 #define ICX_CTL_CH_MASK		GENMASK_ULL(47, 36)	/* IIO: parts 0-7, 8-11 IOMMU */
 #define ICX_CTL_FC_MASK		GENMASK_ULL(50, 48)	/* IIO: traffic classes */
 
