@@ -304,6 +304,44 @@ TEST_F(icx_mem, tor_occupancy)
 	close(occ);
 }
 
+/*
+ * thresh, inv and edge, judged cycle by cycle: 16 device reads that miss
+ * in cycle 0 put 2 lines in each CHA's TOR for 100 cycles and 16 CAS
+ * reads on the channels (2 on channels 0-3, 1 on the others), all in
+ * that cycle; then 200 cycles pass.
+ */
+TEST_F(icx_mem, thresh)
+{
+	static const struct { const char *pmu, *spec; uint64_t want; } ev[] = {
+		{ CHA(0), OCC_IO_MISS_PCIRDCUR ",thresh=2", 100 },
+		{ CHA(1), OCC_IO_MISS_PCIRDCUR ",thresh=3", 0 },
+		{ CHA(2), OCC_IO_MISS_PCIRDCUR ",thresh=3,inv=1", 200 },
+		{ CHA(3), OCC_IO_MISS_PCIRDCUR ",thresh=1,edge=1", 1 },
+		{ CHA(4), OCC_IO_MISS_PCIRDCUR ",thresh=0xff", 0 },
+		{ IMC(0), CAS_RD ",thresh=2", 1 },
+		{ IMC(4), CAS_RD ",thresh=2", 0 },
+		{ IMC(5), CAS_RD ",thresh=1,inv=1", 199 },
+		{ IMC(6), CAS_RD ",thresh=1,inv=1,edge=1", 1 },
+		{ UPI(0), "event=0x1,thresh=1", 200 },
+		{ UPI(1), "event=0x1,thresh=1,inv=1", 0 },
+	};
+	int fd[ARRAY_SIZE(ev)];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		fd[i] = ev_open(ev[i].pmu, ev[i].spec, 0, -1);
+		ASSERT_LE(0, fd[i]) TH_LOG("%s/%s/: %s", ev[i].pmu, ev[i].spec,
+					   strerror(-fd[i]));
+	}
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=16 lat=100"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "200"));
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		EXPECT_EQ(ev[i].want, count_of(_metadata, fd[i]))
+			TH_LOG("%s/%s/", ev[i].pmu, ev[i].spec);
+		close(fd[i]);
+	}
+}
+
 /* Clockticks of each kind; the links never enter L1. */
 TEST_F(icx_mem, clockticks)
 {

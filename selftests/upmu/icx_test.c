@@ -143,6 +143,31 @@ TEST_F(icx, bounds)
 	EXPECT_EQ(0, inject("socket=0 stack=0 op=rd size=4096 count=137438953"));
 }
 
+/* Open @n events @specs of @pmu on CPU 0 (no group); each must open. */
+static void open_all(struct __test_metadata *_metadata, const char *pmu,
+		     const char * const *specs, int *fd, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		fd[i] = ev_open(pmu, specs[i], 0, -1);
+		ASSERT_LE(0, fd[i]) TH_LOG("%s/%s/: %s", pmu, specs[i], strerror(-fd[i]));
+	}
+}
+
+/* Each of the @n events of @pmu counted @want; then they close. */
+static void expect_all(struct __test_metadata *_metadata, const char *pmu,
+		       const char * const *specs, int *fd, const uint64_t *want,
+		       unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(want[i], count_of(_metadata, fd[i])) TH_LOG("%s/%s/", pmu, specs[i]);
+		close(fd[i]);
+	}
+}
+
 /*
  * The IOMMU: an IOTLB lookup per inbound transaction, a hit of its page
  * size or a miss; a miss looks the context cache up (and hits), and
@@ -154,22 +179,15 @@ static void iommu_counts(struct __test_metadata *_metadata,
 			 unsigned int n)
 {
 	int fd[4];
-	unsigned int i;
 
-	for (i = 0; i < n; i++) {
-		fd[i] = ev_open(IIO(0), specs[i], 0, -1);
-		ASSERT_LE(0, fd[i]) TH_LOG("%s: %s", specs[i], strerror(-fd[i]));
-	}
+	open_all(_metadata, IIO(0), specs, fd, n);
 	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=100"));
 	ASSERT_EQ(0, inject("socket=0 stack=0 op=wr size=64 count=20 page=2m"));
 	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=256 count=10 iotlb_miss=1 walk=3 walk_lat=400"));
 	/* another stack's, and a CPU's MMIO reads: none of it */
 	ASSERT_EQ(0, inject("socket=0 stack=1 op=rd size=64 count=7 iotlb_miss=1"));
 	ASSERT_EQ(0, inject("socket=0 to_stack=0 op=rd size=64 count=7"));
-	for (i = 0; i < n; i++)
-		EXPECT_EQ(want[i], count_of(_metadata, fd[i])) TH_LOG("%s", specs[i]);
-	while (n-- > 0)
-		close(fd[n]);
+	expect_all(_metadata, IIO(0), specs, fd, want, n);
 }
 
 TEST_F(icx, iommu)
@@ -347,6 +365,96 @@ TEST_F(icx, irp_events)
 	one_count(_metadata, IRP(4), "event=0x11,umask=0x8", 0, rd, 0);
 	one_count(_metadata, IRP(4), "event=0xf,umask=0x4", 0, rd, 12000);
 	one_count(_metadata, IRP(4), "event=0xf,umask=0x4", 0, wr, 1800);
+}
+
+/*
+ * thresh, inv and edge on occupancies, judged cycle by cycle: bursts of
+ * 4 page walks (IIO PWT occupancy) and reads (IRP FAF occupancy) in
+ * cycles [0, 100), and 2 more in [50, 150), i.e. 4, 6, 2 entries in
+ * [0, 50), [50, 100), [100, 150), none up to 250.
+ */
+TEST_F(icx, thresh_occupancy)
+{
+	static const char * const iio[] = {
+		"event=0x42,thresh=1", "event=0x42,thresh=5",
+		"event=0x42,thresh=5,inv=1", "event=0x42,thresh=5,inv=1,edge=1",
+	};
+	static const char * const irp[] = {
+		"event=0x19,thresh=3", "event=0x19,thresh=1,edge=1",
+	};
+	/* >= 1: 150; >= 5: 50; < 5: 50 + 50 + 100, twice from >= 5 */
+	static const uint64_t want_iio[] = { 150, 50, 200, 2 };
+	static const uint64_t want_irp[] = { 100, 1 };
+	const char *rd = "socket=0 stack=0 op=rd size=64 lat=100 iotlb_miss=1 walk=1 walk_lat=100";
+	char tr[160];
+	int fi[4], fr[2];
+
+	open_all(_metadata, IIO(0), iio, fi, 4);
+	open_all(_metadata, IRP(0), irp, fr, 2);
+	snprintf(tr, sizeof(tr), "%s count=4", rd);
+	ASSERT_EQ(0, inject(tr));
+	/* no cycle has passed: nothing judged yet */
+	EXPECT_EQ(0ULL, count_of(_metadata, fi[0]));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "50"));
+	snprintf(tr, sizeof(tr), "%s count=2", rd);
+	ASSERT_EQ(0, inject(tr));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "200"));
+	expect_all(_metadata, IIO(0), iio, fi, want_iio, 4);
+	expect_all(_metadata, IRP(0), irp, fr, want_irp, 2);
+}
+
+/*
+ * Clockticks add 1 each cycle; an injected batch adds its whole
+ * increment in its cycle; a flow's increments are spread evenly over
+ * the cycles; with thresh=0, inv and edge change nothing.
+ */
+TEST_F(icx, thresh_counts_clock_and_flows)
+{
+	static const char * const clk[] = {
+		"event=0x1,thresh=1", "event=0x1,thresh=2",
+		"event=0x1,thresh=2,inv=1", "event=0x1,thresh=1,edge=1",
+	};
+	static const char * const data[] = {
+		"event=0x83,umask=0x4,ch_mask=0x1,fc_mask=0x7,thresh=64",
+		"event=0x83,umask=0x4,ch_mask=0x1,fc_mask=0x7,thresh=65,edge=1",
+	};
+	/* a 1.6 units and 5 entries a cycle flow on stack 3 */
+	static const char * const fdata[] = {
+		"event=0x83,umask=0x4,ch_mask=0x1,fc_mask=0x7,thresh=1",
+		"event=0x83,umask=0x4,ch_mask=0x1,fc_mask=0x7,thresh=2",
+	};
+	static const char * const focc[] = {
+		"event=0x19,thresh=5", "event=0x19,thresh=6,inv=1",
+	};
+	static const char * const plain[] = {
+		"event=0x19,inv=1,edge=1", "event=0x19",
+	};
+	static const uint64_t want_clk[] = { 1000, 0, 1000, 1 };
+	/* 64 units in a cycle, then 128 in another */
+	static const uint64_t want_data[] = { 2, 1 };
+	/* 100 reads over 1000 cycles: 1600 units, 5000 cycles of occupancy */
+	static const uint64_t want_fdata[] = { 1000, 0 };
+	static const uint64_t want_focc[] = { 1000, 1000 };
+	static const uint64_t want_plain[] = { 3000, 3000 };
+	int fc[4], fd[2], ff[2], fo[2], fp[2];
+
+	open_all(_metadata, IIO(1), clk, fc, 4);
+	open_all(_metadata, IIO(2), data, fd, 2);
+	open_all(_metadata, IIO(3), fdata, ff, 2);
+	open_all(_metadata, IRP(3), focc, fo, 2);
+	open_all(_metadata, IRP(4), plain, fp, 2);
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows",
+			     "add id=1 socket=0 stack=3 op=rd size=64 lat=50 rate=100000000"));
+	ASSERT_EQ(0, inject("socket=0 stack=2 op=rd size=64 count=4"));
+	ASSERT_EQ(0, inject("socket=0 stack=4 op=rd size=64 count=10 lat=300"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "10"));
+	ASSERT_EQ(0, inject("socket=0 stack=2 op=rd size=64 count=8"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "990"));
+	expect_all(_metadata, IIO(1), clk, fc, want_clk, 4);
+	expect_all(_metadata, IIO(2), data, fd, want_data, 2);
+	expect_all(_metadata, IIO(3), fdata, ff, want_fdata, 2);
+	expect_all(_metadata, IRP(3), focc, fo, want_focc, 2);
+	expect_all(_metadata, IRP(4), plain, fp, want_plain, 2);
 }
 
 /* Free-running inbound bandwidth: 32-byte units of data into the SoC. */
