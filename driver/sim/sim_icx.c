@@ -542,11 +542,19 @@ static bool icx_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
 	return sim_icx_mem_ref(x, s, off, r);
 }
 
-/* The topology registers of socket @s. */
+/*
+ * The topology registers of socket @s.  Link l of socket s goes to link
+ * l of socket (s + 1) % sockets, where the traffic model's remote memory
+ * is; on one socket no link is up.
+ */
 static u64 icx_topo_read(struct sim_dev *sd, u32 s, u32 off)
 {
 	unsigned int k, p;
 
+	for (k = 0; k < ICX_NR_UPIS; k++)
+		if (off == ICX_TOPO_UPI(k) && sd->nr_sockets > 1)
+			return ICX_UPI_TOPO_UP | FIELD_PREP(ICX_UPI_TOPO_PORT, k) |
+			       FIELD_PREP(ICX_UPI_TOPO_DIE, (s + 1) % sd->nr_sockets);
 	for (k = 0; k < ICX_NR_STACKS; k++) {
 		if (off == ICX_TOPO_STACK(k))
 			return ICX_TOPO_VALID |

@@ -342,6 +342,21 @@ TEST_F(icx_mem, thresh)
 	}
 }
 
+/*
+ * The UPI mapping files as upstream's (dieX: "upi_<link>,die_<die>" at the
+ * other end): link l of each socket goes to link l of the other.
+ */
+TEST_F(icx_mem, upi_die_mapping)
+{
+	char buf[64];
+
+	expect_file(_metadata, UPI(0), "die0", "upi_0,die_1");
+	expect_file(_metadata, UPI(0), "die1", "upi_0,die_0");
+	expect_file(_metadata, UPI(2), "die0", "upi_2,die_1");
+	expect_file(_metadata, UPI(2), "die1", "upi_2,die_0");
+	EXPECT_GT(0, pmu_read(CHA(0), "die0", buf, sizeof(buf)));
+}
+
 /* Clockticks of each kind; the links never enter L1. */
 TEST_F(icx_mem, clockticks)
 {

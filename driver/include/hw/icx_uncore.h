@@ -139,6 +139,15 @@
 #define ICX_PORT_SPEED		GENMASK(19, 16)		/* PCIe generation */
 #define ICX_PORT_WIDTH		GENMASK(25, 20)		/* lanes */
 #define ICX_PORT_PRESENT	BIT(31)
+/*
+ * Per UPI link, what its peer is (as on silicon the UPI link's KTILP0
+ * and KTIPCSTS registers, PCI 8086:3441, say): the peer's socket (its
+ * NodeID) and link, if the link is up.
+ */
+#define ICX_TOPO_UPI(l)		(0x700 + (l) * 8)
+#define ICX_UPI_TOPO_PORT	GENMASK(12, 8)		/* the peer's link */
+#define ICX_UPI_TOPO_DIE	GENMASK(19, 16)		/* the peer's socket */
+#define ICX_UPI_TOPO_UP		BIT(31)
 
 /*
  * CHA (caching and home agent, one per L3 slice): MSRs as on silicon,
