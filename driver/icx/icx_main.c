@@ -195,6 +195,10 @@ static u64 icx_constraint(struct upmu_pmu *upmu, struct perf_event *event)
 	if (type == &icx_types[ICX_CHA])
 		return ev == 0x11 || ev == ICX_CHA_EV_TOR_OCCUPANCY ? BIT(0) :
 		       GENMASK(ICX_MEM_NR_CTRS - 1, 0);
+	/* config 0xff, and only it, is the IMC's fixed counter (upstream's too) */
+	if (type == &icx_types[ICX_IMC])
+		return event->attr.config == ICX_IMC_FIXED_EVENT ?
+		       BIT(ICX_IMC_FIXED) : GENMASK(ICX_MEM_NR_CTRS - 1, 0);
 	if (type != &icx_types[ICX_IIO])
 		return GENMASK(upmu->num_counters - 1, 0);
 	switch (ev) {
@@ -428,7 +432,7 @@ static const struct icx_type icx_types[ICX_NR_KINDS] = {
 			.max_rate_per_ns = ICX_MAX_PER_NS,
 		},
 		.nr_boxes = ICX_NR_IMCS,
-		.nr_ctrs = ICX_MEM_NR_CTRS,
+		.nr_ctrs = ICX_IMC_NR_CTRS,
 		.base = icx_imc_base,
 		.box_ctl = ICX_MEM_BOX_CTL,
 		.ctr = ICX_MEM_CTR(0),

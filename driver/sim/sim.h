@@ -361,16 +361,16 @@ struct sim_icx_stack {
 /**
  * struct sim_icx_box - a CHA, IMC or UPI PMU box
  * @box_ctl: box control
- * @ctl: counter controls
+ * @ctl: counter controls (an IMC's fixed counter's last)
  * @ctr: counters
  * @thr: their threshold state
  * @filter: CHA filter0 (kept, not applied)
  */
 struct sim_icx_box {
 	u64 box_ctl;
-	u64 ctl[ICX_MEM_NR_CTRS];
-	u64 ctr[ICX_MEM_NR_CTRS];
-	struct sim_icx_thr thr[ICX_MEM_NR_CTRS];
+	u64 ctl[ICX_IMC_NR_CTRS];
+	u64 ctr[ICX_IMC_NR_CTRS];
+	struct sim_icx_thr thr[ICX_IMC_NR_CTRS];
 	u64 filter;
 };
 

@@ -245,6 +245,16 @@ static void icx_clock(struct sim_icx_box *box, unsigned int nr, u8 ev,
 				 box[b].thr, ICX_MEM_NR_CTRS, false, ev, c0, c1);
 }
 
+/* The IMCs' fixed counters: the DRAM clock, here the clock (clock_mhz). */
+static void icx_dclk(struct sim_icx_box *imc, u64 c0, u64 c1)
+{
+	unsigned int b;
+
+	for (b = 0; b < ICX_NR_IMCS; b++)
+		if (sim_icx_counting(imc[b].box_ctl, imc[b].ctl[ICX_IMC_FIXED]))
+			sim_icx_ctr_add(&imc[b].ctr[ICX_IMC_FIXED], c1 - c0);
+}
+
 /* Cycles [@c0, @c1) of every CHA, IMC and UPI box (sim_icx_box_tick()). */
 void sim_icx_mem_tick(struct sim_dev *sd, u64 c0, u64 c1)
 {
@@ -255,18 +265,23 @@ void sim_icx_mem_tick(struct sim_dev *sd, u64 c0, u64 c1)
 
 		icx_clock(m->cha, ICX_NR_CHAS, ICX_CHA_EV_CLOCKTICKS, c0, c1);
 		icx_clock(m->imc, ICX_NR_IMCS, ICX_IMC_EV_CLOCKTICKS, c0, c1);
+		icx_dclk(m->imc, c0, c1);
 		icx_clock(m->upi, ICX_NR_UPIS, ICX_UPI_EV_CLOCKTICKS, c0, c1);
 	}
 }
 
-/* The register at @rel of @box (ICX_MEM_* or the CHA's layout). */
-static bool icx_mem_box_ref(struct sim_icx_box *box, u32 rel, u32 box_ctl,
-			    u32 ctl0, u32 ctr0, u32 filter, struct sim_icx_ref *r)
+/*
+ * The register at @rel of @box (ICX_MEM_* or the CHA's layout), which
+ * has @nr counters.
+ */
+static bool icx_mem_box_ref(struct sim_icx_box *box, unsigned int nr, u32 rel,
+			    u32 box_ctl, u32 ctl0, u32 ctr0, u32 filter,
+			    struct sim_icx_ref *r)
 {
 	unsigned int i;
 
 	*r = (struct sim_icx_ref){ .ctl = box->ctl, .ctr = box->ctr,
-				   .thr = box->thr, .nr = ICX_MEM_NR_CTRS };
+				   .thr = box->thr, .nr = nr };
 	if (rel == box_ctl) {
 		r->reg = &box->box_ctl;
 		r->box = true;
@@ -278,7 +293,7 @@ static bool icx_mem_box_ref(struct sim_icx_box *box, u32 rel, u32 box_ctl,
 		r->thr = NULL;
 		return true;
 	}
-	for (i = 0; i < ICX_MEM_NR_CTRS; i++) {
+	for (i = 0; i < nr; i++) {
 		if (rel == ctl0 + 8 * i) {
 			r->reg = &box->ctl[i];
 			r->ctr = &box->ctr[i];
@@ -313,20 +328,22 @@ bool sim_icx_mem_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
 		u32 base = ICX_CHA_BOX_CTL(icx_cha_off[b]);
 
 		if (off >= base && off < base + ICX_MSR(ICX_CHA_MSRS))
-			return icx_mem_box_ref(&m->cha[b], off - base, 0,
+			return icx_mem_box_ref(&m->cha[b], ICX_MEM_NR_CTRS, off - base, 0,
 					       ICX_CHA_CTL(0, 0) - ICX_CHA_BOX_CTL(0),
 					       ICX_CHA_CTR(0, 0) - ICX_CHA_BOX_CTL(0),
 					       ICX_CHA_FILTER0(0) - ICX_CHA_BOX_CTL(0), r);
 	}
 	if (off >= ICX_IMC_BOX(0) && off < ICX_IMC_BOX(ICX_NR_IMCS)) {
 		b = (off - ICX_IMC_BOX(0)) / (ICX_IMC_BOX(1) - ICX_IMC_BOX(0));
-		return icx_mem_box_ref(&m->imc[b], off - ICX_IMC_BOX(b),
+		return icx_mem_box_ref(&m->imc[b], ICX_IMC_NR_CTRS,
+				       off - ICX_IMC_BOX(b),
 				       ICX_MEM_BOX_CTL, ICX_MEM_CTL(0),
 				       ICX_MEM_CTR(0), 0, r);
 	}
 	if (off >= ICX_UPI_BOX(0) && off < ICX_UPI_BOX(ICX_NR_UPIS)) {
 		b = (off - ICX_UPI_BOX(0)) / (ICX_UPI_BOX(1) - ICX_UPI_BOX(0));
-		return icx_mem_box_ref(&m->upi[b], off - ICX_UPI_BOX(b),
+		return icx_mem_box_ref(&m->upi[b], ICX_MEM_NR_CTRS,
+				       off - ICX_UPI_BOX(b),
 				       ICX_MEM_BOX_CTL, ICX_MEM_CTL(0),
 				       ICX_MEM_CTR(0), 0, r);
 	}

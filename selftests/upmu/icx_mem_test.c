@@ -357,6 +357,38 @@ TEST_F(icx_mem, upi_die_mapping)
 	EXPECT_GT(0, pmu_read(CHA(0), "die0", buf, sizeof(buf)));
 }
 
+/*
+ * The IMC's fixed counter (upstream's DCLK, perf's UNC_M_HCLOCKTICKS):
+ * config 0xff, one per cycle, next to the four general counters; one
+ * such event per group, and event=0xff with a umask is a general event.
+ */
+TEST_F(icx_mem, imc_fixed_dclk)
+{
+	const char *five[] = { CAS_RD, CAS_WR, "event=0x0", CAS_RD, "event=0xff" };
+	const char *two[] = { "event=0xff", "event=0xff" };
+	const char *six[] = { CAS_RD, CAS_WR, "event=0x0", CAS_RD,
+			      "event=0xff", "event=0xff,umask=0x1" };
+	int fd[5];
+	unsigned int i;
+
+	EXPECT_EQ(-EINVAL, group_of(IMC(0), two, 2));
+	EXPECT_EQ(-EINVAL, group_of(IMC(0), six, 6));
+	for (i = 0; i < 5; i++) {
+		fd[i] = ev_open(IMC(3), five[i], 0, i ? fd[0] : -1);
+		ASSERT_LE(0, fd[i]) TH_LOG("%s: %s", five[i], strerror(-fd[i]));
+	}
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=48"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "1000"));
+	/* 4 CAS reads a channel; the clock twice, general and fixed */
+	EXPECT_EQ(4ULL, count_of(_metadata, fd[0]));
+	EXPECT_EQ(0ULL, count_of(_metadata, fd[1]));
+	EXPECT_EQ(1000ULL, count_of(_metadata, fd[2]));
+	EXPECT_EQ(4ULL, count_of(_metadata, fd[3]));
+	EXPECT_EQ(1000ULL, count_of(_metadata, fd[4]));
+	for (i = 5; i-- > 0;)
+		close(fd[i]);
+}
+
 /* Clockticks of each kind; the links never enter L1. */
 TEST_F(icx_mem, clockticks)
 {

@@ -198,6 +198,13 @@
 #define ICX_MEM_BOX_CTL		0x00
 #define ICX_MEM_CTR(i)		(0x08 + (i) * 8)
 #define ICX_MEM_CTL(i)		(0x40 + (i) * 8)
+/*
+ * The IMC's fixed counter, after its general ones: the DRAM clock
+ * (upstream's DCLK, perf's UNC_M_HCLOCKTICKS), config exactly 0xff.
+ */
+#define ICX_IMC_FIXED		ICX_MEM_NR_CTRS
+#define ICX_IMC_NR_CTRS		(ICX_MEM_NR_CTRS + 1)
+#define ICX_IMC_FIXED_EVENT	0xff
 
 /* IMC events: CAS commands (one per 64-byte line) and the clock */
 #define ICX_IMC_EV_CLOCKTICKS	0x00
