@@ -195,6 +195,10 @@ static u64 icx_constraint(struct upmu_pmu *upmu, struct perf_event *event)
 	if (type == &icx_types[ICX_CHA])
 		return ev == 0x11 || ev == ICX_CHA_EV_TOR_OCCUPANCY ? BIT(0) :
 		       GENMASK(ICX_MEM_NR_CTRS - 1, 0);
+	/* config 0xff, and only it, is the IMC's fixed counter (upstream's too) */
+	if (type == &icx_types[ICX_IMC])
+		return event->attr.config == ICX_IMC_FIXED_EVENT ?
+		       BIT(ICX_IMC_FIXED) : GENMASK(ICX_MEM_NR_CTRS - 1, 0);
 	if (type != &icx_types[ICX_IIO])
 		return GENMASK(upmu->num_counters - 1, 0);
 	switch (ev) {
@@ -428,7 +432,7 @@ static const struct icx_type icx_types[ICX_NR_KINDS] = {
 			.max_rate_per_ns = ICX_MAX_PER_NS,
 		},
 		.nr_boxes = ICX_NR_IMCS,
-		.nr_ctrs = ICX_MEM_NR_CTRS,
+		.nr_ctrs = ICX_IMC_NR_CTRS,
 		.base = icx_imc_base,
 		.box_ctl = ICX_MEM_BOX_CTL,
 		.ctr = ICX_MEM_CTR(0),
@@ -483,27 +487,34 @@ struct icx_dev {
 };
 
 /*
- * The IIO mapping files (upstream's dieX): the PCI segment and root bus
- * of the stack on each die, "%04x:%02x", where the stack has a bus.
+ * The mapping files (upstream's dieX) of an IIO or UPI PMU, one per die
+ * on which its box's topology register says something: the PCI segment
+ * and root bus of IIO stack @k ("%04x:%02x"), or the link and the die at
+ * the other end of UPI link @k, where it is up ("upi_%d,die_%d").
  */
 static int icx_set_mapping(struct icx_dev *id, struct upmu_pmu *upmu,
-			   unsigned int k)
+			   enum icx_kind t, unsigned int k)
 {
+	bool iio = t == ICX_IIO;
 	unsigned int s;
-	int ret;
+	int ret = 0;
+	u32 v;
 
-	for (s = 0; s < id->nr_sockets; s++) {
-		u32 v = upmu_rd32(&id->regs, ICX_SOCKET_BASE(s) + ICX_TOPO_STACK(k));
-
-		if (!(v & ICX_TOPO_VALID))
+	for (s = 0; s < id->nr_sockets && !ret; s++) {
+		v = upmu_rd32(&id->regs, ICX_SOCKET_BASE(s) +
+			      (iio ? ICX_TOPO_STACK(k) : ICX_TOPO_UPI(k)));
+		if (!(v & (iio ? ICX_TOPO_VALID : ICX_UPI_TOPO_UP)))
 			continue;
-		ret = upmu_set_info(upmu, icx_die_names[s], "%04lx:%02lx",
-				    FIELD_GET(ICX_TOPO_SEG, v),
-				    FIELD_GET(ICX_TOPO_BUS, v));
-		if (ret)
-			return ret;
+		if (iio)
+			ret = upmu_set_info(upmu, icx_die_names[s], "%04lx:%02lx",
+					    FIELD_GET(ICX_TOPO_SEG, v),
+					    FIELD_GET(ICX_TOPO_BUS, v));
+		else
+			ret = upmu_set_info(upmu, icx_die_names[s], "upi_%lu,die_%lu",
+					    FIELD_GET(ICX_UPI_TOPO_PORT, v),
+					    FIELD_GET(ICX_UPI_TOPO_DIE, v));
 	}
-	return 0;
+	return ret;
 }
 
 static int icx_pmu_init(struct platform_device *pdev, struct icx_dev *id,
@@ -531,7 +542,7 @@ static int icx_pmu_init(struct platform_device *pdev, struct icx_dev *id,
 	upmu->top_level = true;
 	snprintf(upmu->name, sizeof(upmu->name), type->name_fmt, k);
 	strscpy(upmu->identifier, "icx", sizeof(upmu->identifier));
-	return t == ICX_IIO ? icx_set_mapping(id, upmu, k) : 0;
+	return t == ICX_IIO || t == ICX_UPI ? icx_set_mapping(id, upmu, t, k) : 0;
 }
 
 /* Every box of every socket: controls and counters cleared, frozen. */

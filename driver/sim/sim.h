@@ -11,6 +11,7 @@
 #ifndef __UPMU_SIM_H__
 #define __UPMU_SIM_H__
 
+#include <linux/bitfield.h>
 #include <linux/device.h>
 #include <linux/irq_work.h>
 #include <linux/list.h>
@@ -105,6 +106,8 @@ enum sim_load_class {
  * @walk: soc=icx: memory accesses of the page walk of a miss
  * @walk_lat_ns: soc=icx: how long that walk takes
  * @lat_cycles: @lat_ns in fabric cycles (set on delivery)
+ * @flow: a flow's, delivered over the time a block catches up on, not
+ *	  at one point of it (an inject's)
  */
 struct sim_txn {
 	u32 socket;
@@ -128,6 +131,7 @@ struct sim_txn {
 	u8 walk;
 	u32 walk_lat_ns;
 	u64 lat_cycles;
+	u8 flow;
 };
 
 enum { SIM_PAGE_4K, SIM_PAGE_2M, SIM_PAGE_1G, SIM_NR_PAGES };
@@ -307,14 +311,37 @@ struct sim_reach {
 
 struct sim_nic;
 
+#define SIM_ICX_NR_BURSTS	8
+
+/**
+ * struct sim_icx_thr - what an Ice Lake-X counter with a threshold keeps
+ * @flow: the flows' increments since the last cycle judged, to be
+ *	  spread over the cycles up to now
+ * @end: the cycle at which each burst of injected traffic it saw ends
+ * @val: what the burst adds to each of its cycles
+ * @nr: bursts
+ * @prev: whether its condition held in the last cycle judged (edge)
+ *
+ * See sim_icx_judge().
+ */
+struct sim_icx_thr {
+	u64 flow;
+	u64 end[SIM_ICX_NR_BURSTS];
+	u64 val[SIM_ICX_NR_BURSTS];
+	u8 nr;
+	bool prev;
+};
+
 /**
  * struct sim_icx_stack - the PMU boxes of one Ice Lake-X IIO stack
  * @iio_box_ctl: IIO box control
  * @iio_ctl: IIO counter controls
  * @iio_ctr: IIO counters
+ * @iio_thr: their threshold state
  * @irp_box_ctl: IRP box control
  * @irp_ctl: IRP counter controls
  * @irp_ctr: IRP counters
+ * @irp_thr: their threshold state
  * @ioclk: free-running IIO clock counter
  * @bw_in: free-running inbound bandwidth counter of each part
  */
@@ -322,9 +349,11 @@ struct sim_icx_stack {
 	u64 iio_box_ctl;
 	u64 iio_ctl[ICX_IIO_NR_CTRS];
 	u64 iio_ctr[ICX_IIO_NR_CTRS];
+	struct sim_icx_thr iio_thr[ICX_IIO_NR_CTRS];
 	u64 irp_box_ctl;
 	u64 irp_ctl[ICX_IRP_NR_CTRS];
 	u64 irp_ctr[ICX_IRP_NR_CTRS];
+	struct sim_icx_thr irp_thr[ICX_IRP_NR_CTRS];
 	u64 ioclk;
 	u64 bw_in[ICX_NR_PARTS];
 };
@@ -332,14 +361,16 @@ struct sim_icx_stack {
 /**
  * struct sim_icx_box - a CHA, IMC or UPI PMU box
  * @box_ctl: box control
- * @ctl: counter controls
+ * @ctl: counter controls (an IMC's fixed counter's last)
  * @ctr: counters
+ * @thr: their threshold state
  * @filter: CHA filter0 (kept, not applied)
  */
 struct sim_icx_box {
 	u64 box_ctl;
-	u64 ctl[ICX_MEM_NR_CTRS];
-	u64 ctr[ICX_MEM_NR_CTRS];
+	u64 ctl[ICX_IMC_NR_CTRS];
+	u64 ctr[ICX_IMC_NR_CTRS];
+	struct sim_icx_thr thr[ICX_IMC_NR_CTRS];
 	u64 filter;
 };
 
@@ -688,6 +719,7 @@ extern const struct sim_block_type sim_icx_type;
  * @reg: the register
  * @ctl: a box control or counter control: the box's counter controls
  * @ctr: and its counters (cleared by the resets)
+ * @thr: and their threshold state (cleared with the controls)
  * @nr: counters of the box
  * @box: @reg is a box control
  * @ro: @reg is read-only (counters, topology)
@@ -696,6 +728,7 @@ struct sim_icx_ref {
 	u64 *reg;
 	u64 *ctl;
 	u64 *ctr;
+	struct sim_icx_thr *thr;
 	unsigned int nr;
 	bool box;
 	bool ro;
@@ -711,9 +744,24 @@ static inline void sim_icx_ctr_add(u64 *ctr, u64 inc)
 	*ctr = (*ctr + inc) & GENMASK_ULL(ICX_CTR_BITS - 1, 0);
 }
 
+/* The threshold of a control: 12 bits on the IIO, 8 on the others. */
+static inline u32 sim_icx_thresh(u64 ctl, bool iio)
+{
+	return iio ? FIELD_GET(ICX_CTL_THRESH, ctl) : FIELD_GET(ICX_CTL_THRESH8, ctl);
+}
+
+u64 sim_icx_cycle(struct sim_dev *sd);
+void sim_icx_count(u64 *ctr, struct sim_icx_thr *thr, u32 thresh, u64 val,
+		   u64 dur, const struct sim_txn *t, u64 cyc);
+void sim_icx_judge(u64 *ctr, struct sim_icx_thr *thr, u64 box_ctl, u64 ctl,
+		   u32 thresh, u64 base, u64 c0, u64 c1);
+void sim_icx_box_tick(u64 box_ctl, const u64 *ctl, u64 *ctr,
+		      struct sim_icx_thr *thr, unsigned int nr, bool iio,
+		      u8 clk, u64 c0, u64 c1);
+
 /* sim_icx_mem.c: the CHAs, IMCs and UPI links */
 void sim_icx_mem_deliver(struct sim_dev *sd, const struct sim_txn *t);
-void sim_icx_mem_tick(struct sim_dev *sd, u64 cycles);
+void sim_icx_mem_tick(struct sim_dev *sd, u64 c0, u64 c1);
 bool sim_icx_mem_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r);
 int sim_icx_mem_resolve(struct sim_dev *sd, const struct sim_txn *t);
 

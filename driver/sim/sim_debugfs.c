@@ -313,6 +313,7 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 		nf->id = r.id;
 		nf->txn = r.txn;
 		nf->txn.lat_cycles = sim_cycles_at(sd, r.txn.lat_ns);
+		nf->txn.flow = 1;
 		nf->rate = r.rate;
 		nf->nr_units = sim_txn_units(sd, &nf->txn, nf->units);
 	} else if (strcmp(cmd, "stop") && strcmp(cmd, "del")) {

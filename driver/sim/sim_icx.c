@@ -36,8 +36,9 @@
  *   clockticks (0x01, IIO and IRP) and ioclk: one per cycle of the IIO
  *	clock (clock_mhz)
  *
- * Other events count nothing; edge, inv and thresh are kept in the
- * control register but do not change what is counted.  General counters
+ * Other events count nothing.  With a threshold (thresh, inv, edge) a
+ * counter counts cycles instead, judged one by one: sim_icx_judge().
+ * General counters
  * count while enabled (EN) in a box that is not frozen; the free-running
  * ones always.  All are 48 bits wide and wrap.
  */
@@ -106,32 +107,30 @@ struct icx_req {
  * @req: its requests (an outbound read also has its completions)
  * @nr_req: entries in @req
  * @cmpl: completions inserted into the completion buffer
- * @cmpl_occ: their occupancy (cycles)
+ * @lat: cycles each entry stays in the completion buffer or the IRP
  * @bw_in: 32-byte units of data from the device into the SoC
  * @rd_lines: inbound read lines (IRP FAF)
  * @wr_lines: inbound write lines (IRP WR_PREF)
- * @irp_occ: IRP occupancy of inbound lines (cycles)
  * @lookups: IOTLB lookups (one per inbound transaction)
  * @hits: IOTLB hits of each page size (SIM_PAGE_*)
  * @misses: IOTLB misses (context cache lookups and hits, page walks)
  * @walk_reads: the page walks' memory reads (64 bytes each)
- * @walk_occ: the page walks' occupancy of the walk tracker (cycles)
+ * @walk_cyc: cycles each page walk stays in the walk tracker
  */
 struct icx_fx {
 	u32 part;
 	struct icx_req req[2];
 	unsigned int nr_req;
 	u64 cmpl;
-	u64 cmpl_occ;
+	u64 lat;
 	u64 bw_in;
 	u64 rd_lines;
 	u64 wr_lines;
-	u64 irp_occ;
 	u64 lookups;
 	u64 hits[SIM_NR_PAGES];
 	u64 misses;
 	u64 walk_reads;
-	u64 walk_occ;
+	u64 walk_cyc;
 };
 
 /* The stack @t reaches, or -1. */
@@ -151,7 +150,7 @@ static void icx_effects(struct sim_dev *sd, const struct sim_txn *t,
 	u64 lines = DIV_ROUND_UP(t->size, 64) * n;
 	bool rd = t->op == SIM_OP_RD;
 
-	*fx = (struct icx_fx){};
+	*fx = (struct icx_fx){ .lat = t->lat_cycles };
 	if (t->rc != SIM_NO_RC) {
 		fx->part = t->rp;
 		fx->req[fx->nr_req++] = (struct icx_req){
@@ -163,12 +162,11 @@ static void icx_effects(struct sim_dev *sd, const struct sim_txn *t,
 			fx->rd_lines = lines;
 		else
 			fx->wr_lines = lines;
-		fx->irp_occ = lines * t->lat_cycles;
 		fx->lookups = n;
 		if (t->iotlb_miss) {
 			fx->misses = n;
 			fx->walk_reads = n * t->walk;
-			fx->walk_occ = n * sim_cycles_at(sd, t->walk_lat_ns);
+			fx->walk_cyc = sim_cycles_at(sd, t->walk_lat_ns);
 		} else {
 			fx->hits[t->page] = n;
 		}
@@ -190,12 +188,14 @@ static void icx_effects(struct sim_dev *sd, const struct sim_txn *t,
 		.umask = ICX_REQ_CMPD, .fc = ICX_FC_CMPL, .data = data, .txns = lines,
 	};
 	fx->cmpl = lines;
-	fx->cmpl_occ = lines * t->lat_cycles;
 	fx->bw_in = DIV_ROUND_UP(t->size, ICX_BW_IN_BYTES) * n;
 }
 
-/* What @fx adds to an IIO counter programmed with @ctl. */
-static u64 icx_iio_inc(u64 ctl, const struct icx_fx *fx)
+/*
+ * What @fx adds to an IIO counter programmed with @ctl: to each of *@dur
+ * cycles (1 but for occupancies, whose entries stay for their latency).
+ */
+static u64 icx_iio_inc(u64 ctl, const struct icx_fx *fx, u64 *dur)
 {
 	u32 ev = FIELD_GET(ICX_CTL_EVENT, ctl), um = FIELD_GET(ICX_CTL_UMASK, ctl);
 	u32 ch = FIELD_GET(ICX_CTL_CH_MASK, ctl), fc = FIELD_GET(ICX_CTL_FC_MASK, ctl);
@@ -206,6 +206,7 @@ static u64 icx_iio_inc(u64 ctl, const struct icx_fx *fx)
 	unsigned int i;
 	u64 inc = 0;
 
+	*dur = 1;
 	switch (ev) {
 	case ICX_IIO_EV_DATA_REQ_OF_CPU:
 	case ICX_IIO_EV_TXN_REQ_OF_CPU:
@@ -237,37 +238,168 @@ static u64 icx_iio_inc(u64 ctl, const struct icx_fx *fx)
 		return (um & ICX_IOMMU1_PWT_LOOKUPS ? fx->misses : 0) +
 		       (um & ICX_IOMMU1_MEM_ACCESSES ? fx->walk_reads : 0);
 	case ICX_IIO_EV_PWT_OCCUPANCY:
-		return fx->walk_occ;
+		*dur = fx->walk_cyc;
+		return fx->misses;
 	case ICX_IIO_EV_COMP_BUF_INSERTS:
 		return (ch & BIT(fx->part)) && (fc & ICX_FC_CMPL) &&
 		       (um & ICX_COMP_BUF_CMPD) ? fx->cmpl : 0;
 	case ICX_IIO_EV_COMP_BUF_OCCUPANCY:
-		return (um & BIT(fx->part)) && (fc & ICX_FC_CMPL) ? fx->cmpl_occ : 0;
+		*dur = fx->lat;
+		return (um & BIT(fx->part)) && (fc & ICX_FC_CMPL) ? fx->cmpl : 0;
 	}
 	return 0;
 }
 
-/* What @fx adds to an IRP counter programmed with @ctl. */
-static u64 icx_irp_inc(u64 ctl, const struct icx_fx *fx)
+/* What @fx adds to an IRP counter programmed with @ctl, as icx_iio_inc(). */
+static u64 icx_irp_inc(u64 ctl, const struct icx_fx *fx, u64 *dur)
 {
 	u32 um = FIELD_GET(ICX_CTL_UMASK, ctl);
 
+	*dur = 1;
 	switch (FIELD_GET(ICX_CTL_EVENT, ctl)) {
 	case ICX_IRP_EV_FAF_INSERTS:
 		return fx->rd_lines;
 	case ICX_IRP_EV_FAF_OCCUPANCY:
-		return fx->rd_lines ? fx->irp_occ : 0;
+		*dur = fx->lat;
+		return fx->rd_lines;
 	case ICX_IRP_EV_TRANSACTIONS:
 		return um & ICX_IRP_TXN_WR_PREF ? fx->wr_lines : 0;
 	case ICX_IRP_EV_CACHE_TOTAL_OCCUPANCY:
-		return um & ICX_IRP_OCC_MEM ? fx->irp_occ : 0;
+		*dur = fx->lat;
+		return um & ICX_IRP_OCC_MEM ? fx->rd_lines + fx->wr_lines : 0;
 	}
 	return 0;
+}
+
+/**
+ * sim_icx_cycle() - the cycle an inject lands in
+ * @sd: the SoC
+ *
+ * The Ice Lake-X block is up to date (sim_inject() brought it there), so
+ * its time is now.
+ *
+ * Return: the current cycle.
+ */
+u64 sim_icx_cycle(struct sim_dev *sd)
+{
+	return sim_cycles_at(sd, sd->icx.unit.last_ns);
+}
+
+static u64 icx_dist(u64 a, u64 b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/**
+ * sim_icx_count() - a counting general counter sees a batch
+ * @ctr: the counter
+ * @thr: its threshold state
+ * @thresh: its threshold (0: none)
+ * @val: what the batch adds to each cycle it lasts
+ * @dur: those cycles: 1, or for an occupancy its entries' latency
+ * @t: the batch
+ * @cyc: the current cycle (sim_icx_cycle())
+ *
+ * Without a threshold the counter adds @val x @dur at once, as the
+ * entries come.  With one, an inject is a burst: @val more in each of
+ * the cycles [@cyc, @cyc + @dur), judged as they pass
+ * (sim_icx_judge()); a flow's increments are spread over the cycles the
+ * block catches up on.  A counter keeps SIM_ICX_NR_BURSTS bursts of
+ * distinct ends at once; a further one joins the one that ends closest.
+ */
+void sim_icx_count(u64 *ctr, struct sim_icx_thr *thr, u32 thresh, u64 val,
+		   u64 dur, const struct sim_txn *t, u64 cyc)
+{
+	unsigned int i, j;
+	u64 end = cyc + dur;
+
+	if (!val || !dur)
+		return;
+	if (!thresh) {
+		sim_icx_ctr_add(ctr, val * dur);
+		return;
+	}
+	if (t->flow) {
+		thr->flow += val * dur;
+		return;
+	}
+	for (i = 0; i < thr->nr && thr->end[i] != end; i++)
+		;
+	if (i == SIM_ICX_NR_BURSTS) {
+		for (i = 0, j = 1; j < thr->nr; j++)
+			if (icx_dist(thr->end[j], end) < icx_dist(thr->end[i], end))
+				i = j;
+	} else if (i == thr->nr) {
+		thr->nr++;
+		thr->end[i] = end;
+		thr->val[i] = 0;
+	}
+	thr->val[i] += val;
+}
+
+/**
+ * sim_icx_judge() - a counter with a threshold over cycles [@c0, @c1)
+ * @ctr: the counter
+ * @thr: its threshold state
+ * @box_ctl: its box's control
+ * @ctl: its control
+ * @thresh: its threshold (> 0)
+ * @base: what each cycle adds besides traffic (clockticks: 1)
+ * @c0: the first cycle not judged yet
+ * @c1: the current cycle
+ *
+ * Each cycle's increment is @base, plus the flows' increments since
+ * @c0 divided by the cycles (rounded down), plus the bursts that last
+ * into it.  The counter adds 1 for each cycle in which that is at least
+ * @thresh (with inv: less), or with edge for each cycle in which that
+ * holds and did not in the cycle before; but only while it counts.
+ * A few operations per burst, whatever the number of cycles.
+ */
+void sim_icx_judge(u64 *ctr, struct sim_icx_thr *thr, u64 box_ctl, u64 ctl,
+		   u32 thresh, u64 base, u64 c0, u64 c1)
+{
+	bool inv = ctl & ICX_CTL_INV, edge = ctl & ICX_CTL_EDGE, cond;
+	u64 c, next, x, q, n = 0;
+	unsigned int i;
+
+	if (c1 <= c0)
+		return;
+	q = base + div64_u64(thr->flow, c1 - c0);
+	thr->flow = 0;
+	for (c = c0; c < c1; c = next) {
+		next = c1;
+		x = q;
+		for (i = 0; i < thr->nr; i++) {
+			if (thr->end[i] <= c)
+				continue;
+			x += thr->val[i];
+			next = min(next, thr->end[i]);
+		}
+		cond = (x >= thresh) != inv;
+		if (!edge)
+			n += cond ? next - c : 0;
+		else
+			n += cond && !thr->prev;
+		thr->prev = cond;
+	}
+	for (i = 0; i < thr->nr;) {
+		if (thr->end[i] > c1) {
+			i++;
+			continue;
+		}
+		thr->nr--;
+		thr->end[i] = thr->end[thr->nr];
+		thr->val[i] = thr->val[thr->nr];
+	}
+	if (sim_icx_counting(box_ctl, ctl))
+		sim_icx_ctr_add(ctr, n);
 }
 
 static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 {
 	struct sim_icx *x = container_of(unit, struct sim_icx, unit);
+	struct sim_dev *sd = container_of(x, struct sim_dev, icx);
+	u64 cyc = sim_icx_cycle(sd), val, dur;
 	int k = icx_txn_stack(t);
 	struct sim_icx_stack *st;
 	struct icx_fx fx;
@@ -276,52 +408,93 @@ static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 	if (k < 0)
 		return;
 	st = &x->st[t->socket][k];
-	icx_effects(container_of(x, struct sim_dev, icx), t, &fx);
-	for (i = 0; i < ICX_IIO_NR_CTRS; i++)
-		if (sim_icx_counting(st->iio_box_ctl, st->iio_ctl[i]))
-			sim_icx_ctr_add(&st->iio_ctr[i], icx_iio_inc(st->iio_ctl[i], &fx));
-	for (i = 0; i < ICX_IRP_NR_CTRS; i++)
-		if (sim_icx_counting(st->irp_box_ctl, st->irp_ctl[i]))
-			sim_icx_ctr_add(&st->irp_ctr[i], icx_irp_inc(st->irp_ctl[i], &fx));
+	icx_effects(sd, t, &fx);
+	for (i = 0; i < ICX_IIO_NR_CTRS; i++) {
+		u64 ctl = st->iio_ctl[i];
+
+		if (!sim_icx_counting(st->iio_box_ctl, ctl))
+			continue;
+		val = icx_iio_inc(ctl, &fx, &dur);
+		sim_icx_count(&st->iio_ctr[i], &st->iio_thr[i],
+			      sim_icx_thresh(ctl, true), val, dur, t, cyc);
+	}
+	for (i = 0; i < ICX_IRP_NR_CTRS; i++) {
+		u64 ctl = st->irp_ctl[i];
+
+		if (!sim_icx_counting(st->irp_box_ctl, ctl))
+			continue;
+		val = icx_irp_inc(ctl, &fx, &dur);
+		sim_icx_count(&st->irp_ctr[i], &st->irp_thr[i],
+			      sim_icx_thresh(ctl, false), val, dur, t, cyc);
+	}
 	sim_icx_ctr_add(&st->bw_in[fx.part], fx.bw_in);
-	sim_icx_mem_deliver(container_of(x, struct sim_dev, icx), t);
+	sim_icx_mem_deliver(sd, t);
+}
+
+/**
+ * sim_icx_box_tick() - the cycles [@c0, @c1) of a box's general counters
+ * @box_ctl: its control
+ * @ctl: its counters' controls
+ * @ctr: its counters
+ * @thr: their threshold state
+ * @nr: how many
+ * @iio: it is an IIO box (12-bit thresholds)
+ * @clk: its clockticks event
+ * @c0: the first cycle not counted yet
+ * @c1: the current cycle
+ *
+ * The clockticks, and the judgement of the counters with a threshold.
+ */
+void sim_icx_box_tick(u64 box_ctl, const u64 *ctl, u64 *ctr,
+		      struct sim_icx_thr *thr, unsigned int nr, bool iio,
+		      u8 clk, u64 c0, u64 c1)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		bool is_clk = FIELD_GET(ICX_CTL_EVENT, ctl[i]) == clk;
+		u32 thresh = sim_icx_thresh(ctl[i], iio);
+
+		if (thresh)
+			sim_icx_judge(&ctr[i], &thr[i], box_ctl, ctl[i], thresh,
+				      is_clk, c0, c1);
+		else if (is_clk && sim_icx_counting(box_ctl, ctl[i]))
+			sim_icx_ctr_add(&ctr[i], c1 - c0);
+	}
 }
 
 static void icx_tick(struct sim_unit *unit, u64 now)
 {
 	struct sim_icx *x = container_of(unit, struct sim_icx, unit);
 	struct sim_dev *sd = container_of(x, struct sim_dev, icx);
-	u64 cycles = sim_cycles_at(sd, now) - sim_cycles_at(sd, unit->last_ns);
-	unsigned int s, k, i;
+	u64 c0 = sim_cycles_at(sd, unit->last_ns), c1 = sim_cycles_at(sd, now);
+	unsigned int s, k;
 
 	for (s = 0; s < sd->nr_sockets; s++) {
 		for (k = 0; k < ICX_NR_STACKS; k++) {
 			struct sim_icx_stack *st = &x->st[s][k];
 
-			sim_icx_ctr_add(&st->ioclk, cycles);
-			for (i = 0; i < ICX_IIO_NR_CTRS; i++)
-				if (sim_icx_counting(st->iio_box_ctl, st->iio_ctl[i]) &&
-				    FIELD_GET(ICX_CTL_EVENT, st->iio_ctl[i]) ==
-				    ICX_IIO_EV_CLOCKTICKS)
-					sim_icx_ctr_add(&st->iio_ctr[i], cycles);
-			for (i = 0; i < ICX_IRP_NR_CTRS; i++)
-				if (sim_icx_counting(st->irp_box_ctl, st->irp_ctl[i]) &&
-				    FIELD_GET(ICX_CTL_EVENT, st->irp_ctl[i]) ==
-				    ICX_IRP_EV_CLOCKTICKS)
-					sim_icx_ctr_add(&st->irp_ctr[i], cycles);
+			sim_icx_ctr_add(&st->ioclk, c1 - c0);
+			sim_icx_box_tick(st->iio_box_ctl, st->iio_ctl, st->iio_ctr,
+					 st->iio_thr, ICX_IIO_NR_CTRS, true,
+					 ICX_IIO_EV_CLOCKTICKS, c0, c1);
+			sim_icx_box_tick(st->irp_box_ctl, st->irp_ctl, st->irp_ctr,
+					 st->irp_thr, ICX_IRP_NR_CTRS, false,
+					 ICX_IRP_EV_CLOCKTICKS, c0, c1);
 		}
 	}
-	sim_icx_mem_tick(sd, cycles);
+	sim_icx_mem_tick(sd, c0, c1);
 }
 
 /* ---- register interface ------------------------------------------------ */
 
 /* @r is the register @reg of a box, or the box's control if @box. */
 static bool icx_box_ref(struct sim_icx_ref *r, u64 *reg, u64 *ctl, u64 *ctr,
-			unsigned int nr, bool box, bool ro)
+			struct sim_icx_thr *thr, unsigned int nr, bool box,
+			bool ro)
 {
-	*r = (struct sim_icx_ref){ .reg = reg, .ctl = ctl, .ctr = ctr, .nr = nr,
-				   .box = box, .ro = ro };
+	*r = (struct sim_icx_ref){ .reg = reg, .ctl = ctl, .ctr = ctr,
+				   .thr = thr, .nr = nr, .box = box, .ro = ro };
 	return true;
 }
 
@@ -337,40 +510,51 @@ static bool icx_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
 		u32 o = icx_box_off[k];
 
 		if (off == ICX_IIO_IOCLK(o))
-			return icx_box_ref(r, &st->ioclk, NULL, NULL, 0, false, true);
+			return icx_box_ref(r, &st->ioclk, NULL, NULL, NULL, 0,
+					   false, true);
 		for (i = 0; i < ICX_NR_PARTS; i++)
 			if (off == ICX_IIO_BW_IN(icx_bw_off[k], i))
-				return icx_box_ref(r, &st->bw_in[i], NULL, NULL, 0,
-						   false, true);
+				return icx_box_ref(r, &st->bw_in[i], NULL, NULL,
+						   NULL, 0, false, true);
 		if (off == ICX_IIO_BOX_CTL(o))
 			return icx_box_ref(r, &st->iio_box_ctl, ictl, ictr,
-					   ICX_IIO_NR_CTRS, true, false);
+					   st->iio_thr, ICX_IIO_NR_CTRS, true, false);
 		if (off == ICX_IRP_BOX_CTL(o))
 			return icx_box_ref(r, &st->irp_box_ctl, rctl, rctr,
-					   ICX_IRP_NR_CTRS, true, false);
+					   st->irp_thr, ICX_IRP_NR_CTRS, true, false);
 		for (i = 0; i < ICX_IIO_NR_CTRS; i++) {
 			if (off == ICX_IIO_CTR(o, i))
-				return icx_box_ref(r, &ictr[i], NULL, NULL, 0, false, true);
+				return icx_box_ref(r, &ictr[i], NULL, NULL, NULL, 0,
+						   false, true);
 			if (off == ICX_IIO_CTL(o, i))
-				return icx_box_ref(r, &ictl[i], NULL, &ictr[i], 1,
-						   false, false);
+				return icx_box_ref(r, &ictl[i], NULL, &ictr[i],
+						   &st->iio_thr[i], 1, false, false);
 		}
 		for (i = 0; i < ICX_IRP_NR_CTRS; i++) {
 			if (off == ICX_IRP_CTR(o, i))
-				return icx_box_ref(r, &rctr[i], NULL, NULL, 0, false, true);
+				return icx_box_ref(r, &rctr[i], NULL, NULL, NULL, 0,
+						   false, true);
 			if (off == ICX_IRP_CTL(o, i))
-				return icx_box_ref(r, &rctl[i], NULL, &rctr[i], 1,
-						   false, false);
+				return icx_box_ref(r, &rctl[i], NULL, &rctr[i],
+						   &st->irp_thr[i], 1, false, false);
 		}
 	}
 	return sim_icx_mem_ref(x, s, off, r);
 }
 
-/* The topology registers of socket @s. */
+/*
+ * The topology registers of socket @s.  Link l of socket s goes to link
+ * l of socket (s + 1) % sockets, where the traffic model's remote memory
+ * is; on one socket no link is up.
+ */
 static u64 icx_topo_read(struct sim_dev *sd, u32 s, u32 off)
 {
 	unsigned int k, p;
 
+	for (k = 0; k < ICX_NR_UPIS; k++)
+		if (off == ICX_TOPO_UPI(k) && sd->nr_sockets > 1)
+			return ICX_UPI_TOPO_UP | FIELD_PREP(ICX_UPI_TOPO_PORT, k) |
+			       FIELD_PREP(ICX_UPI_TOPO_DIE, (s + 1) % sd->nr_sockets);
 	for (k = 0; k < ICX_NR_STACKS; k++) {
 		if (off == ICX_TOPO_STACK(k))
 			return ICX_TOPO_VALID |
@@ -406,7 +590,8 @@ static u64 icx_regs_read(struct sim_regs *r, u32 off, bool wide)
 
 /*
  * A write: a box control's resets and freeze bit, a counter control's
- * reset of its counter; the upper half of a control as is.
+ * reset of its counter; the upper half of a control as is.  A counter
+ * whose control is written (or cleared) forgets its threshold state.
  */
 static void icx_regs_write(struct sim_regs *r, u32 off, u32 val)
 {
@@ -416,13 +601,17 @@ static void icx_regs_write(struct sim_regs *r, u32 off, u32 val)
 
 	if (s >= r->sd->nr_sockets || !icx_ref(x, s, woff, &ref) || ref.ro)
 		return;
+	if (!ref.box && ref.thr)
+		*ref.thr = (struct sim_icx_thr){};
 	if (off & 4) {		/* the upper half: ch_mask, fc_mask, thresh */
 		*ref.reg = (u64)val << 32 | lower_32_bits(*ref.reg);
 		return;
 	}
 	if (ref.box) {
-		if (val & ICX_BOX_CTL_RST_CTRL)
+		if (val & ICX_BOX_CTL_RST_CTRL) {
 			memset(ref.ctl, 0, ref.nr * sizeof(*ref.ctl));
+			memset(ref.thr, 0, ref.nr * sizeof(*ref.thr));
+		}
 		if (val & ICX_BOX_CTL_RST_CTRS)
 			memset(ref.ctr, 0, ref.nr * sizeof(*ref.ctr));
 		*ref.reg = val & (ICX_BOX_CTL_FRZ | ICX_BOX_CTL_FRZ_EN);

@@ -34,12 +34,12 @@
  * Hits cost no CAS and no flits.  Clockticks (CHA and IMC event 0x00,
  * UPI 0x01) advance once per cycle of the clock (clock_mhz); the links
  * never enter L1 (L1_POWER_CYCLES, 0x21, stays 0); no CPU request
- * reaches a CHA (IA and RFO umasks count nothing).  Other events,
- * edge, inv, thresh and the CHA's filter count nothing or change
- * nothing.  The split of lines over boxes is exact for traffic given
- * in order (injects); the sum over the boxes of a socket is exact for
- * any traffic.  A delivery costs a few operations per box, whatever
- * the batch's size.
+ * reaches a CHA (IA and RFO umasks count nothing).  Other events and
+ * the CHA's filter count nothing or change nothing; a threshold (thresh,
+ * inv, edge) makes a counter count cycles (sim_icx_judge()).  The split
+ * of lines over boxes is exact for traffic given in order (injects); the
+ * sum over the boxes of a socket is exact for any traffic.  A delivery
+ * costs a few operations per box, whatever the batch's size.
  */
 
 #include <linux/bitfield.h>
@@ -71,13 +71,27 @@ static u32 icx_umask32(u64 ctl)
 /* Whether a 32-bit umask @um selects what @arg describes. */
 typedef bool (*icx_match_t)(u32 um, const void *arg);
 
-/* Add @inc to the counters of @box programmed with @ev (and, if @match, a umask it takes). */
+/**
+ * struct icx_at - a batch, as the boxes see it
+ * @t: the batch
+ * @cyc: the cycle it lands in, if injected (sim_icx_count())
+ */
+struct icx_at {
+	const struct sim_txn *t;
+	u64 cyc;
+};
+
+/*
+ * @val more in each of @dur cycles (sim_icx_count()) on the counters of
+ * @box programmed with @ev (and, if @match, a umask it takes).
+ */
 static void icx_box_count(struct sim_icx_box *box, u8 ev, icx_match_t match,
-			  const void *arg, u64 inc)
+			  const void *arg, u64 val, u64 dur,
+			  const struct icx_at *at)
 {
 	unsigned int i;
 
-	if (!inc)
+	if (!val)
 		return;
 	for (i = 0; i < ICX_MEM_NR_CTRS; i++) {
 		u64 ctl = box->ctl[i];
@@ -85,7 +99,9 @@ static void icx_box_count(struct sim_icx_box *box, u8 ev, icx_match_t match,
 		if (sim_icx_counting(box->box_ctl, ctl) &&
 		    FIELD_GET(ICX_CTL_EVENT, ctl) == ev &&
 		    (!match || match(icx_umask32(ctl), arg)))
-			sim_icx_ctr_add(&box->ctr[i], inc);
+			sim_icx_count(&box->ctr[i], &box->thr[i],
+				      sim_icx_thresh(ctl, false), val, dur,
+				      at->t, at->cyc);
 	}
 }
 
@@ -120,31 +136,34 @@ static bool icx_flit_match(u32 um, const void *arg)
 	return um == *(const u32 *)arg;
 }
 
-/* @n lines of kind @k of socket @m's CHAs, each @lat cycles in the TOR. */
+/* @n lines of kind @k of socket @m's CHAs, each the batch's latency in the TOR. */
 static void icx_cha_lines(struct sim_icx_mem *m, unsigned int k, u64 n,
-			  const struct icx_lines *l, u64 lat)
+			  const struct icx_lines *l, const struct icx_at *at)
 {
 	unsigned int c;
 
 	for (c = 0; c < ICX_NR_CHAS; c++) {
 		u64 in = icx_share(m->lines[k], n, c, ICX_NR_CHAS);
 
-		icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_INSERTS, icx_tor_match, l, in);
+		icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_INSERTS, icx_tor_match, l,
+			      in, 1, at);
 		icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_OCCUPANCY, icx_tor_match, l,
-			      in * lat);
+			      in, at->t->lat_cycles, at);
 	}
 	m->lines[k] += n;
 }
 
 /* @n CAS commands of kind @k on socket @m's channels. */
-static void icx_cas(struct sim_icx_mem *m, unsigned int k, u64 n)
+static void icx_cas(struct sim_icx_mem *m, unsigned int k, u64 n,
+		    const struct icx_at *at)
 {
 	static const u32 bits[SIM_ICX_NR_CAS] = { ICX_CAS_RD, ICX_CAS_WR };
 	unsigned int c;
 
 	for (c = 0; c < ICX_NR_IMCS; c++)
 		icx_box_count(&m->imc[c], ICX_IMC_EV_CAS_COUNT, icx_cas_match,
-			      &bits[k], icx_share(m->cas[k], n, c, ICX_NR_IMCS));
+			      &bits[k], icx_share(m->cas[k], n, c, ICX_NR_IMCS),
+			      1, at);
 	m->cas[k] += n;
 }
 
@@ -153,7 +172,7 @@ static void icx_cas(struct sim_icx_mem *m, unsigned int k, u64 n)
  * data from @peer to @m if @to_dev (reads), else from @m to @peer.
  */
 static void icx_upi(struct sim_icx_mem *m, struct sim_icx_mem *peer, u64 n,
-		    bool to_dev)
+		    bool to_dev, const struct icx_at *at)
 {
 	static const u32 data = ICX_FLITS_ALL_DATA, ctrl = ICX_FLITS_NON_DATA;
 	struct sim_icx_mem *src = to_dev ? peer : m, *dst = to_dev ? m : peer;
@@ -163,13 +182,13 @@ static void icx_upi(struct sim_icx_mem *m, struct sim_icx_mem *peer, u64 n,
 		u64 k = icx_share(m->xfers, n, l, ICX_NR_UPIS);
 
 		icx_box_count(&src->upi[l], ICX_UPI_EV_TXL_FLITS, icx_flit_match,
-			      &data, k * ICX_FLITS_PER_LINE);
+			      &data, k * ICX_FLITS_PER_LINE, 1, at);
 		icx_box_count(&dst->upi[l], ICX_UPI_EV_RXL_FLITS, icx_flit_match,
-			      &data, k * ICX_FLITS_PER_LINE);
+			      &data, k * ICX_FLITS_PER_LINE, 1, at);
 		icx_box_count(&dst->upi[l], ICX_UPI_EV_TXL_FLITS, icx_flit_match,
-			      &ctrl, k);
+			      &ctrl, k, 1, at);
 		icx_box_count(&src->upi[l], ICX_UPI_EV_RXL_FLITS, icx_flit_match,
-			      &ctrl, k);
+			      &ctrl, k, 1, at);
 	}
 	m->xfers += n;
 }
@@ -185,6 +204,7 @@ void sim_icx_mem_deliver(struct sim_dev *sd, const struct sim_txn *t)
 	bool remote = t->dst == SIM_DST_REM, rd = t->op == SIM_OP_RD;
 	u32 ms = remote ? (t->socket + 1) % sd->nr_sockets : t->socket;
 	struct sim_icx_mem *m = &x->mem[t->socket], *home = &x->mem[ms];
+	struct icx_at at = { .t = t, .cyc = sim_icx_cycle(sd) };
 	u64 n[SIM_ICX_NR_LINES] = {};
 	unsigned int k;
 
@@ -201,49 +221,67 @@ void sim_icx_mem_deliver(struct sim_dev *sd, const struct sim_txn *t)
 				       .remote = remote };
 
 		if (n[k])
-			icx_cha_lines(m, k, n[k], &l, t->lat_cycles);
+			icx_cha_lines(m, k, n[k], &l, &at);
 	}
 	if (t->hit)
 		return;
 	if (rd || n[SIM_ICX_WR_PART])
-		icx_cas(home, SIM_ICX_CAS_RD, n[SIM_ICX_RD] + n[SIM_ICX_WR_PART]);
+		icx_cas(home, SIM_ICX_CAS_RD, n[SIM_ICX_RD] + n[SIM_ICX_WR_PART], &at);
 	if (!rd)
-		icx_cas(home, SIM_ICX_CAS_WR, n[SIM_ICX_WR_FULL] + n[SIM_ICX_WR_PART]);
+		icx_cas(home, SIM_ICX_CAS_WR, n[SIM_ICX_WR_FULL] + n[SIM_ICX_WR_PART],
+			&at);
 	if (remote)
 		icx_upi(m, home, n[SIM_ICX_RD] + n[SIM_ICX_WR_FULL] +
-			n[SIM_ICX_WR_PART], rd);
+			n[SIM_ICX_WR_PART], rd, &at);
 }
 
-static void icx_clock(struct sim_icx_box *box, unsigned int nr, u8 ev, u64 cycles)
+static void icx_clock(struct sim_icx_box *box, unsigned int nr, u8 ev,
+		      u64 c0, u64 c1)
 {
 	unsigned int b;
 
 	for (b = 0; b < nr; b++)
-		icx_box_count(&box[b], ev, NULL, NULL, cycles);
+		sim_icx_box_tick(box[b].box_ctl, box[b].ctl, box[b].ctr,
+				 box[b].thr, ICX_MEM_NR_CTRS, false, ev, c0, c1);
 }
 
-/* The clockticks of every CHA, IMC and UPI box: @cycles more. */
-void sim_icx_mem_tick(struct sim_dev *sd, u64 cycles)
+/* The IMCs' fixed counters: the DRAM clock, here the clock (clock_mhz). */
+static void icx_dclk(struct sim_icx_box *imc, u64 c0, u64 c1)
+{
+	unsigned int b;
+
+	for (b = 0; b < ICX_NR_IMCS; b++)
+		if (sim_icx_counting(imc[b].box_ctl, imc[b].ctl[ICX_IMC_FIXED]))
+			sim_icx_ctr_add(&imc[b].ctr[ICX_IMC_FIXED], c1 - c0);
+}
+
+/* Cycles [@c0, @c1) of every CHA, IMC and UPI box (sim_icx_box_tick()). */
+void sim_icx_mem_tick(struct sim_dev *sd, u64 c0, u64 c1)
 {
 	unsigned int s;
 
 	for (s = 0; s < sd->nr_sockets; s++) {
 		struct sim_icx_mem *m = &sd->icx.mem[s];
 
-		icx_clock(m->cha, ICX_NR_CHAS, ICX_CHA_EV_CLOCKTICKS, cycles);
-		icx_clock(m->imc, ICX_NR_IMCS, ICX_IMC_EV_CLOCKTICKS, cycles);
-		icx_clock(m->upi, ICX_NR_UPIS, ICX_UPI_EV_CLOCKTICKS, cycles);
+		icx_clock(m->cha, ICX_NR_CHAS, ICX_CHA_EV_CLOCKTICKS, c0, c1);
+		icx_clock(m->imc, ICX_NR_IMCS, ICX_IMC_EV_CLOCKTICKS, c0, c1);
+		icx_dclk(m->imc, c0, c1);
+		icx_clock(m->upi, ICX_NR_UPIS, ICX_UPI_EV_CLOCKTICKS, c0, c1);
 	}
 }
 
-/* The register at @rel of @box (ICX_MEM_* or the CHA's layout). */
-static bool icx_mem_box_ref(struct sim_icx_box *box, u32 rel, u32 box_ctl,
-			    u32 ctl0, u32 ctr0, u32 filter, struct sim_icx_ref *r)
+/*
+ * The register at @rel of @box (ICX_MEM_* or the CHA's layout), which
+ * has @nr counters.
+ */
+static bool icx_mem_box_ref(struct sim_icx_box *box, unsigned int nr, u32 rel,
+			    u32 box_ctl, u32 ctl0, u32 ctr0, u32 filter,
+			    struct sim_icx_ref *r)
 {
 	unsigned int i;
 
 	*r = (struct sim_icx_ref){ .ctl = box->ctl, .ctr = box->ctr,
-				   .nr = ICX_MEM_NR_CTRS };
+				   .thr = box->thr, .nr = nr };
 	if (rel == box_ctl) {
 		r->reg = &box->box_ctl;
 		r->box = true;
@@ -252,16 +290,19 @@ static bool icx_mem_box_ref(struct sim_icx_box *box, u32 rel, u32 box_ctl,
 	if (filter && rel == filter) {
 		r->reg = &box->filter;
 		r->ctr = NULL;
+		r->thr = NULL;
 		return true;
 	}
-	for (i = 0; i < ICX_MEM_NR_CTRS; i++) {
+	for (i = 0; i < nr; i++) {
 		if (rel == ctl0 + 8 * i) {
 			r->reg = &box->ctl[i];
 			r->ctr = &box->ctr[i];
+			r->thr = &box->thr[i];
 			return true;
 		}
 		if (rel == ctr0 + 8 * i) {
 			r->reg = &box->ctr[i];
+			r->thr = NULL;
 			r->ro = true;
 			return true;
 		}
@@ -287,20 +328,22 @@ bool sim_icx_mem_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
 		u32 base = ICX_CHA_BOX_CTL(icx_cha_off[b]);
 
 		if (off >= base && off < base + ICX_MSR(ICX_CHA_MSRS))
-			return icx_mem_box_ref(&m->cha[b], off - base, 0,
+			return icx_mem_box_ref(&m->cha[b], ICX_MEM_NR_CTRS, off - base, 0,
 					       ICX_CHA_CTL(0, 0) - ICX_CHA_BOX_CTL(0),
 					       ICX_CHA_CTR(0, 0) - ICX_CHA_BOX_CTL(0),
 					       ICX_CHA_FILTER0(0) - ICX_CHA_BOX_CTL(0), r);
 	}
 	if (off >= ICX_IMC_BOX(0) && off < ICX_IMC_BOX(ICX_NR_IMCS)) {
 		b = (off - ICX_IMC_BOX(0)) / (ICX_IMC_BOX(1) - ICX_IMC_BOX(0));
-		return icx_mem_box_ref(&m->imc[b], off - ICX_IMC_BOX(b),
+		return icx_mem_box_ref(&m->imc[b], ICX_IMC_NR_CTRS,
+				       off - ICX_IMC_BOX(b),
 				       ICX_MEM_BOX_CTL, ICX_MEM_CTL(0),
 				       ICX_MEM_CTR(0), 0, r);
 	}
 	if (off >= ICX_UPI_BOX(0) && off < ICX_UPI_BOX(ICX_NR_UPIS)) {
 		b = (off - ICX_UPI_BOX(0)) / (ICX_UPI_BOX(1) - ICX_UPI_BOX(0));
-		return icx_mem_box_ref(&m->upi[b], off - ICX_UPI_BOX(b),
+		return icx_mem_box_ref(&m->upi[b], ICX_MEM_NR_CTRS,
+				       off - ICX_UPI_BOX(b),
 				       ICX_MEM_BOX_CTL, ICX_MEM_CTL(0),
 				       ICX_MEM_CTR(0), 0, r);
 	}

@@ -304,6 +304,91 @@ TEST_F(icx_mem, tor_occupancy)
 	close(occ);
 }
 
+/*
+ * thresh, inv and edge, judged cycle by cycle: 16 device reads that miss
+ * in cycle 0 put 2 lines in each CHA's TOR for 100 cycles and 16 CAS
+ * reads on the channels (2 on channels 0-3, 1 on the others), all in
+ * that cycle; then 200 cycles pass.
+ */
+TEST_F(icx_mem, thresh)
+{
+	static const struct { const char *pmu, *spec; uint64_t want; } ev[] = {
+		{ CHA(0), OCC_IO_MISS_PCIRDCUR ",thresh=2", 100 },
+		{ CHA(1), OCC_IO_MISS_PCIRDCUR ",thresh=3", 0 },
+		{ CHA(2), OCC_IO_MISS_PCIRDCUR ",thresh=3,inv=1", 200 },
+		{ CHA(3), OCC_IO_MISS_PCIRDCUR ",thresh=1,edge=1", 1 },
+		{ CHA(4), OCC_IO_MISS_PCIRDCUR ",thresh=0xff", 0 },
+		{ IMC(0), CAS_RD ",thresh=2", 1 },
+		{ IMC(4), CAS_RD ",thresh=2", 0 },
+		{ IMC(5), CAS_RD ",thresh=1,inv=1", 199 },
+		{ IMC(6), CAS_RD ",thresh=1,inv=1,edge=1", 1 },
+		{ UPI(0), "event=0x1,thresh=1", 200 },
+		{ UPI(1), "event=0x1,thresh=1,inv=1", 0 },
+	};
+	int fd[ARRAY_SIZE(ev)];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		fd[i] = ev_open(ev[i].pmu, ev[i].spec, 0, -1);
+		ASSERT_LE(0, fd[i]) TH_LOG("%s/%s/: %s", ev[i].pmu, ev[i].spec,
+					   strerror(-fd[i]));
+	}
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=16 lat=100"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "200"));
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		EXPECT_EQ(ev[i].want, count_of(_metadata, fd[i]))
+			TH_LOG("%s/%s/", ev[i].pmu, ev[i].spec);
+		close(fd[i]);
+	}
+}
+
+/*
+ * The UPI mapping files as upstream's (dieX: "upi_<link>,die_<die>" at the
+ * other end): link l of each socket goes to link l of the other.
+ */
+TEST_F(icx_mem, upi_die_mapping)
+{
+	char buf[64];
+
+	expect_file(_metadata, UPI(0), "die0", "upi_0,die_1");
+	expect_file(_metadata, UPI(0), "die1", "upi_0,die_0");
+	expect_file(_metadata, UPI(2), "die0", "upi_2,die_1");
+	expect_file(_metadata, UPI(2), "die1", "upi_2,die_0");
+	EXPECT_GT(0, pmu_read(CHA(0), "die0", buf, sizeof(buf)));
+}
+
+/*
+ * The IMC's fixed counter (upstream's DCLK, perf's UNC_M_HCLOCKTICKS):
+ * config 0xff, one per cycle, next to the four general counters; one
+ * such event per group, and event=0xff with a umask is a general event.
+ */
+TEST_F(icx_mem, imc_fixed_dclk)
+{
+	const char *five[] = { CAS_RD, CAS_WR, "event=0x0", CAS_RD, "event=0xff" };
+	const char *two[] = { "event=0xff", "event=0xff" };
+	const char *six[] = { CAS_RD, CAS_WR, "event=0x0", CAS_RD,
+			      "event=0xff", "event=0xff,umask=0x1" };
+	int fd[5];
+	unsigned int i;
+
+	EXPECT_EQ(-EINVAL, group_of(IMC(0), two, 2));
+	EXPECT_EQ(-EINVAL, group_of(IMC(0), six, 6));
+	for (i = 0; i < 5; i++) {
+		fd[i] = ev_open(IMC(3), five[i], 0, i ? fd[0] : -1);
+		ASSERT_LE(0, fd[i]) TH_LOG("%s: %s", five[i], strerror(-fd[i]));
+	}
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=48"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "1000"));
+	/* 4 CAS reads a channel; the clock twice, general and fixed */
+	EXPECT_EQ(4ULL, count_of(_metadata, fd[0]));
+	EXPECT_EQ(0ULL, count_of(_metadata, fd[1]));
+	EXPECT_EQ(1000ULL, count_of(_metadata, fd[2]));
+	EXPECT_EQ(4ULL, count_of(_metadata, fd[3]));
+	EXPECT_EQ(1000ULL, count_of(_metadata, fd[4]));
+	for (i = 5; i-- > 0;)
+		close(fd[i]);
+}
+
 /* Clockticks of each kind; the links never enter L1. */
 TEST_F(icx_mem, clockticks)
 {

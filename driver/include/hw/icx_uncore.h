@@ -61,7 +61,14 @@
 #define ICX_CTL_EDGE		BIT_ULL(18)
 #define ICX_CTL_EN		BIT_ULL(22)
 #define ICX_CTL_INV		BIT_ULL(23)
-#define ICX_CTL_THRESH		GENMASK_ULL(35, 24)	/* IRP: 31-24 */
+/*
+ * The threshold: with thresh > 0 a counter adds 1 for each cycle in which
+ * its event's increment is >= thresh (< thresh with INV); with EDGE only
+ * for each cycle in which that becomes true.  12 bits on the IIO, 8
+ * (ICX_CTL_THRESH8) on the IRP, CHA, IMC and UPI.
+ */
+#define ICX_CTL_THRESH		GENMASK_ULL(35, 24)
+#define ICX_CTL_THRESH8		GENMASK_ULL(31, 24)
 #define ICX_CTL_CH_MASK		GENMASK_ULL(47, 36)	/* IIO: parts 0-7, 8-11 IOMMU */
 #define ICX_CTL_FC_MASK		GENMASK_ULL(50, 48)	/* IIO: traffic classes */
 
@@ -132,6 +139,15 @@
 #define ICX_PORT_SPEED		GENMASK(19, 16)		/* PCIe generation */
 #define ICX_PORT_WIDTH		GENMASK(25, 20)		/* lanes */
 #define ICX_PORT_PRESENT	BIT(31)
+/*
+ * Per UPI link, what its peer is (as on silicon the UPI link's KTILP0
+ * and KTIPCSTS registers, PCI 8086:3441, say): the peer's socket (its
+ * NodeID) and link, if the link is up.
+ */
+#define ICX_TOPO_UPI(l)		(0x700 + (l) * 8)
+#define ICX_UPI_TOPO_PORT	GENMASK(12, 8)		/* the peer's link */
+#define ICX_UPI_TOPO_DIE	GENMASK(19, 16)		/* the peer's socket */
+#define ICX_UPI_TOPO_UP		BIT(31)
 
 /*
  * CHA (caching and home agent, one per L3 slice): MSRs as on silicon,
@@ -182,6 +198,13 @@
 #define ICX_MEM_BOX_CTL		0x00
 #define ICX_MEM_CTR(i)		(0x08 + (i) * 8)
 #define ICX_MEM_CTL(i)		(0x40 + (i) * 8)
+/*
+ * The IMC's fixed counter, after its general ones: the DRAM clock
+ * (upstream's DCLK, perf's UNC_M_HCLOCKTICKS), config exactly 0xff.
+ */
+#define ICX_IMC_FIXED		ICX_MEM_NR_CTRS
+#define ICX_IMC_NR_CTRS		(ICX_MEM_NR_CTRS + 1)
+#define ICX_IMC_FIXED_EVENT	0xff
 
 /* IMC events: CAS commands (one per 64-byte line) and the clock */
 #define ICX_IMC_EV_CLOCKTICKS	0x00
