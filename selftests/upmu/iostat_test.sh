@@ -59,9 +59,10 @@ add id=3 socket=0 to_stack=1 to_part=0 op=rd size=64 rate=100000 lat=800
 add id=4 socket=0 to_stack=1 to_part=0 op=wr size=64 rate=100000
 add id=5 socket=1 to_stack=1 to_part=0 op=wr size=64 rate=200000
 add id=6 socket=0 stack=0 part=2 op=rd size=64 rate=100000"
+# start_flows [FLOWS]: add each line of FLOWS (default $flows) to the device
 start_flows() {
 	local f
-	while read -r f; do echo "$f" > $D/flows || return 1; done <<<"$flows"
+	while read -r f; do echo "$f" > $D/flows || return 1; done <<<"${1:-$flows}"
 }
 start_flows || echo "# cannot start the flows"
 
@@ -228,11 +229,7 @@ add id=4 socket=0 stack=1 part=0 op=rd size=256 rate=1000000 hit=1
 add id=5 socket=0 stack=1 part=0 op=rd size=64 rate=1000000 dst=rem
 add id=6 socket=1 stack=2 part=0 op=rd size=64 rate=3000000 hit=1 page=2m
 add id=7 socket=1 stack=2 part=0 op=rd size=64 rate=1000000 hit=1 iotlb_miss=1 walk=3 walk_lat=400"
-start_memflows() {
-	local f
-	while read -r f; do echo "$f" > $D/flows || return 1; done <<<"$memflows"
-}
-start_memflows || echo "# cannot start the memory flows"
+start_flows "$memflows" || echo "# cannot start the memory flows"
 # socket rows: S<n>,-,-,-,METRIC,VALUE,UNIT,RUNNING
 srow() { awk -F, -v s="S$2" -v m="$3" '$1 == s && $2 == "-" && $5 == m { print $6 "/" $8 }' "$TMP/$1"; }
 
@@ -274,7 +271,7 @@ run l3mux -g stack -m l3 -C 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/ad
 tap_expect "-m l3: FAF_INSERTS, WR_PREF and LOST_FWD on 2 IRP counters: S0's 4 L3 rows flagged" \
 	is "$(awk -F, '$1 == "S0" && $2 == "-" && $8 < 100' $TMP/l3mux | wc -l)" 4
 sim_del $ID
-sim_new "$ID 2 soc=icx" && start_memflows || echo "# cannot restart on the realtime clock"
+sim_new "$ID 2 soc=icx" && start_flows "$memflows" || echo "# cannot restart on the realtime clock"
 last=l3rt
 run l3rt -g stack -m l3 -C 1 -a 1 -x,
 tap_expect "-m l3 on the realtime clock: S0 read L3 miss 20%, write 40% +/- 15% (scaled)" \
