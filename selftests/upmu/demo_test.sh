@@ -207,6 +207,7 @@ if [ -n "${UPMU_PERF:-}" ] && "$UPMU_PERF" version >/dev/null 2>&1; then
 else
 	section "DDIO" 9
 fi
+echo "# DDIO: $(grep -o 'this section took [0-9]* s' "$TMP/out")"
 
 # The NIC: its flows' rates; 5 of the interval mode's values are its
 # (perf stat -I on its PMU), then upmu-diag's CSV: the timestamp's step
