@@ -29,7 +29,12 @@
 #                         fires, on the PMU's CPU (an IPI for the other
 #                         socket), which a loaded, emulated machine delays
 #                         by up to a tenth of a second.
-#   DEMO_TOL_TOOL     10  a metric upmu-metrics computed: it reads its group
+#   DEMO_TOL_TOOL     10  a metric upmu-metrics or upmu-iostat computed, and
+#                         perf's own Intel metrics and counts over its
+#                         duration_time (the DDIO section): perf measures
+#                         duration_time from after it has enabled the
+#                         counters, later in a slow (debug) guest.
+#                         upmu-metrics reads its group
 #                         while it counts, one counter after the other (each
 #                         a walk over the link's instances in the simulator),
 #                         which on a loaded, emulated debug kernel spans tens
@@ -41,7 +46,8 @@
 #                         the flows' rate times the period, exactly.
 #
 # Needs: DEMO_TOP (the source tree), PERF, and the modules loaded (upmu_nic
-# too); optional DEMO_METRICS, DEMO_PCIMAP and DEMO_DIAG (the tools).  Shell
+# and upmu_icx too); optional DEMO_METRICS, DEMO_PCIMAP, DEMO_DIAG and
+# DEMO_IOSTAT (the tools), UPMU_PERF (perf 7.2, for its own I/O metrics).  Shell
 # and one awk per step: a process start costs much in the (emulated, debug)
 # guest.
 # DEMO_SHOW=0 leaves out what prints no measured value next to an expectation
@@ -71,6 +77,18 @@ DEMO_NIC_PMU=upmu_nic_$DEMO_NIC_SERIAL
 # 128 ms: each flow below sends a whole number of events in it.
 DEMO_NIC_NEW="$DEMO_NIC_ID 1 blocks=nic nic_khz=1048576"
 DEMO_NIC_PERIOD=128000000
+
+# The DDIO scenario: a simulated 2-socket Ice Lake-X (a device of its own)
+# whose NIC-like device below socket 0's IIO stack 1 (0000:2b:00.0) writes
+# 64-byte lines into the L3: 4M a second allocate there (DDIO hits), 1M
+# miss it and go to DRAM.
+DEMO_ICX_ID=${DEMO_ICX_ID:-$((DEMO_ID + 2))}
+DI=/sys/kernel/debug/upmu_sim/$DEMO_ICX_ID
+DEMO_ICX_BDF=0000:2b:00.0
+DEMO_ICX_FLOWS=(
+	"add id=1 socket=0 stack=1 part=0 op=wr size=64 rate=4000000 hit=1"
+	"add id=2 socket=0 stack=1 part=0 op=wr size=64 rate=1000000"
+)
 
 # The flows of the scenario: traffic on both sockets, then GPU traffic.
 DEMO_FLOWS=(
@@ -538,6 +556,98 @@ demo_aux() {
 	done
 }
 
+# demo_perf_metrics PERF METRICS WANTS: perf stat -M METRICS (perf's own
+# Intel metrics, comma-separated) for DEMO_SECS, in one run; WANTS is
+# "NAME=WANT:TOL ...": an event's count per second of duration_time, or a
+# metric's value, against WANT
+demo_perf_metrics() {
+	local out=$DEMO_DIR/metric
+
+	printf '$ %sperf stat -a -M %s -- sleep %s\n' "${PERF_CPUID:+PERF_CPUID=$PERF_CPUID }" "$2" "$DEMO_SECS"
+	"$1" stat -a -x, -o "$out" -M "$2" -- sleep "$DEMO_SECS"
+	grep -v '^#' "$out" | grep .
+	awk -F, -v wants="$3" '
+	BEGIN {
+		n = split(wants, w, " ")
+		for (i = 1; i <= n; i++) {
+			k[i] = substr(w[i], 1, index(w[i], "=") - 1)
+			split(substr(w[i], index(w[i], "=") + 1), e, ":")
+			want[i] = e[1]; tol[i] = e[2]
+		}
+	}
+	$3 == "duration_time" { ns = $1 }
+	$3 ~ /^UNC_/ { cnt[$3] = $1 }
+	{ m = $7; sub(/^[^ ]* +/, "", m); if (m != "") val[m] = $6 }
+	END {
+		for (i = 1; i <= n; i++) {
+			if (k[i] ~ /^UNC_/) {
+				got = "-"
+				if (ns > 0 && cnt[k[i]] ~ /^[0-9]+$/)
+					got = sprintf("%.0f", cnt[k[i]] * 1e9 / ns)
+				printf "%s per second = %s (expected %s +/- %s%%)\n", k[i], got, want[i], tol[i]
+			} else {
+				got = (k[i] in val) ? val[k[i]] : "-"
+				printf "%-32s = %-12s (expected %s +/- %s%%)\n", k[i], got, want[i], tol[i]
+			}
+		}
+	}' "$out"
+}
+
+# demo_ddio: the Ice Lake-X's DDIO scenario through perf's own Intel event
+# and metric names (Debian's perf and, if there, perf 7.2) and upmu-iostat.
+# The expectations are the flows' arithmetic by the simulator's model
+# (Documentation/upmu-sim.rst): each write of 64 bytes is one ITOM line
+# at a CHA of socket 0, a hit or a miss; a miss is one CAS write.
+demo_ddio() {
+	local f vendor perf7="" t0=$SECONDS
+
+	say "DDIO: a device writing into the L3 of a simulated 2-socket Ice Lake-X"
+	printf "$ echo '%s 2 soc=icx' > /sys/bus/upmu_sim/new_device\n" "$DEMO_ICX_ID"
+	echo "$DEMO_ICX_ID 2 soc=icx" > /sys/bus/upmu_sim/new_device || return 1
+	for f in "${DEMO_ICX_FLOWS[@]}"; do
+		printf "$ echo '%s' > %s\n" "$f" "$DI/flows"
+		echo "$f" > "$DI/flows" || return 1
+	done
+	echo "By the model, per second: 5M inbound writes of 64 B (320 MB/s), 4M of them"
+	echo "ITOM hits in the L3 and 1M misses (write L3 miss 20%), 1M CAS writes on"
+	echo "socket 0's memory channels (64 MB/s)."
+	# perf picks its Intel tables by the CPU (GenuineIntel family 6 model
+	# 0x6a/0x6c); another guest CPU gets them from PERF_CPUID
+	vendor=$(awk -F': ' '/^vendor_id/ { v = $2 } /^model\t/ { m = $2 } END { print v "-" m }' /proc/cpuinfo)
+	case $vendor in GenuineIntel-106|GenuineIntel-108) ;;
+	*) echo "(this guest's CPU is $vendor, not an Ice Lake-X: PERF_CPUID names one for perf)"
+	   export PERF_CPUID=GenuineIntel-6-6A-0 ;;
+	esac
+	[ -z "${UPMU_PERF:-}" ] || ! "$UPMU_PERF" version >/dev/null 2>&1 || perf7=$UPMU_PERF
+	echo "perf's own Ice Lake-X metrics and their events, per second of perf's"
+	echo "duration_time (Debian's perf $("$PERF" version | awk '{ print $3 }'); 6.1 swaps the names of its"
+	echo "I/O bandwidth metrics: its \"reads\" are the ITOM writes):"
+	demo_perf_metrics "$PERF" memory_bandwidth_write,io_bandwidth_disk_or_network_reads \
+		"UNC_CHA_TOR_INSERTS.IO_HIT_ITOM=4000000:$DEMO_TOL_TOOL UNC_CHA_TOR_INSERTS.IO_MISS_ITOM=1000000:$DEMO_TOL_TOOL UNC_M_CAS_COUNT.WR=1000000:$DEMO_TOL_TOOL memory_bandwidth_write=64.0:$DEMO_TOL_TOOL io_bandwidth_disk_or_network_reads=320.0:$DEMO_TOL_TOOL"
+	if [ -n "$perf7" ]; then
+		echo "and perf 7.2's (the project's build, UPMU_PERF; multiplexed: 6 CHA events"
+		echo "on 4 counters, the miss ratio's two in one group):"
+		demo_perf_metrics "$perf7" io_bandwidth_write,io_full_write_l3_miss \
+			"io_bandwidth_write=320.0:$DEMO_TOL_TOOL io_full_write_l3_miss=20.0:$DEMO_TOL_RATIO"
+	fi
+	unset PERF_CPUID
+	if [ -n "${DEMO_IOSTAT:-}" ]; then
+		echo "VTune's I/O metrics of the device, and of its socket (upmu-iostat):"
+		run "$DEMO_IOSTAT" -a "$DEMO_SECS" -d "$DEMO_ICX_BDF" \
+			-m inbound_write_bw,inbound_write_l3_miss,inbound_write_l3_hit,dram_write_bw \
+			> "$DEMO_DIR/iostat"
+		cat "$DEMO_DIR/iostat"
+		awk -v tt="$DEMO_TOL_TOOL" -v tr="$DEMO_TOL_RATIO" '
+		BEGIN { w["inbound_write_bw"] = "320.000 " tt; w["inbound_write_l3_miss"] = "20.000 " tr
+			w["inbound_write_l3_hit"] = "80.000 " tr; w["dram_write_bw"] = "64.000 " tt }
+		$5 in w { split(w[$5], e, " ")
+			  printf "%-32s = %-12s (expected %s +/- %s%%)\n", $5, $6, e[1], e[2] }' "$DEMO_DIR/iostat"
+	fi
+	run cat "$DI/flows"
+	echo "$DEMO_ICX_ID" > /sys/bus/upmu_sim/del_device
+	echo "(this section took $((SECONDS - t0)) s)"
+}
+
 # demo_nic: a simulated NIC (device DEMO_NIC_ID, created here and deleted
 # by demo_run) with traffic; DEMO_NIC_LIST: its events for perf stat -I
 demo_nic() {
@@ -666,6 +776,8 @@ demo_run() {
 		demo_tool_metrics nvidia_nvlink_c2c_pmu_0 c2c
 	fi
 
+	demo_ddio || return 1
+
 	say "The NIC's diagnostic counters through fwctl: upmu-diag writing CSV"
 	demo_diag
 
@@ -676,6 +788,7 @@ demo_run() {
 	run cat "$D/flows"
 	[ ! -e "$DN/nic/flows" ] || run cat "$DN/nic/flows"
 	[ ! -e "$DN" ] || echo "$DEMO_NIC_ID" > /sys/bus/upmu_sim/del_device
+	[ ! -e "$DI" ] || echo "$DEMO_ICX_ID" > /sys/bus/upmu_sim/del_device
 	echo "$DEMO_ID" > /sys/bus/upmu_sim/del_device
 	exec {DEMO_NAP}<&-
 	rm -rf "$DEMO_DIR"

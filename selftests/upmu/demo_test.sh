@@ -21,16 +21,17 @@ DEMO_TOP=$top DEMO_ID=18 DEMO_SECS=2 DEMO_WINDOW=1 DEMO_INTERVALS=3 DEMO_SHOW=0
 DEMO_METRICS=${UPMU_METRICS:-$top/build/selftests/upmu-metrics}
 DEMO_PCIMAP=$top/build/selftests/upmu-pcimap
 DEMO_DIAG=$top/build/selftests/upmu-diag
+DEMO_IOSTAT=${UPMU_IOSTAT:-$top/build/selftests/upmu-iostat}
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 . "$top/scripts/demo-scenario.sh"
 TMP=$(mktemp -d)
 loaded_here=0
-trap 'sim_del $DEMO_NIC_ID; sim_del $DEMO_ID; [ $loaded_here = 0 ] || mod_unload upmu_nic; rm -rf "$TMP"' EXIT
+trap 'sim_del $DEMO_ICX_ID; sim_del $DEMO_NIC_ID; sim_del $DEMO_ID; [ $loaded_here = 0 ] || mod_unload upmu_nic; rm -rf "$TMP"' EXIT
 
 # show FILE: a file's lines as TAP comments
 show() { sed 's/^/#   | /' "$1"; }
 
-tap_plan 15
+tap_plan 16
 
 # --- demo_check and the model, without the simulator -------------------------
 
@@ -149,11 +150,12 @@ fi
 
 # --- the demo ---------------------------------------------------------------
 
-upmu_load_all || { echo "Bail out! cannot load modules"; exit 1; }
+upmu_load_all && mod_load upmu_icx || { echo "Bail out! cannot load modules"; exit 1; }
 if ! grep -q "^upmu_nic " /proc/modules; then
 	insmod "$UPMU_MODDIR/upmu_nic.ko" || { echo "Bail out! cannot load upmu_nic"; exit 1; }
 	loaded_here=1
 fi
+sim_del "$DEMO_ICX_ID"
 sim_del "$DEMO_NIC_ID"
 sim_del $DEMO_ID
 t0=$SECONDS
@@ -198,6 +200,14 @@ section "Totals and the document's formulas" 10
 section "CMEM latency" 6
 section "PCIE" 8
 section "NVLink-C2C" 9
+# DDIO on the Ice Lake-X: 3 events' rates and 2 metrics through Debian's
+# perf, 2 metrics more through perf 7.2 if there, 4 of upmu-iostat
+if [ -n "${UPMU_PERF:-}" ] && "$UPMU_PERF" version >/dev/null 2>&1; then
+	section "DDIO" 11
+else
+	section "DDIO" 9
+fi
+echo "# DDIO: $(grep -o 'this section took [0-9]* s' "$TMP/out")"
 
 # The NIC: its flows' rates; 5 of the interval mode's values are its
 # (perf stat -I on its PMU), then upmu-diag's CSV: the timestamp's step
@@ -264,6 +274,7 @@ else
 fi
 
 if [ ! -e "/sys/kernel/debug/upmu_sim/$DEMO_ID" ] && ! pmu_present nvidia_ucf_pmu_0 &&
+   [ ! -e "/sys/kernel/debug/upmu_sim/$DEMO_ICX_ID" ] && ! pmu_present uncore_iio_0 &&
    [ ! -e "/sys/kernel/debug/upmu_sim/$DEMO_NIC_ID" ] && ! pmu_present "$DEMO_NIC_PMU"; then
 	tap_ok "demo_run deletes its devices"
 else

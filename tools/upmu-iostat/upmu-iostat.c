@@ -303,6 +303,7 @@ struct inst {
 	uint64_t id;
 	uint64_t cur, prev;
 	double delta;		/* over the last interval, scaled */
+	double en_ns;		/* its group's time enabled over it */
 	double ratio;		/* its group's running / enabled over it */
 };
 
@@ -925,6 +926,7 @@ static int read_groups(void)
 		uint64_t en = gr->en - gr->pen, run = gr->run - gr->prun;
 
 		in->delta = (double)(in->cur - in->prev);
+		in->en_ns = (double)en;
 		in->ratio = 1;
 		if (run < en) {
 			in->ratio = en ? (double)run / (double)en : 1;
@@ -1023,6 +1025,21 @@ static void print_header(void)
 	       "io_unit", "part", "device", "metric", "value", "unit");
 }
 
+/*
+ * An instance's count over @secs of wall time.  Each group counts from
+ * its own read to its own read, and reading every group takes time (an
+ * IPI per group to its die's CPU): its time enabled is its window, so
+ * its count per second is delta / time enabled, whatever the wall clock
+ * says.  With --time ioclk the IIO clock, read in the same pass, is the
+ * interval: the count as it is.
+ */
+static double inst_count(const struct inst *in, double secs)
+{
+	if (opt.time_ioclk || !(in->en_ns > 0))
+		return in->delta;
+	return in->delta * secs * 1e9 / in->en_ns;
+}
+
 static void compute_row(double t, const struct row *r, double wall)
 {
 	const struct mdef *m = r->m;
@@ -1045,7 +1062,7 @@ static void compute_row(double t, const struct row *r, double wall)
 			if (in->ev != m->ev[i])
 				continue;
 			found = true;
-			x.c[i] += in->delta;
+			x.c[i] += inst_count(in, wall);
 			if (in->ratio < ratio)
 				ratio = in->ratio;
 		}
@@ -1055,7 +1072,7 @@ static void compute_row(double t, const struct row *r, double wall)
 		}
 	}
 	if (r->ioclk >= 0) {
-		double ioclk = insts[r->ioclk].delta;
+		double ioclk = inst_count(&insts[r->ioclk], wall);
 
 		if (opt.time_ioclk)
 			x.secs = ioclk / (opt.ghz * 1e9);
