@@ -26,7 +26,7 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 . "$top/scripts/demo-scenario.sh"
 TMP=$(mktemp -d)
 loaded_here=0
-trap 'sim_del $DEMO_ICX_ID; sim_del $DEMO_NIC_ID; sim_del $DEMO_ID; [ $loaded_here = 0 ] || mod_unload upmu_nic; rm -rf "$TMP"' EXIT
+trap 'sim_del $DEMO_ICX_ID; sim_del $DEMO_NIC_ID; sim_del $DEMO_ID; [ $loaded_here = 0 ] || mod_unload upmu_nic; mod_unload_own; rm -rf "$TMP"' EXIT
 
 # show FILE: a file's lines as TAP comments
 show() { sed 's/^/#   | /' "$1"; }
@@ -150,7 +150,7 @@ fi
 
 # --- the demo ---------------------------------------------------------------
 
-upmu_load_all && mod_load upmu_icx || { echo "Bail out! cannot load modules"; exit 1; }
+upmu_load_all && mod_load_own upmu_icx || { echo "Bail out! cannot load modules"; exit 1; }
 if ! grep -q "^upmu_nic " /proc/modules; then
 	insmod "$UPMU_MODDIR/upmu_nic.ko" || { echo "Bail out! cannot load upmu_nic"; exit 1; }
 	loaded_here=1
