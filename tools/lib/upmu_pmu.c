@@ -84,12 +84,63 @@ bool pmu_exists(const char *pmu)
 	return !pmu_path(path, sizeof(path), pmu, "type") && access(path, R_OK) == 0;
 }
 
+/* pmu_cache_files(): the files read, with what they said (or their error) */
+#define PMU_CACHE_MAX	1024
+static struct pmu_cached {
+	char *path;
+	char *val;
+	int err;
+} *pmu_cache;
+static unsigned int pmu_cache_nr;
+static bool pmu_cache_on;
+
+void pmu_cache_files(void)
+{
+	pmu_cache_on = true;
+}
+
+static bool pmu_cacheable(const char *file)
+{
+	return pmu_cache_on && (!strcmp(file, "type") || !strncmp(file, "format/", 7) ||
+				!strncmp(file, "events/", 7));
+}
+
 int pmu_read(const char *pmu, const char *file, char *buf, size_t len)
 {
 	char path[PATH_MAX];
+	struct pmu_cached *c;
+	unsigned int i;
 	int ret = pmu_path(path, sizeof(path), pmu, file);
 
-	return ret ? ret : read_str(path, buf, len);
+	if (ret || !pmu_cacheable(file))
+		return ret ? ret : read_str(path, buf, len);
+	for (i = 0; i < pmu_cache_nr; i++) {
+		c = &pmu_cache[i];
+		if (strcmp(c->path, path))
+			continue;
+		if (!c->err && len)
+			snprintf(buf, len, "%s", c->val);
+		return c->err;
+	}
+	ret = read_str(path, buf, len);
+	if (pmu_cache_nr == PMU_CACHE_MAX || (!ret && strlen(buf) + 1 >= len))
+		return ret;	/* full, or maybe cut short: not kept */
+	if (!pmu_cache) {
+		pmu_cache = calloc(PMU_CACHE_MAX, sizeof(*pmu_cache));
+		if (!pmu_cache)
+			return ret;
+	}
+	c = &pmu_cache[pmu_cache_nr];
+	c->path = strdup(path);
+	c->val = strdup(ret ? "" : buf);
+	c->err = ret;
+	if (!c->path || !c->val) {
+		free(c->path);
+		free(c->val);
+		return ret;
+	}
+	pmu_cache_nr++;
+	return ret;
 }
 
 int pmu_cpu(const char *pmu)
@@ -168,10 +219,14 @@ static int apply_spec(const char *pmu, char *spec, struct perf_event_attr *attr,
 
 int pmu_attr(const char *pmu, const char *spec, struct perf_event_attr *attr)
 {
-	char buf[PATH_MAX];
+	char buf[PATH_MAX], *end;
 	uint64_t type;
 
-	if (pmu_path(buf, sizeof(buf), pmu, "type") || read_u64(buf, &type))
+	if (pmu_read(pmu, "type", buf, sizeof(buf)))
+		return -ENODEV;
+	errno = 0;
+	type = strtoull(buf, &end, 0);
+	if (errno || end == buf)
 		return -ENODEV;
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);

@@ -29,6 +29,13 @@ const char *pmu_devices_dir(void);
 bool pmu_exists(const char *pmu);
 /* PMU attribute file contents, e.g. pmu_read("x", "events/cycles", ...) */
 int pmu_read(const char *pmu, const char *file, char *buf, size_t len);
+/*
+ * From now on pmu_read() keeps what it read of a PMU's type, format/ and
+ * events/ files and answers from memory: for a tool that encodes many
+ * events of PMUs that stay registered while it runs (a PMU registered
+ * again may get another type: not for tests that create and delete them).
+ */
+void pmu_cache_files(void);
 /* First CPU of the PMU's cpumask, or -1. */
 int pmu_cpu(const char *pmu);
 

@@ -1312,6 +1312,7 @@ int main(int argc, char **argv)
 		cpu_of_socket[i] = -1;
 	if (parse_args(argc, argv, &cmd))
 		return 2;
+	pmu_cache_files();	/* every event's encoding reads its PMU's format/ */
 	iio_load_stacks(&topo);
 	if (!topo.nr_st) {
 		err("no uncore_iio_<N> PMU with dieX files in %s (is upmu_icx, or intel_uncore, loaded?)",
