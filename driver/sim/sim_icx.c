@@ -23,8 +23,10 @@
  *	bytes)
  *   DATA_REQ_BY_CPU (0xc0) / TXN_REQ_BY_CPU (0xc1): outbound MEM_WRITE
  *	(posted) or MEM_READ (non-posted) by ceil(S/4) / ceil(S/64)
- *   COMP_BUF_INSERTS (0xc2, umask 0x3): an outbound read, by ceil(S/64)
- *   COMP_BUF_OCCUPANCY (0xd5): an outbound read, by ceil(S/64) x its
+ *   COMP_BUF_INSERTS (0xc2, umask 0x3): an inbound read, whose data
+ *	comes back from memory to the device as completions with data, by
+ *	ceil(S/64) (lines)
+ *   COMP_BUF_OCCUPANCY (0xd5): an inbound read, by ceil(S/64) x its
  *	latency in IIO cycles (Little's law: occupancy / inserts = latency)
  *   bw_in of part P (free-running): inbound writes and outbound reads'
  *	completions, by ceil(S/32)
@@ -106,7 +108,8 @@ struct icx_req {
  * @part: its part
  * @req: its requests (an outbound read also has its completions)
  * @nr_req: entries in @req
- * @cmpl: completions inserted into the completion buffer
+ * @cmpl: completions with data of inbound reads (lines) inserted into the
+ *	  completion buffer
  * @lat: cycles each entry stays in the completion buffer or the IRP
  * @bw_in: 32-byte units of data from the device into the SoC
  * @rd_lines: inbound read lines (IRP FAF)
@@ -158,10 +161,13 @@ static void icx_effects(struct sim_dev *sd, const struct sim_txn *t,
 			.fc = rd ? ICX_FC_NONPOSTED : ICX_FC_POSTED,
 			.data = data, .txns = lines,
 		};
-		if (rd)
+		if (rd) {
 			fx->rd_lines = lines;
-		else
+			/* memory's data back to the device */
+			fx->cmpl = lines;
+		} else {
 			fx->wr_lines = lines;
+		}
 		fx->lookups = n;
 		if (t->iotlb_miss) {
 			fx->misses = n;
@@ -183,11 +189,14 @@ static void icx_effects(struct sim_dev *sd, const struct sim_txn *t,
 	};
 	if (!rd)
 		return;
-	/* The device's completions with data of the CPU's read */
+	/*
+	 * The device's completions with data of the CPU's read: data
+	 * requested of the CPU, but not in the completion buffer, which
+	 * holds inbound reads' data
+	 */
 	fx->req[fx->nr_req++] = (struct icx_req){
 		.umask = ICX_REQ_CMPD, .fc = ICX_FC_CMPL, .data = data, .txns = lines,
 	};
-	fx->cmpl = lines;
 	fx->bw_in = DIV_ROUND_UP(t->size, ICX_BW_IN_BYTES) * n;
 }
 

@@ -50,7 +50,8 @@ sim_new "$ID 2 soc=icx clock=manual" || { echo "Bail out! cannot create device";
 
 # Traffic, per second of sim time:
 #  socket 0 stack 1 (one part: 0000:2b:00.0, PCIe gen4 x16):
-#   device reads 10^6 x 256 B (256 MB/s, IRP latency 500 ns), writes
+#   device reads 10^6 x 256 B (256 MB/s, latency 500 ns in the IIO's
+#   completion buffer and the IRP), writes
 #   2x10^6 x 64 B (128 MB/s, 300 ns); the CPU reads its MMIO 10^5 x 64 B
 #   (6.4 MB/s, 800 ns) and writes 10^5 x 64 B (6.4 MB/s)
 #  socket 1 stack 1: the CPU writes its MMIO 2x10^5 x 64 B (12.8 MB/s)
@@ -80,15 +81,17 @@ tap_expect "-g stack: S1 stack 1 outbound write 12.8 MB/s, S0 stack 0 inbound re
 tap_expect "-g stack: 36 rows (2 sockets x 6 stacks x 3), the others 0, all running 100%" \
 	is "$(wc -l < $TMP/stack)/$(awk -F, '$6 != 0' $TMP/stack | wc -l)/$(awk -F, '$8 != "100.00"' $TMP/stack | wc -l)" "36/5/0"
 
-# 4-6: per device: the MMIO read's completions and their latency
-# (COMP_BUF occupancy / inserts, Little's law) fit with the outbound read
-# of the one part of stack 1; stack 0's four parts need eight counters
-# 0-1 for their CMPD events: multiplexed, and flagged
+# 4-6: per device: the outbound read (the MMIO read's completions,
+# DATA_REQ_OF_CPU.CMPD) and the inbound read latency (the device reads'
+# completions in the COMP_BUF, occupancy / inserts, Little's law: 500 ns,
+# not the MMIO read's 800) fit on the one part of stack 1; stack 0's four
+# parts need eight counters 0-1 for their CMPD events: multiplexed, and
+# flagged
 last=dev
 run dev -m outbound_read_bw,inbound_read_latency -C 1 --time ioclk -x, -s -- sh -c "echo 1000000000 > $D/advance"
-tap_expect "0000:2b:00.0: outbound read 6.4 MB/s, read latency 800 ns (exact, running 100%)" \
+tap_expect "0000:2b:00.0: outbound read 6.4 MB/s, inbound read latency 500 ns (device reads, exact, running 100%)" \
 	is "$(col dev 0 uncore_iio_1 0 outbound_read_bw 4) $(v dev 0 uncore_iio_1 0 outbound_read_bw) $(v dev 0 uncore_iio_1 0 inbound_read_latency) $(col dev 0 uncore_iio_1 0 inbound_read_latency 8)" \
-	"0000:2b:00.0 6.4 800 100.00"
+	"0000:2b:00.0 6.4 500 100.00"
 tap_expect "stack 0's four parts' events multiplexed: every row flagged below 100%" \
 	is "$(awk -F, 'index($2, "uncore_iio_0<") == 1 && $1 == "S0" && $8 < 100' $TMP/dev | wc -l)" 8
 tap_expect "a device with no traffic: outbound read 0, latency \"-\" (0 inserts)" \
