@@ -11,7 +11,9 @@
  *   inbound, a device below stack=K part=P (rc=/rp=, or bdf=) reads
  *   (op=rd) or writes (op=wr) memory, size= bytes per transaction;
  *   outbound, a CPU reads or writes the MMIO space of the device below
- *   to_stack=K to_part=P.  lat= is the latency of each transaction (ns).
+ *   to_stack=K to_part=P.  lat= is the latency of each transaction (ns);
+ *   lost_fwd=N, on an inbound write: N of each one's lines lose their
+ *   ownership to a snoop once before the write is committed.
  *
  * Each transaction of size S advances (when its part is in ch_mask, or
  * for COMP_BUF_OCCUPANCY in umask, and its class in fc_mask):
@@ -33,6 +35,8 @@
  *   IRP FAF_INSERTS (0x18): inbound reads, by ceil(S/64) (lines);
  *	FAF_OCCUPANCY (0x19) by lines x latency in cycles
  *   IRP TRANSACTIONS.WR_PREF (0x11, 0x08): inbound writes, by lines
+ *   IRP MISC1.LOST_FWD (0x1f, 0x10): inbound writes, by lost_fwd= x the
+ *	transactions
  *   IRP CACHE_TOTAL_OCCUPANCY.MEM (0x0f, 0x04): inbound reads and writes,
  *	by lines x latency in cycles
  *   clockticks (0x01, IIO and IRP) and ioclk: one per cycle of the IIO
@@ -114,6 +118,7 @@ struct icx_req {
  * @bw_in: 32-byte units of data from the device into the SoC
  * @rd_lines: inbound read lines (IRP FAF)
  * @wr_lines: inbound write lines (IRP WR_PREF)
+ * @lost_fwd: inbound write lines that lost their ownership (IRP LOST_FWD)
  * @lookups: IOTLB lookups (one per inbound transaction)
  * @hits: IOTLB hits of each page size (SIM_PAGE_*)
  * @misses: IOTLB misses (context cache lookups and hits, page walks)
@@ -129,6 +134,7 @@ struct icx_fx {
 	u64 bw_in;
 	u64 rd_lines;
 	u64 wr_lines;
+	u64 lost_fwd;
 	u64 lookups;
 	u64 hits[SIM_NR_PAGES];
 	u64 misses;
@@ -167,6 +173,7 @@ static void icx_effects(struct sim_dev *sd, const struct sim_txn *t,
 			fx->cmpl = lines;
 		} else {
 			fx->wr_lines = lines;
+			fx->lost_fwd = t->lost_fwd * n;
 		}
 		fx->lookups = n;
 		if (t->iotlb_miss) {
@@ -273,6 +280,8 @@ static u64 icx_irp_inc(u64 ctl, const struct icx_fx *fx, u64 *dur)
 		return fx->rd_lines;
 	case ICX_IRP_EV_TRANSACTIONS:
 		return um & ICX_IRP_TXN_WR_PREF ? fx->wr_lines : 0;
+	case ICX_IRP_EV_MISC1:
+		return um & ICX_IRP_MISC1_LOST_FWD ? fx->lost_fwd : 0;
 	case ICX_IRP_EV_CACHE_TOTAL_OCCUPANCY:
 		*dur = fx->lat;
 		return um & ICX_IRP_OCC_MEM ? fx->rd_lines + fx->wr_lines : 0;
@@ -742,11 +751,16 @@ static int sim_icx_resolve(struct sim_dev *sd, struct sim_txn *t, u32 has)
 		if (p == ICX_NR_PARTS)
 			return -EINVAL;
 		t->to_rp = p;
-		return has & (SIM_HAS_RP | SIM_HAS_BDF | SIM_HAS_IOMMU) ? -EINVAL : 0;
+		return has & (SIM_HAS_RP | SIM_HAS_BDF | SIM_HAS_IOMMU |
+			      SIM_HAS_LOST_FWD) ? -EINVAL : 0;
 	}
 	if (has & SIM_HAS_TO_RP)
 		return -EINVAL;
-	if (t->rc == SIM_NO_RC && (has & SIM_HAS_IOMMU))
+	if (t->rc == SIM_NO_RC && (has & (SIM_HAS_IOMMU | SIM_HAS_LOST_FWD)))
+		return -EINVAL;
+	/* a lost forward is a line of an inbound write's */
+	if ((has & SIM_HAS_LOST_FWD) &&
+	    (t->op != SIM_OP_WR || t->lost_fwd > DIV_ROUND_UP(t->size, 64)))
 		return -EINVAL;
 	if (t->rc == SIM_NO_RC)
 		return has & (SIM_HAS_RP | SIM_HAS_BDF) ? -EINVAL : 0;

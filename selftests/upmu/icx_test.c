@@ -392,6 +392,42 @@ TEST_F(icx, irp_events)
 }
 
 /*
+ * IRP MISC1.LOST_FWD: lost_fwd= lines of each inbound write lose their
+ * ownership to a snoop once; against WR_PREF, the CPU/IO conflicts.
+ */
+TEST_F(icx, lost_fwd)
+{
+	const char *wr = "socket=0 stack=4 part=1 op=wr size=256 count=10 lat=200 lost_fwd=3";
+	int lost = ev_open(IRP(4), "event=0x1f,umask=0x10", 0, -1), pref;
+
+	ASSERT_LE(0, lost);
+	pref = ev_open(IRP(4), "event=0x11,umask=0x8", 0, lost);
+	ASSERT_LE(0, pref);
+	ASSERT_EQ(0, ioctl(lost, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, inject(wr));
+	EXPECT_EQ(30ULL, count_of(_metadata, lost));
+	EXPECT_EQ(40ULL, count_of(_metadata, pref));
+	/* a partial line is a line: 2 of 2 lines, 5 times */
+	ASSERT_EQ(0, inject("socket=0 stack=4 part=1 op=wr size=100 count=5 lost_fwd=2"));
+	/* without lost_fwd=, another stack or socket: none lost */
+	ASSERT_EQ(0, inject("socket=0 stack=4 part=1 op=wr size=64 count=8"));
+	ASSERT_EQ(0, inject("socket=0 stack=3 op=wr size=64 count=8 lost_fwd=1"));
+	ASSERT_EQ(0, inject("socket=1 stack=4 part=1 op=wr size=64 count=8 lost_fwd=1"));
+	EXPECT_EQ(40ULL, count_of(_metadata, lost));
+	EXPECT_EQ(58ULL, count_of(_metadata, pref));
+	close(pref);
+	close(lost);
+	/* another MISC1 umask counts nothing */
+	one_count(_metadata, IRP(4), "event=0x1f,umask=0x8", 0, wr, 0);
+	/* more lines than a write has, a read's, the CPU's: EINVAL */
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=4 part=1 op=wr size=256 lost_fwd=5"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=4 part=1 op=wr size=256 lost_fwd=256"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=4 part=1 op=rd size=64 lost_fwd=1"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 to_stack=4 op=wr size=64 lost_fwd=1"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 op=wr size=64 lost_fwd=1"));
+}
+
+/*
  * thresh, inv and edge on occupancies, judged cycle by cycle: bursts of
  * 4 page walks (IIO PWT occupancy) and reads (IRP FAF occupancy) in
  * cycles [0, 100), and 2 more in [50, 150), i.e. 4, 6, 2 entries in
