@@ -105,6 +105,8 @@ enum sim_load_class {
  * @page: soc=icx: the page size of a translation that hits (SIM_PAGE_*)
  * @walk: soc=icx: memory accesses of the page walk of a miss
  * @walk_lat_ns: soc=icx: how long that walk takes
+ * @lost_fwd: soc=icx: lines of each inbound write whose ownership a snoop
+ *	      pulls away once before the write is committed
  * @lat_cycles: @lat_ns in fabric cycles (set on delivery)
  * @flow: a flow's, delivered over the time a block catches up on, not
  *	  at one point of it (an inject's)
@@ -130,6 +132,7 @@ struct sim_txn {
 	u8 page;
 	u8 walk;
 	u32 walk_lat_ns;
+	u8 lost_fwd;
 	u64 lat_cycles;
 	u8 flow;
 };
@@ -563,6 +566,7 @@ struct sim_block_type {
 #define SIM_HAS_BDF	BIT(1)
 #define SIM_HAS_TO_RP	BIT(2)
 #define SIM_HAS_IOMMU	BIT(3)	/* iotlb_miss=, page=, walk=, walk_lat= */
+#define SIM_HAS_LOST_FWD	BIT(4)	/* lost_fwd= */
 
 #define SIM_MAX_BLOCK_TYPES	8
 

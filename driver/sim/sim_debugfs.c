@@ -66,6 +66,7 @@ struct sim_req {
 	bool has_gpu;
 	bool has_count;
 	bool has_iommu;
+	bool has_lost_fwd;
 	unsigned int nr_keys;
 };
 
@@ -121,11 +122,13 @@ static int sim_txn_resolve(struct sim_dev *sd, struct sim_req *r)
 		sim_soc_type(sd, offsetof(struct sim_block_type, resolve));
 	u32 has = (r->has_rp ? SIM_HAS_RP : 0) | (r->has_bdf ? SIM_HAS_BDF : 0) |
 		  (r->has_to_rp ? SIM_HAS_TO_RP : 0) |
-		  (r->has_iommu ? SIM_HAS_IOMMU : 0);
+		  (r->has_iommu ? SIM_HAS_IOMMU : 0) |
+		  (r->has_lost_fwd ? SIM_HAS_LOST_FWD : 0);
 
 	if (type)
 		return type->resolve(sd, &r->txn, has);
-	if (r->has_iommu)	/* the Tegra410 has no IOMMU model */
+	/* the Tegra410 has no IOMMU or snoop-conflict model */
+	if (r->has_iommu || r->has_lost_fwd)
 		return -EINVAL;
 	return sim_pcie_resolve(sd, &r->txn, r->has_rp, r->has_bdf, r->has_to_rp);
 }
@@ -181,6 +184,8 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 			ret = kstrtou8(val, 0, &r->txn.walk), r->has_iommu = true;
 		else if (!strcmp(tok, "walk_lat"))
 			ret = kstrtou32(val, 0, &r->txn.walk_lat_ns), r->has_iommu = true;
+		else if (!strcmp(tok, "lost_fwd"))
+			ret = kstrtou8(val, 0, &r->txn.lost_fwd), r->has_lost_fwd = true;
 		else if (!strcmp(tok, "size"))
 			ret = kstrtou32(val, 0, &r->txn.size);
 		else if (!strcmp(tok, "lat"))

@@ -11,7 +11,9 @@
  *   inbound, a device below stack=K part=P (rc=/rp=, or bdf=) reads
  *   (op=rd) or writes (op=wr) memory, size= bytes per transaction;
  *   outbound, a CPU reads or writes the MMIO space of the device below
- *   to_stack=K to_part=P.  lat= is the latency of each transaction (ns).
+ *   to_stack=K to_part=P.  lat= is the latency of each transaction (ns);
+ *   lost_fwd=N, on an inbound write: N of each one's lines lose their
+ *   ownership to a snoop once before the write is committed.
  *
  * Each transaction of size S advances (when its part is in ch_mask, or
  * for COMP_BUF_OCCUPANCY in umask, and its class in fc_mask):
@@ -23,14 +25,18 @@
  *	bytes)
  *   DATA_REQ_BY_CPU (0xc0) / TXN_REQ_BY_CPU (0xc1): outbound MEM_WRITE
  *	(posted) or MEM_READ (non-posted) by ceil(S/4) / ceil(S/64)
- *   COMP_BUF_INSERTS (0xc2, umask 0x3): an outbound read, by ceil(S/64)
- *   COMP_BUF_OCCUPANCY (0xd5): an outbound read, by ceil(S/64) x its
+ *   COMP_BUF_INSERTS (0xc2, umask 0x3): an inbound read, whose data
+ *	comes back from memory to the device as completions with data, by
+ *	ceil(S/64) (lines)
+ *   COMP_BUF_OCCUPANCY (0xd5): an inbound read, by ceil(S/64) x its
  *	latency in IIO cycles (Little's law: occupancy / inserts = latency)
  *   bw_in of part P (free-running): inbound writes and outbound reads'
  *	completions, by ceil(S/32)
  *   IRP FAF_INSERTS (0x18): inbound reads, by ceil(S/64) (lines);
  *	FAF_OCCUPANCY (0x19) by lines x latency in cycles
  *   IRP TRANSACTIONS.WR_PREF (0x11, 0x08): inbound writes, by lines
+ *   IRP MISC1.LOST_FWD (0x1f, 0x10): inbound writes, by lost_fwd= x the
+ *	transactions
  *   IRP CACHE_TOTAL_OCCUPANCY.MEM (0x0f, 0x04): inbound reads and writes,
  *	by lines x latency in cycles
  *   clockticks (0x01, IIO and IRP) and ioclk: one per cycle of the IIO
@@ -106,11 +112,13 @@ struct icx_req {
  * @part: its part
  * @req: its requests (an outbound read also has its completions)
  * @nr_req: entries in @req
- * @cmpl: completions inserted into the completion buffer
+ * @cmpl: completions with data of inbound reads (lines) inserted into the
+ *	  completion buffer
  * @lat: cycles each entry stays in the completion buffer or the IRP
  * @bw_in: 32-byte units of data from the device into the SoC
  * @rd_lines: inbound read lines (IRP FAF)
  * @wr_lines: inbound write lines (IRP WR_PREF)
+ * @lost_fwd: inbound write lines that lost their ownership (IRP LOST_FWD)
  * @lookups: IOTLB lookups (one per inbound transaction)
  * @hits: IOTLB hits of each page size (SIM_PAGE_*)
  * @misses: IOTLB misses (context cache lookups and hits, page walks)
@@ -126,6 +134,7 @@ struct icx_fx {
 	u64 bw_in;
 	u64 rd_lines;
 	u64 wr_lines;
+	u64 lost_fwd;
 	u64 lookups;
 	u64 hits[SIM_NR_PAGES];
 	u64 misses;
@@ -158,10 +167,14 @@ static void icx_effects(struct sim_dev *sd, const struct sim_txn *t,
 			.fc = rd ? ICX_FC_NONPOSTED : ICX_FC_POSTED,
 			.data = data, .txns = lines,
 		};
-		if (rd)
+		if (rd) {
 			fx->rd_lines = lines;
-		else
+			/* memory's data back to the device */
+			fx->cmpl = lines;
+		} else {
 			fx->wr_lines = lines;
+			fx->lost_fwd = t->lost_fwd * n;
+		}
 		fx->lookups = n;
 		if (t->iotlb_miss) {
 			fx->misses = n;
@@ -183,11 +196,14 @@ static void icx_effects(struct sim_dev *sd, const struct sim_txn *t,
 	};
 	if (!rd)
 		return;
-	/* The device's completions with data of the CPU's read */
+	/*
+	 * The device's completions with data of the CPU's read: data
+	 * requested of the CPU, but not in the completion buffer, which
+	 * holds inbound reads' data
+	 */
 	fx->req[fx->nr_req++] = (struct icx_req){
 		.umask = ICX_REQ_CMPD, .fc = ICX_FC_CMPL, .data = data, .txns = lines,
 	};
-	fx->cmpl = lines;
 	fx->bw_in = DIV_ROUND_UP(t->size, ICX_BW_IN_BYTES) * n;
 }
 
@@ -264,6 +280,8 @@ static u64 icx_irp_inc(u64 ctl, const struct icx_fx *fx, u64 *dur)
 		return fx->rd_lines;
 	case ICX_IRP_EV_TRANSACTIONS:
 		return um & ICX_IRP_TXN_WR_PREF ? fx->wr_lines : 0;
+	case ICX_IRP_EV_MISC1:
+		return um & ICX_IRP_MISC1_LOST_FWD ? fx->lost_fwd : 0;
 	case ICX_IRP_EV_CACHE_TOTAL_OCCUPANCY:
 		*dur = fx->lat;
 		return um & ICX_IRP_OCC_MEM ? fx->rd_lines + fx->wr_lines : 0;
@@ -733,11 +751,16 @@ static int sim_icx_resolve(struct sim_dev *sd, struct sim_txn *t, u32 has)
 		if (p == ICX_NR_PARTS)
 			return -EINVAL;
 		t->to_rp = p;
-		return has & (SIM_HAS_RP | SIM_HAS_BDF | SIM_HAS_IOMMU) ? -EINVAL : 0;
+		return has & (SIM_HAS_RP | SIM_HAS_BDF | SIM_HAS_IOMMU |
+			      SIM_HAS_LOST_FWD) ? -EINVAL : 0;
 	}
 	if (has & SIM_HAS_TO_RP)
 		return -EINVAL;
-	if (t->rc == SIM_NO_RC && (has & SIM_HAS_IOMMU))
+	if (t->rc == SIM_NO_RC && (has & (SIM_HAS_IOMMU | SIM_HAS_LOST_FWD)))
+		return -EINVAL;
+	/* a lost forward is a line of an inbound write's */
+	if ((has & SIM_HAS_LOST_FWD) &&
+	    (t->op != SIM_OP_WR || t->lost_fwd > DIV_ROUND_UP(t->size, 64)))
 		return -EINVAL;
 	if (t->rc == SIM_NO_RC)
 		return has & (SIM_HAS_RP | SIM_HAS_BDF) ? -EINVAL : 0;

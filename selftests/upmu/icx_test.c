@@ -305,12 +305,15 @@ TEST_F(icx, by_cpu)
 }
 
 /*
- * The completions of a CPU's MMIO reads: CMPD data, completion-buffer
- * inserts, and occupancy = inserts x latency in cycles.
+ * The completion buffer holds the completions with data of a device's
+ * reads (memory's data back to the device): inserts are their lines,
+ * occupancy lines x latency in cycles, per part.  A CPU's MMIO read is
+ * data the device sends the CPU (DATA_REQ_OF_CPU.CMPD), not in the buffer.
  */
 TEST_F(icx, completions)
 {
-	const char *rd = "socket=0 to_stack=0 to_part=1 op=rd size=64 count=100 lat=500";
+	const char *rd = "socket=0 stack=0 part=1 op=rd size=256 count=100 lat=500";
+	const char *mmio = "socket=0 to_stack=0 to_part=1 op=rd size=64 count=100 lat=800";
 	int occ = ev_open(IIO(0), "event=0xd5,umask=0x2,fc_mask=0x4", 0, -1), ins, cmpd;
 
 	ASSERT_LE(0, occ);
@@ -320,17 +323,38 @@ TEST_F(icx, completions)
 	ASSERT_LE(0, cmpd);
 	ASSERT_EQ(0, ioctl(occ, PERF_EVENT_IOC_ENABLE, 0));
 	ASSERT_EQ(0, inject(rd));
-	EXPECT_EQ(50000ULL, count_of(_metadata, occ));
-	EXPECT_EQ(100ULL, count_of(_metadata, ins));
+	EXPECT_EQ(200000ULL, count_of(_metadata, occ));
+	EXPECT_EQ(400ULL, count_of(_metadata, ins));
+	EXPECT_EQ(0ULL, count_of(_metadata, cmpd));
+	/* a partial line is a line: 2 x 3 lines of 300 cycles */
+	ASSERT_EQ(0, inject("socket=0 stack=0 part=1 op=rd size=100 count=3 lat=300"));
+	EXPECT_EQ(201800ULL, count_of(_metadata, occ));
+	EXPECT_EQ(406ULL, count_of(_metadata, ins));
+	/* the MMIO read's completions: CMPD data only */
+	ASSERT_EQ(0, inject(mmio));
+	EXPECT_EQ(201800ULL, count_of(_metadata, occ));
+	EXPECT_EQ(406ULL, count_of(_metadata, ins));
 	EXPECT_EQ(1600ULL, count_of(_metadata, cmpd));
-	/* another part, or not the completion class: nothing */
-	ASSERT_EQ(0, inject("socket=0 to_stack=0 to_part=2 op=rd size=64 count=7 lat=10"));
-	EXPECT_EQ(50000ULL, count_of(_metadata, occ));
-	EXPECT_EQ(100ULL, count_of(_metadata, ins));
+	/* another part, a write, another stack or socket: nothing */
+	ASSERT_EQ(0, inject("socket=0 stack=0 part=2 op=rd size=64 count=7 lat=10"));
+	ASSERT_EQ(0, inject("socket=0 stack=0 part=1 op=wr size=64 count=7 lat=10"));
+	ASSERT_EQ(0, inject("socket=0 stack=1 op=rd size=64 count=7 lat=10"));
+	ASSERT_EQ(0, inject("socket=1 stack=0 part=1 op=rd size=64 count=7 lat=10"));
+	EXPECT_EQ(201800ULL, count_of(_metadata, occ));
+	EXPECT_EQ(406ULL, count_of(_metadata, ins));
+	EXPECT_EQ(1600ULL, count_of(_metadata, cmpd));
 	close(cmpd);
 	close(ins);
 	close(occ);
+	/* not the completion class: nothing */
 	one_count(_metadata, IIO(0), "event=0xc2,umask=0x3,ch_mask=0xff,fc_mask=0x3", 0, rd, 0);
+	one_count(_metadata, IIO(0), "event=0xd5,umask=0x2,fc_mask=0x3", 0, rd, 0);
+	/* part 2's, by umask (occupancy) and ch_mask (inserts) */
+	one_count(_metadata, IIO(0), "event=0xd5,umask=0x4,fc_mask=0x4", 0,
+		  "socket=0 stack=0 part=2 op=rd size=64 count=7 lat=10", 70);
+	one_count(_metadata, IIO(0), "event=0xc2,umask=0x3,ch_mask=0x4,fc_mask=0x4", 0,
+		  "socket=0 stack=0 part=2 op=rd size=64 count=7 lat=10", 7);
+	one_count(_metadata, IIO(0), "event=0xc2,umask=0x3,ch_mask=0x2,fc_mask=0x4", 0, mmio, 0);
 }
 
 /* Clockticks at the IIO clock: 1000 MHz, 1 per ns of the manual clock. */
@@ -365,6 +389,42 @@ TEST_F(icx, irp_events)
 	one_count(_metadata, IRP(4), "event=0x11,umask=0x8", 0, rd, 0);
 	one_count(_metadata, IRP(4), "event=0xf,umask=0x4", 0, rd, 12000);
 	one_count(_metadata, IRP(4), "event=0xf,umask=0x4", 0, wr, 1800);
+}
+
+/*
+ * IRP MISC1.LOST_FWD: lost_fwd= lines of each inbound write lose their
+ * ownership to a snoop once; against WR_PREF, the CPU/IO conflicts.
+ */
+TEST_F(icx, lost_fwd)
+{
+	const char *wr = "socket=0 stack=4 part=1 op=wr size=256 count=10 lat=200 lost_fwd=3";
+	int lost = ev_open(IRP(4), "event=0x1f,umask=0x10", 0, -1), pref;
+
+	ASSERT_LE(0, lost);
+	pref = ev_open(IRP(4), "event=0x11,umask=0x8", 0, lost);
+	ASSERT_LE(0, pref);
+	ASSERT_EQ(0, ioctl(lost, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, inject(wr));
+	EXPECT_EQ(30ULL, count_of(_metadata, lost));
+	EXPECT_EQ(40ULL, count_of(_metadata, pref));
+	/* a partial line is a line: 2 of 2 lines, 5 times */
+	ASSERT_EQ(0, inject("socket=0 stack=4 part=1 op=wr size=100 count=5 lost_fwd=2"));
+	/* without lost_fwd=, another stack or socket: none lost */
+	ASSERT_EQ(0, inject("socket=0 stack=4 part=1 op=wr size=64 count=8"));
+	ASSERT_EQ(0, inject("socket=0 stack=3 op=wr size=64 count=8 lost_fwd=1"));
+	ASSERT_EQ(0, inject("socket=1 stack=4 part=1 op=wr size=64 count=8 lost_fwd=1"));
+	EXPECT_EQ(40ULL, count_of(_metadata, lost));
+	EXPECT_EQ(58ULL, count_of(_metadata, pref));
+	close(pref);
+	close(lost);
+	/* another MISC1 umask counts nothing */
+	one_count(_metadata, IRP(4), "event=0x1f,umask=0x8", 0, wr, 0);
+	/* more lines than a write has, a read's, the CPU's: EINVAL */
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=4 part=1 op=wr size=256 lost_fwd=5"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=4 part=1 op=wr size=256 lost_fwd=256"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=4 part=1 op=rd size=64 lost_fwd=1"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 to_stack=4 op=wr size=64 lost_fwd=1"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 op=wr size=64 lost_fwd=1"));
 }
 
 /*

@@ -50,13 +50,16 @@ sim_new "$ID 2 soc=icx clock=manual" || { echo "Bail out! cannot create device";
 
 # Traffic, per second of sim time:
 #  socket 0 stack 1 (one part: 0000:2b:00.0, PCIe gen4 x16):
-#   device reads 10^6 x 256 B (256 MB/s, IRP latency 500 ns), writes
-#   2x10^6 x 64 B (128 MB/s, 300 ns); the CPU reads its MMIO 10^5 x 64 B
-#   (6.4 MB/s, 800 ns) and writes 10^5 x 64 B (6.4 MB/s)
+#   device reads 10^6 x 256 B (256 MB/s, latency 500 ns: 4x10^6 lines
+#   in the IIO's completion buffer and the IRP), writes 5x10^5 x 256 B
+#   (128 MB/s, 2x10^6 lines, 300 ns), one line of each losing its
+#   ownership to a snoop (lost forwards: 25% of the lines); the CPU reads
+#   its MMIO 10^5 x 64 B (6.4 MB/s, 800 ns) and writes 10^5 x 64 B
+#   (6.4 MB/s)
 #  socket 1 stack 1: the CPU writes its MMIO 2x10^5 x 64 B (12.8 MB/s)
 #  socket 0 stack 0 part 2 (0000:19:00.0): device reads 10^5 x 64 B
 flows="add id=1 socket=0 stack=1 part=0 op=rd size=256 rate=1000000 lat=500
-add id=2 socket=0 stack=1 part=0 op=wr size=64 rate=2000000 lat=300
+add id=2 socket=0 stack=1 part=0 op=wr size=256 rate=500000 lat=300 lost_fwd=1
 add id=3 socket=0 to_stack=1 to_part=0 op=rd size=64 rate=100000 lat=800
 add id=4 socket=0 to_stack=1 to_part=0 op=wr size=64 rate=100000
 add id=5 socket=1 to_stack=1 to_part=0 op=wr size=64 rate=200000
@@ -80,15 +83,17 @@ tap_expect "-g stack: S1 stack 1 outbound write 12.8 MB/s, S0 stack 0 inbound re
 tap_expect "-g stack: 36 rows (2 sockets x 6 stacks x 3), the others 0, all running 100%" \
 	is "$(wc -l < $TMP/stack)/$(awk -F, '$6 != 0' $TMP/stack | wc -l)/$(awk -F, '$8 != "100.00"' $TMP/stack | wc -l)" "36/5/0"
 
-# 4-6: per device: the MMIO read's completions and their latency
-# (COMP_BUF occupancy / inserts, Little's law) fit with the outbound read
-# of the one part of stack 1; stack 0's four parts need eight counters
-# 0-1 for their CMPD events: multiplexed, and flagged
+# 4-6: per device: the outbound read (the MMIO read's completions,
+# DATA_REQ_OF_CPU.CMPD) and the inbound read latency (the device reads'
+# completions in the COMP_BUF, occupancy / inserts, Little's law: 500 ns,
+# not the MMIO read's 800) fit on the one part of stack 1; stack 0's four
+# parts need eight counters 0-1 for their CMPD events: multiplexed, and
+# flagged
 last=dev
 run dev -m outbound_read_bw,inbound_read_latency -C 1 --time ioclk -x, -s -- sh -c "echo 1000000000 > $D/advance"
-tap_expect "0000:2b:00.0: outbound read 6.4 MB/s, read latency 800 ns (exact, running 100%)" \
+tap_expect "0000:2b:00.0: outbound read 6.4 MB/s, inbound read latency 500 ns (device reads, exact, running 100%)" \
 	is "$(col dev 0 uncore_iio_1 0 outbound_read_bw 4) $(v dev 0 uncore_iio_1 0 outbound_read_bw) $(v dev 0 uncore_iio_1 0 inbound_read_latency) $(col dev 0 uncore_iio_1 0 inbound_read_latency 8)" \
-	"0000:2b:00.0 6.4 800 100.00"
+	"0000:2b:00.0 6.4 500 100.00"
 tap_expect "stack 0's four parts' events multiplexed: every row flagged below 100%" \
 	is "$(awk -F, 'index($2, "uncore_iio_0<") == 1 && $1 == "S0" && $8 < 100' $TMP/dev | wc -l)" 8
 tap_expect "a device with no traffic: outbound read 0, latency \"-\" (0 inserts)" \
@@ -103,7 +108,7 @@ tap_expect "-d 0000:2b:00.0: its 3 rows only, 256, 128 and 6.4 MB/s (exact, runn
 	"S0,0,0000:2b:00.0,256,100.00 S0,0,0000:2b:00.0,128,100.00 S0,0,0000:2b:00.0,6.4,100.00 "
 
 # 7-8: IRP: read latency (FAF occupancy / inserts) and CPU/IO conflicts
-# (LOST_FWD / WR_PREF: the simulator loses no forward) each fit its 2
+# (LOST_FWD / WR_PREF: 5x10^5 of 2x10^6 lines, 25%) each fit its 2
 # counters; the write latency needs 3 events: multiplexed and flagged
 last=irp
 run irp -g stack -m irp_read_latency -C 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
@@ -115,8 +120,8 @@ tap_expect "inbound_write_latency (3 IRP events, 2 counters) flagged as multiple
 	awk -F, '$5 == "inbound_write_latency" && $8 >= 100 { bad = 1 } END { exit bad || NR != 12 }' $TMP/wl
 last=conf
 run conf -g stack -m cpu_io_conflicts -C 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
-tap_expect "cpu_io_conflicts: 0% on S0 stack 1 (writes, no lost forward), \"-\" without writes" \
-	is "$(v conf 0 uncore_iio_1 - cpu_io_conflicts)/$(v conf 0 uncore_iio_2 - cpu_io_conflicts)/$(col conf 0 uncore_iio_1 - cpu_io_conflicts 8)" "0/-/100.00"
+tap_expect "cpu_io_conflicts: 25% on S0 stack 1 (lost forwards of its writes, exact), \"-\" without writes" \
+	is "$(v conf 0 uncore_iio_1 - cpu_io_conflicts)/$(v conf 0 uncore_iio_2 - cpu_io_conflicts)/$(col conf 0 uncore_iio_1 - cpu_io_conflicts 8)" "25/-/100.00"
 
 # 9: metrics of PMUs that are not there
 last=na

@@ -115,6 +115,8 @@
 #define ICX_IRP_TXN_WR_PREF	BIT(3)
 #define ICX_IRP_EV_FAF_INSERTS	0x18
 #define ICX_IRP_EV_FAF_OCCUPANCY	0x19
+#define ICX_IRP_EV_MISC1	0x1f
+#define ICX_IRP_MISC1_LOST_FWD	BIT(4)
 
 /* Free-running events: event 0xff, umask 0x10 ioclk, 0x20 + p bw_in of part p */
 #define ICX_FR_EVENT		0xff
