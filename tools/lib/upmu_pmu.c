@@ -50,16 +50,22 @@ int read_str(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int read_u64(const char *path, uint64_t *val)
+/* @buf as a number (any base strtoull takes): 0 or -EINVAL. */
+static int parse_u64(const char *buf, uint64_t *val)
 {
-	char buf[64], *end;
-	int ret = read_str(path, buf, sizeof(buf));
+	char *end;
 
-	if (ret)
-		return ret;
 	errno = 0;
 	*val = strtoull(buf, &end, 0);
 	return errno || end == buf ? -EINVAL : 0;
+}
+
+int read_u64(const char *path, uint64_t *val)
+{
+	char buf[64];
+	int ret = read_str(path, buf, sizeof(buf));
+
+	return ret ? ret : parse_u64(buf, val);
 }
 
 const char *pmu_devices_dir(void)
@@ -219,14 +225,10 @@ static int apply_spec(const char *pmu, char *spec, struct perf_event_attr *attr,
 
 int pmu_attr(const char *pmu, const char *spec, struct perf_event_attr *attr)
 {
-	char buf[PATH_MAX], *end;
+	char buf[PATH_MAX];
 	uint64_t type;
 
-	if (pmu_read(pmu, "type", buf, sizeof(buf)))
-		return -ENODEV;
-	errno = 0;
-	type = strtoull(buf, &end, 0);
-	if (errno || end == buf)
+	if (pmu_read(pmu, "type", buf, sizeof(buf)) || parse_u64(buf, &type))
 		return -ENODEV;
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
