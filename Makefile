@@ -181,7 +181,7 @@ bench:
 	@bench/bench.sh --kernel $(or $(BENCH_KERNEL),stock) -- $(BENCH_ARGS)
 
 # the NIC sections use the diag library, hence the fwctl uAPI
-build/bench/upmu_bench: bench/upmu_bench.c bench/bench_nic.c bench/bench.h bench/bench_util.h \
+build/bench/upmu_bench: bench/upmu_bench.c bench/bench_nic.c bench/bench_icx.c bench/bench.h bench/bench_util.h \
 			$(PMULIB) $(DIAGLIB) | $(FWCTL_UAPI)
 	@mkdir -p $(@D)
 	$(CC) $(TOOLCFLAGS) -Itools/lib -Idriver/include -isystem build/include \

@@ -11,7 +11,8 @@
 #include <stdint.h>
 
 #define MAX_ROUNDS	15
-#define MAX_READERS	3
+#define MAX_READERS	5
+#define MAX_CFGS	3
 
 #define UCF_PMU		"nvidia_ucf_pmu_0"
 #define UCF_SPEC	"event=0x0"
@@ -48,6 +49,13 @@ struct reader {
 /* Open a counting event: @pmu/@spec/, or cpu-clock on @cpu if !@pmu. */
 int reader_open(struct reader *r, const char *name, const char *pmu,
 		const char *spec, int cpu);
+/*
+ * Round @round of @n operations of each of the @nr readers of each of the
+ * @ncfg configurations @r[c], interleaved; @setup(c) before configuration
+ * c's turn (if not NULL).  0 or -1.
+ */
+int run_round_cfg(struct reader r[][MAX_READERS], int ncfg, int nr, long n,
+		  int round, int (*setup)(int c));
 /* Rounds of @n operations of each of the @nr readers, interleaved, on @cpu. */
 int run_rounds(struct reader *r, int nr, long n, int cpu);
 void close_readers(struct reader *r, int n);
@@ -59,6 +67,9 @@ void add_summary(const char *what, double ratio, const char *goal, bool met,
 		 const char *note);
 /* Write @s to @file in the simulated device's debugfs directory @dir. */
 int sim_write_dir(const char *dir, const char *file, const char *s);
+
+/* bench_icx.c: the icx section, on the simulated Ice Lake-X at @dir */
+void section_icx(const char *dir, long n);
 
 /* bench_nic.c */
 void section_pmuread(int cpu);

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the bench VM (bench/bench.sh): loads the upmu modules built
 # for the running kernel, creates a simulated 2-socket Tegra410 and runs
-# upmu_bench with one flow on socket 0, and a simulated NIC with
-# traffic for the NIC sections (pmuread, rpc, sustain); then the aux
+# upmu_bench with one flow on socket 0, a simulated NIC with
+# traffic for the NIC sections (pmuread, rpc, sustain) and a simulated
+# Ice Lake-X for the icx section; then the aux
 # section (bench_aux, aux-script.sh) and the iostat section
 # (iostat-cost.sh, a simulated Ice Lake-X).
 #   guest-bench.sh [upmu_bench options]
@@ -31,9 +32,14 @@ echo "$NIC_NEW" > /sys/bus/upmu_sim/new_device ||
 	{ echo "guest-bench: cannot create the simulated NIC" >&2; exit 1; }
 echo "$NIC_FLOW" > /sys/kernel/debug/upmu_sim/2/nic/flows ||
 	{ echo "guest-bench: cannot start the NIC's flow" >&2; exit 1; }
+# The icx section: a simulated Ice Lake-X (device 5), for upmu_bench only
+echo "5 2 soc=icx" > /sys/bus/upmu_sim/new_device ||
+	{ echo "guest-bench: cannot create the simulated Ice Lake-X" >&2; exit 1; }
 # UPMU_BENCH_WRAP: a command to run upmu_bench under (a profiler)
 # shellcheck disable=SC2086
-${UPMU_BENCH_WRAP:-} "$top/build/bench/upmu_bench" -d "$D" -f "$FLOW" -N 2 "$@" || exit
+${UPMU_BENCH_WRAP:-} "$top/build/bench/upmu_bench" -d "$D" -f "$FLOW" -N 2 \
+	-X /sys/kernel/debug/upmu_sim/5 "$@" || exit
+echo 5 > /sys/bus/upmu_sim/del_device || exit
 # The aux section (bench/README): a NIC (device 3) on the manual clock.
 echo "3 1 blocks=nic clock=manual" > /sys/bus/upmu_sim/new_device ||
 	{ echo "guest-bench: cannot create the NIC for the aux section" >&2; exit 1; }

@@ -24,6 +24,9 @@
  *           of a 500 ms retrieval, for 60 s of device time: no sample
  *           lost, and the CPU time of a retrieval against its interval
  *   (bench_nic.c; "nic" is the three)
+ *   icx     read() of Ice Lake-X IIO, CHA, IMC and UPI counters on their
+ *           die's CPU against cpu-clock, with one flow and with sixteen
+ *           (bench_icx.c; needs -X)
  *
  * Prints times and ratios (median of the rounds) next to their goals.
  * Goals are not tests: the exit status is 0 unless the benchmark could
@@ -59,6 +62,7 @@ double max_secs = 5;		/* -t */
 static int passes = 10;		/* -p */
 static const char *simdir = "/sys/kernel/debug/upmu_sim/1";	/* -d */
 static const char *flow;	/* -f */
+static const char *icx_dir;	/* -X */
 int nic_id = 2;			/* -N */
 int sustain_secs = 60;		/* -S */
 static bool failed, failed_check;
@@ -83,7 +87,7 @@ struct summary {
 	char note[64];
 };
 
-static struct summary summ[16];
+static struct summary summ[32];
 static int nsumm;
 
 void fail(const char *fmt, ...)
@@ -245,7 +249,6 @@ static long read_turn(struct reader *r, long want, double budget, bool check,
 }
 
 #define TURNS		50
-#define MAX_CFGS	3
 
 /*
  * Round @round of @n reads of each reader, or fewer of a reader whose
@@ -259,7 +262,7 @@ static long read_turn(struct reader *r, long want, double budget, bool check,
  * through every configuration, in a rotating order: @setup(c) (if not
  * NULL), then the readers of @r[c].  0 or -1.
  */
-static int run_round_cfg(struct reader r[][MAX_READERS], int ncfg, int nr,
+int run_round_cfg(struct reader r[][MAX_READERS], int ncfg, int nr,
 			 long n, int round, int (*setup)(int c))
 {
 	long quota = (n + TURNS - 1) / TURNS, cal0, cal1;
@@ -826,7 +829,7 @@ static void section_sim(int cpu)
 		"realtime clock, flow deleted",
 		"manual clock, flow deleted",
 	};
-	struct reader r[3][3], open[3] = { { .fd = -1 }, { .fd = -1 }, { .fd = -1 } };
+	struct reader r[3][MAX_READERS], open[3] = { { .fd = -1 }, { .fd = -1 }, { .fd = -1 } };
 	double cs[MAX_ROUNDS], base[MAX_ROUNDS], q[3][3];
 	char del[64];
 	int c, i, round;
@@ -968,7 +971,7 @@ static bool has_section(const char *list, const char *name)
 	return in_list(list, name, strlen(name));
 }
 
-#define ALL_SECTIONS	"read,remote,open,sim,pmuread,rpc,sustain"
+#define ALL_SECTIONS	"read,remote,open,sim,pmuread,rpc,sustain,icx"
 
 /* Anything in @list that is not a section (or "nic")? */
 static bool bad_sections(const char *list)
@@ -991,7 +994,7 @@ static void usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: upmu_bench [-n READS] [-r ROUNDS] [-p PASSES] [-m SIM_READS] [-t SECS]\n"
-		"                  [-d SIM_DEBUGFS_DIR] [-f FLOW] [-N NIC_ID] [-S SECS]\n"
+		"                  [-d SIM_DEBUGFS_DIR] [-f FLOW] [-N NIC_ID] [-S SECS] [-X ICX_DIR]\n"
 		"                  [-s SECTION,...]\n"
 		"  -n  reads per round (default 100000)\n"
 		"  -t  at most SECS of reads per event and round (fewer reads of slow\n"
@@ -1006,6 +1009,7 @@ static void usage(int status)
 		"      (default %d; created with nic_khz=1310720 nic_log_samples=16, a\n"
 		"      flow running; bench/README)\n"
 		"  -S  seconds of device time of the sustain section (default %d)\n"
+		"  -X  a simulated Ice Lake-X's debugfs directory, for the icx section\n"
 		"  -s  sections: " ALL_SECTIONS "\n"
 		"      (default all; nic = pmuread,rpc,sustain)\n"
 		"example: upmu_bench -n 20000 -s read,nic\n",
@@ -1019,7 +1023,7 @@ int main(int argc, char **argv)
 	char *end;
 	int opt, cpu;
 
-	while ((opt = getopt(argc, argv, "n:r:p:m:t:d:f:N:S:s:h")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:p:m:t:d:f:N:S:s:X:h")) != -1) {
 		switch (opt) {
 		case 'n':
 		case 'm':
@@ -1057,6 +1061,9 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			flow = optarg;
+			break;
+		case 'X':
+			icx_dir = optarg;
 			break;
 		case 's':
 			sections = optarg;
@@ -1099,6 +1106,8 @@ int main(int argc, char **argv)
 		section_sustain(cpu);
 	if (has_section(sections, "sim"))
 		section_sim(cpu);
+	if (has_section(sections, "icx"))
+		section_icx(icx_dir, sim_reads);
 	summary();
 	if (failed)
 		fprintf(stderr, "upmu_bench: the benchmark did not complete\n");
