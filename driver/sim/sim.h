@@ -347,6 +347,8 @@ struct sim_icx_thr {
  * @irp_thr: their threshold state
  * @ioclk: free-running IIO clock counter
  * @bw_in: free-running inbound bandwidth counter of each part
+ * @iio_on: bit i set while iio_ctl[i] enables its counter
+ * @irp_on: the same of irp_ctl
  */
 struct sim_icx_stack {
 	u64 iio_box_ctl;
@@ -359,6 +361,8 @@ struct sim_icx_stack {
 	struct sim_icx_thr irp_thr[ICX_IRP_NR_CTRS];
 	u64 ioclk;
 	u64 bw_in[ICX_NR_PARTS];
+	u8 iio_on;
+	u8 irp_on;
 };
 
 /**
@@ -368,6 +372,10 @@ struct sim_icx_stack {
  * @ctr: counters
  * @thr: their threshold state
  * @filter: CHA filter0 (kept, not applied)
+ * @on: bit i set while ctl[i] enables its counter: traffic and cycles
+ *	skip a box without one (a disabled counter neither counts nor
+ *	keeps threshold state: enabling it writes its control, which
+ *	clears that state)
  */
 struct sim_icx_box {
 	u64 box_ctl;
@@ -375,6 +383,7 @@ struct sim_icx_box {
 	u64 ctr[ICX_IMC_NR_CTRS];
 	struct sim_icx_thr thr[ICX_IMC_NR_CTRS];
 	u64 filter;
+	u8 on;
 };
 
 /* Kinds of lines the CHAs see, and CAS commands (sim_icx_mem.c) */
@@ -727,6 +736,9 @@ extern const struct sim_block_type sim_icx_type;
  * @nr: counters of the box
  * @box: @reg is a box control
  * @ro: @reg is read-only (counters, topology)
+ * @on: a box or counter control: the box's enabled counters
+ *	(sim_icx_box.on)
+ * @bit: a counter control: its bit in @on
  */
 struct sim_icx_ref {
 	u64 *reg;
@@ -736,6 +748,8 @@ struct sim_icx_ref {
 	unsigned int nr;
 	bool box;
 	bool ro;
+	u8 *on;
+	u8 bit;
 };
 
 static inline bool sim_icx_counting(u64 box_ctl, u64 ctl)

@@ -427,7 +427,7 @@ static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 		return;
 	st = &x->st[t->socket][k];
 	icx_effects(sd, t, &fx);
-	for (i = 0; i < ICX_IIO_NR_CTRS; i++) {
+	for (i = 0; st->iio_on && i < ICX_IIO_NR_CTRS; i++) {
 		u64 ctl = st->iio_ctl[i];
 
 		if (!sim_icx_counting(st->iio_box_ctl, ctl))
@@ -436,7 +436,7 @@ static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 		sim_icx_count(&st->iio_ctr[i], &st->iio_thr[i],
 			      sim_icx_thresh(ctl, true), val, dur, t, cyc);
 	}
-	for (i = 0; i < ICX_IRP_NR_CTRS; i++) {
+	for (i = 0; st->irp_on && i < ICX_IRP_NR_CTRS; i++) {
 		u64 ctl = st->irp_ctl[i];
 
 		if (!sim_icx_counting(st->irp_box_ctl, ctl))
@@ -493,12 +493,16 @@ static void icx_tick(struct sim_unit *unit, u64 now)
 			struct sim_icx_stack *st = &x->st[s][k];
 
 			sim_icx_ctr_add(&st->ioclk, c1 - c0);
-			sim_icx_box_tick(st->iio_box_ctl, st->iio_ctl, st->iio_ctr,
-					 st->iio_thr, ICX_IIO_NR_CTRS, true,
-					 ICX_IIO_EV_CLOCKTICKS, c0, c1);
-			sim_icx_box_tick(st->irp_box_ctl, st->irp_ctl, st->irp_ctr,
-					 st->irp_thr, ICX_IRP_NR_CTRS, false,
-					 ICX_IRP_EV_CLOCKTICKS, c0, c1);
+			if (st->iio_on)
+				sim_icx_box_tick(st->iio_box_ctl, st->iio_ctl,
+						 st->iio_ctr, st->iio_thr,
+						 ICX_IIO_NR_CTRS, true,
+						 ICX_IIO_EV_CLOCKTICKS, c0, c1);
+			if (st->irp_on)
+				sim_icx_box_tick(st->irp_box_ctl, st->irp_ctl,
+						 st->irp_ctr, st->irp_thr,
+						 ICX_IRP_NR_CTRS, false,
+						 ICX_IRP_EV_CLOCKTICKS, c0, c1);
 		}
 	}
 	sim_icx_mem_tick(sd, c0, c1);
@@ -506,13 +510,17 @@ static void icx_tick(struct sim_unit *unit, u64 now)
 
 /* ---- register interface ------------------------------------------------ */
 
-/* @r is the register @reg of a box, or the box's control if @box. */
+/*
+ * @r is the register @reg of a box, or the box's control if @box; @on
+ * the box's enabled counters if @reg is a control, @bit its counter's.
+ */
 static bool icx_box_ref(struct sim_icx_ref *r, u64 *reg, u64 *ctl, u64 *ctr,
 			struct sim_icx_thr *thr, unsigned int nr, bool box,
-			bool ro)
+			bool ro, u8 *on, unsigned int bit)
 {
 	*r = (struct sim_icx_ref){ .reg = reg, .ctl = ctl, .ctr = ctr,
-				   .thr = thr, .nr = nr, .box = box, .ro = ro };
+				   .thr = thr, .nr = nr, .box = box, .ro = ro,
+				   .on = on, .bit = bit };
 	return true;
 }
 
@@ -529,32 +537,36 @@ static bool icx_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
 
 		if (off == ICX_IIO_IOCLK(o))
 			return icx_box_ref(r, &st->ioclk, NULL, NULL, NULL, 0,
-					   false, true);
+					   false, true, NULL, 0);
 		for (i = 0; i < ICX_NR_PARTS; i++)
 			if (off == ICX_IIO_BW_IN(icx_bw_off[k], i))
 				return icx_box_ref(r, &st->bw_in[i], NULL, NULL,
-						   NULL, 0, false, true);
+						   NULL, 0, false, true, NULL, 0);
 		if (off == ICX_IIO_BOX_CTL(o))
 			return icx_box_ref(r, &st->iio_box_ctl, ictl, ictr,
-					   st->iio_thr, ICX_IIO_NR_CTRS, true, false);
+					   st->iio_thr, ICX_IIO_NR_CTRS, true, false,
+					   &st->iio_on, 0);
 		if (off == ICX_IRP_BOX_CTL(o))
 			return icx_box_ref(r, &st->irp_box_ctl, rctl, rctr,
-					   st->irp_thr, ICX_IRP_NR_CTRS, true, false);
+					   st->irp_thr, ICX_IRP_NR_CTRS, true, false,
+					   &st->irp_on, 0);
 		for (i = 0; i < ICX_IIO_NR_CTRS; i++) {
 			if (off == ICX_IIO_CTR(o, i))
 				return icx_box_ref(r, &ictr[i], NULL, NULL, NULL, 0,
-						   false, true);
+						   false, true, NULL, 0);
 			if (off == ICX_IIO_CTL(o, i))
 				return icx_box_ref(r, &ictl[i], NULL, &ictr[i],
-						   &st->iio_thr[i], 1, false, false);
+						   &st->iio_thr[i], 1, false, false,
+						   &st->iio_on, i);
 		}
 		for (i = 0; i < ICX_IRP_NR_CTRS; i++) {
 			if (off == ICX_IRP_CTR(o, i))
 				return icx_box_ref(r, &rctr[i], NULL, NULL, NULL, 0,
-						   false, true);
+						   false, true, NULL, 0);
 			if (off == ICX_IRP_CTL(o, i))
 				return icx_box_ref(r, &rctl[i], NULL, &rctr[i],
-						   &st->irp_thr[i], 1, false, false);
+						   &st->irp_thr[i], 1, false, false,
+						   &st->irp_on, i);
 		}
 	}
 	return sim_icx_mem_ref(x, s, off, r);
@@ -629,6 +641,7 @@ static void icx_regs_write(struct sim_regs *r, u32 off, u32 val)
 		if (val & ICX_BOX_CTL_RST_CTRL) {
 			memset(ref.ctl, 0, ref.nr * sizeof(*ref.ctl));
 			memset(ref.thr, 0, ref.nr * sizeof(*ref.thr));
+			*ref.on = 0;
 		}
 		if (val & ICX_BOX_CTL_RST_CTRS)
 			memset(ref.ctr, 0, ref.nr * sizeof(*ref.ctr));
@@ -638,6 +651,12 @@ static void icx_regs_write(struct sim_regs *r, u32 off, u32 val)
 	if (ref.ctr && (val & ICX_CTL_RST))
 		*ref.ctr = 0;
 	*ref.reg = (*ref.reg & GENMASK_ULL(63, 32)) | (val & ~(u32)ICX_CTL_RST);
+	if (!ref.on)
+		return;
+	if (val & ICX_CTL_EN)
+		*ref.on |= BIT(ref.bit);
+	else
+		*ref.on &= ~BIT(ref.bit);
 }
 
 static void icx_regs_xfer(void *ctx, struct upmu_reg_xfer *x, unsigned int n)

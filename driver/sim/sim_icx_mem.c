@@ -143,8 +143,11 @@ static void icx_cha_lines(struct sim_icx_mem *m, unsigned int k, u64 n,
 	unsigned int c;
 
 	for (c = 0; c < ICX_NR_CHAS; c++) {
-		u64 in = icx_share(m->lines[k], n, c, ICX_NR_CHAS);
+		u64 in;
 
+		if (!m->cha[c].on)
+			continue;
+		in = icx_share(m->lines[k], n, c, ICX_NR_CHAS);
 		icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_INSERTS, icx_tor_match, l,
 			      in, 1, at);
 		icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_OCCUPANCY, icx_tor_match, l,
@@ -161,9 +164,11 @@ static void icx_cas(struct sim_icx_mem *m, unsigned int k, u64 n,
 	unsigned int c;
 
 	for (c = 0; c < ICX_NR_IMCS; c++)
-		icx_box_count(&m->imc[c], ICX_IMC_EV_CAS_COUNT, icx_cas_match,
-			      &bits[k], icx_share(m->cas[k], n, c, ICX_NR_IMCS),
-			      1, at);
+		if (m->imc[c].on)
+			icx_box_count(&m->imc[c], ICX_IMC_EV_CAS_COUNT,
+				      icx_cas_match, &bits[k],
+				      icx_share(m->cas[k], n, c, ICX_NR_IMCS),
+				      1, at);
 	m->cas[k] += n;
 }
 
@@ -179,8 +184,11 @@ static void icx_upi(struct sim_icx_mem *m, struct sim_icx_mem *peer, u64 n,
 	unsigned int l;
 
 	for (l = 0; l < ICX_NR_UPIS; l++) {
-		u64 k = icx_share(m->xfers, n, l, ICX_NR_UPIS);
+		u64 k;
 
+		if (!src->upi[l].on && !dst->upi[l].on)
+			continue;
+		k = icx_share(m->xfers, n, l, ICX_NR_UPIS);
 		icx_box_count(&src->upi[l], ICX_UPI_EV_TXL_FLITS, icx_flit_match,
 			      &data, k * ICX_FLITS_PER_LINE, 1, at);
 		icx_box_count(&dst->upi[l], ICX_UPI_EV_RXL_FLITS, icx_flit_match,
@@ -241,8 +249,10 @@ static void icx_clock(struct sim_icx_box *box, unsigned int nr, u8 ev,
 	unsigned int b;
 
 	for (b = 0; b < nr; b++)
-		sim_icx_box_tick(box[b].box_ctl, box[b].ctl, box[b].ctr,
-				 box[b].thr, ICX_MEM_NR_CTRS, false, ev, c0, c1);
+		if (box[b].on)
+			sim_icx_box_tick(box[b].box_ctl, box[b].ctl, box[b].ctr,
+					 box[b].thr, ICX_MEM_NR_CTRS, false, ev,
+					 c0, c1);
 }
 
 /* The IMCs' fixed counters: the DRAM clock, here the clock (clock_mhz). */
@@ -281,7 +291,7 @@ static bool icx_mem_box_ref(struct sim_icx_box *box, unsigned int nr, u32 rel,
 	unsigned int i;
 
 	*r = (struct sim_icx_ref){ .ctl = box->ctl, .ctr = box->ctr,
-				   .thr = box->thr, .nr = nr };
+				   .thr = box->thr, .nr = nr, .on = &box->on };
 	if (rel == box_ctl) {
 		r->reg = &box->box_ctl;
 		r->box = true;
@@ -291,6 +301,7 @@ static bool icx_mem_box_ref(struct sim_icx_box *box, unsigned int nr, u32 rel,
 		r->reg = &box->filter;
 		r->ctr = NULL;
 		r->thr = NULL;
+		r->on = NULL;
 		return true;
 	}
 	for (i = 0; i < nr; i++) {
@@ -298,12 +309,14 @@ static bool icx_mem_box_ref(struct sim_icx_box *box, unsigned int nr, u32 rel,
 			r->reg = &box->ctl[i];
 			r->ctr = &box->ctr[i];
 			r->thr = &box->thr[i];
+			r->bit = i;
 			return true;
 		}
 		if (rel == ctr0 + 8 * i) {
 			r->reg = &box->ctr[i];
 			r->thr = NULL;
 			r->ro = true;
+			r->on = NULL;
 			return true;
 		}
 	}

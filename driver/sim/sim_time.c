@@ -47,10 +47,26 @@ void sim_ended_report(struct irq_work *work)
 		 SIM_MAX_NS);
 }
 
+/*
+ * @a * @b / @c (floor) for a constant @c: a 64-bit division, which the
+ * compiler turns into a multiplication, while the product fits in 64
+ * bits (for all but the longest sim times), else the 128-bit one.  The
+ * reads of a block's counters compute this per flow at each catch-up,
+ * and a 128-bit division is slow where it is emulated.
+ */
+static __always_inline u64 sim_muldiv_const(u64 a, u64 b, u64 c)
+{
+	u64 p;
+
+	if (!check_mul_overflow(a, b, &p))
+		return p / c;
+	return mul_u64_u64_div_u64(a, b, c);
+}
+
 /* Fabric cycles elapsed from sim time 0 to @ns (exact, floor). */
 u64 sim_cycles_at(struct sim_dev *sd, u64 ns)
 {
-	return mul_u64_u32_div(ns, sd->clock_mhz, 1000);
+	return sim_muldiv_const(ns, sd->clock_mhz, 1000);
 }
 
 /* SIM_MAX_PER_NS is the fastest counter of any PMU, for all of sim time. */
@@ -217,7 +233,7 @@ u64 sim_flow_due(const struct sim_flow *f, u64 t)
 		t = f->stop_ns;
 	if (t <= f->start_ns)
 		return 0;
-	return mul_u64_u64_div_u64(t - f->start_ns, f->rate, NSEC_PER_SEC);
+	return sim_muldiv_const(t - f->start_ns, f->rate, NSEC_PER_SEC);
 }
 
 /**
