@@ -111,8 +111,10 @@ static void box_expect(struct __test_metadata *_metadata, struct box_ev *e,
 {
 	unsigned int i;
 
-	for (i = 0; i < e->nr; i++)
+	/* braces: EXPECT_*() TH_LOG() is two statements */
+	for (i = 0; i < e->nr; i++) {
 		EXPECT_EQ(want[i], count_of(_metadata, e->fd[i])) TH_LOG("%s, box %u", what, i);
+	}
 }
 
 static void box_close(struct box_ev *e)
@@ -923,10 +925,10 @@ TEST_F(icx_mem, del_device_with_open_events)
 	ASSERT_EQ(0, sim_del(SIM_ID));
 	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
 		if (kernel_revokes_events()) {
-			EXPECT_FALSE(pmu_exists(kinds[i])) TH_LOG("kind %u", i);
+			EXPECT_FALSE(pmu_exists(kinds[i])) TH_LOG("%s", kinds[i]);
 		} else {
-			EXPECT_TRUE(pmu_exists(kinds[i])) TH_LOG("kind %u", i);
-			EXPECT_EQ(-ENODEV, ev_open(kinds[i], specs[i], 2, -1)) TH_LOG("kind %u", i);
+			EXPECT_TRUE(pmu_exists(kinds[i])) TH_LOG("%s", kinds[i]);
+			EXPECT_EQ(-ENODEV, ev_open(kinds[i], specs[i], 2, -1)) TH_LOG("%s", kinds[i]);
 		}
 	}
 	mem_expect(_metadata, &e, 2, "after removal");
@@ -942,8 +944,9 @@ TEST_F(icx_mem, del_device_with_open_events)
 	}
 	mem_expect(_metadata, &e, 2, "after removal, again");
 	mem_close(&e);
-	for (i = 0; i < ARRAY_SIZE(kinds); i++)
-		EXPECT_TRUE(pmu_gone_within(kinds[i], 5000)) TH_LOG("kind %u", i);
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		EXPECT_TRUE(pmu_gone_within(kinds[i], 5000)) TH_LOG("%s", kinds[i]);
+	}
 	/* a fresh device: from zero */
 	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx clock=manual"));
 	ASSERT_TRUE(pmu_exists(UPI(2)));
@@ -975,7 +978,6 @@ TEST_F(icx_mem, del_device_with_open_events)
 /* Clockticks: the clock moves by 2^47 cycles at 1000 MHz, 5 times. */
 TEST_F(icx_mem, clockticks_wrap_48bit)
 {
-	/* event i, as the failures name them */
 	static const struct { const char *pmu, *spec; } ev[] = {
 		{ CHA(0), "event=0x0" },
 		{ CHA(7), "event=0x0" },
@@ -996,9 +998,10 @@ TEST_F(icx_mem, clockticks_wrap_48bit)
 	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "advance", "%llu", HALF48 + 1));
 	for (s = 1; s <= WRAP_STEPS; s++) {
 		ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "%llu", HALF48));
-		for (i = 0; i < ARRAY_SIZE(ev); i++)
+		for (i = 0; i < ARRAY_SIZE(ev); i++) {
 			EXPECT_EQ(s * HALF48, count_of(_metadata, fd[i]))
-				TH_LOG("event %u, step %u", i, s);
+				TH_LOG("%s/%s/, step %u", ev[i].pmu, ev[i].spec, s);
+		}
 	}
 	for (i = ARRAY_SIZE(ev); i-- > 0;)
 		close(fd[i]);

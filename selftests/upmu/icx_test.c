@@ -953,7 +953,6 @@ TEST_F(icx, no_upstream_intel_uncore)
 /* Clockticks of the IIO, IRP and ioclk: 5 steps of 2^47 cycles. */
 TEST_F(icx, clockticks_wrap_48bit)
 {
-	/* event i, as the failures name them */
 	static const struct { const char *pmu, *spec; int cpu; } ev[] = {
 		{ IIO(0), "event=0x1", 0 },
 		{ IIO(5), "event=0x1", 2 },
@@ -974,9 +973,11 @@ TEST_F(icx, clockticks_wrap_48bit)
 	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "advance", "%llu", HALF48 + 1));
 	for (s = 1; s <= 5; s++) {
 		ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "%llu", HALF48));
-		for (i = 0; i < ARRAY_SIZE(ev); i++)
+		for (i = 0; i < ARRAY_SIZE(ev); i++) {
 			EXPECT_EQ(s * HALF48, count_of(_metadata, fd[i]))
-				TH_LOG("event %u, step %u", i, s);
+				TH_LOG("%s/%s/ on CPU %d, step %u", ev[i].pmu,
+				       ev[i].spec, ev[i].cpu, s);
+		}
 	}
 	for (i = ARRAY_SIZE(ev); i-- > 0;)
 		close(fd[i]);
