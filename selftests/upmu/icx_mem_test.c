@@ -14,9 +14,11 @@
  */
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <linux/perf_event.h>
@@ -109,8 +111,10 @@ static void box_expect(struct __test_metadata *_metadata, struct box_ev *e,
 {
 	unsigned int i;
 
-	for (i = 0; i < e->nr; i++)
+	/* braces: EXPECT_*() TH_LOG() is two statements */
+	for (i = 0; i < e->nr; i++) {
 		EXPECT_EQ(want[i], count_of(_metadata, e->fd[i])) TH_LOG("%s, box %u", what, i);
+	}
 }
 
 static void box_close(struct box_ev *e)
@@ -752,6 +756,280 @@ TEST_F(icx_mem, perf_metrics_upmu_perf)
 		SKIP(return, "no patched perf (UPMU_PERF)");
 	perf_metrics(_metadata, perf, common_metrics, ARRAY_SIZE(common_metrics));
 	perf_metrics(_metadata, perf, metrics_72, ARRAY_SIZE(metrics_72));
+}
+
+/* ---- lifetime: CPU hotplug, removal ------------------------------------- */
+
+/*
+ * Socket 1's traffic of the lifetime tests, one round: 24 device reads
+ * that miss (3 lines on each CHA, 2 CAS reads on each channel, whatever
+ * line or CAS the round starts at) and 3 lines written to socket 0's
+ * memory (9 data flits out of each of socket 1's links).
+ */
+static void s1_round(struct __test_metadata *_metadata)
+{
+	ASSERT_EQ(0, inject("socket=1 stack=0 op=rd size=64 count=24"));
+	ASSERT_EQ(0, inject("socket=1 stack=0 op=wr size=64 count=3 dst=rem"));
+}
+
+/**
+ * struct mem_ev - an event on every CHA, IMC and UPI box of a die
+ * @cha: IO_MISS_PCIRDCUR
+ * @imc: CAS_COUNT.RD
+ * @upi: TxL_FLITS.ALL_DATA
+ */
+struct mem_ev {
+	struct box_ev cha, imc, upi;
+};
+
+static void mem_open(struct __test_metadata *_metadata, struct mem_ev *e, int cpu)
+{
+	box_open(_metadata, &e->cha, "cha", NR_CHAS, IO_MISS_PCIRDCUR, cpu);
+	box_open(_metadata, &e->imc, "imc", NR_IMCS, CAS_RD, cpu);
+	box_open(_metadata, &e->upi, "upi", NR_UPIS, TXL_DATA, cpu);
+}
+
+/* Each box counted @n rounds of s1_round(). */
+static void mem_expect(struct __test_metadata *_metadata, struct mem_ev *e,
+		       uint64_t n, const char *what)
+{
+	uint64_t cha[NR_CHAS], imc[NR_IMCS], upi[NR_UPIS];
+	unsigned int i;
+
+	for (i = 0; i < NR_CHAS; i++)
+		cha[i] = 3 * n;
+	for (i = 0; i < NR_IMCS; i++)
+		imc[i] = 2 * n;
+	for (i = 0; i < NR_UPIS; i++)
+		upi[i] = 9 * n;
+	TH_LOG("%s: %llu round(s)", what, (unsigned long long)n);
+	box_expect(_metadata, &e->cha, cha, "IO_MISS_PCIRDCUR");
+	box_expect(_metadata, &e->imc, imc, "CAS_COUNT.RD");
+	box_expect(_metadata, &e->upi, upi, "TxL_FLITS.ALL_DATA");
+}
+
+static void mem_close(struct mem_ev *e)
+{
+	box_close(&e->upi);
+	box_close(&e->imc);
+	box_close(&e->cha);
+}
+
+/* Every CHA, IMC and UPI PMU has @want as cpumask. */
+static void mem_cpumask(struct __test_metadata *_metadata, const char *want)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_CHAS; i++)
+		expect_file(_metadata, box_name("cha", i), "cpumask", want);
+	for (i = 0; i < NR_IMCS; i++)
+		expect_file(_metadata, box_name("imc", i), "cpumask", want);
+	for (i = 0; i < NR_UPIS; i++)
+		expect_file(_metadata, box_name("upi", i), "cpumask", want);
+}
+
+/*
+ * The owner of socket 1 (CPU 2) goes offline with events open on every
+ * CHA, IMC and UPI box of its die: the die's boxes move to CPU 3 and
+ * the events count on exactly; when CPU 2 comes back CPU 3 stays the
+ * owner.  Socket 0's events count socket 0's traffic only, throughout.
+ */
+TEST_F(icx_mem, hotplug_per_die)
+{
+	struct mem_ev s1, s0;
+	uint64_t n;
+
+	mem_open(_metadata, &s1, 2);
+	mem_open(_metadata, &s0, 0);
+	s1_round(_metadata);
+	mem_expect(_metadata, &s1, 1, "before");
+	ASSERT_EQ(0, cpu_set_online(2, false));
+	mem_cpumask(_metadata, "0,3");
+	s1_round(_metadata);
+	s1_round(_metadata);
+	mem_expect(_metadata, &s1, 3, "CPU 2 offline");
+	ASSERT_EQ(0, cpu_set_online(2, true));
+	mem_cpumask(_metadata, "0,3");
+	s1_round(_metadata);
+	mem_expect(_metadata, &s1, 4, "CPU 2 back");
+	mem_expect(_metadata, &s0, 0, "socket 0, socket 1's traffic");
+	/* socket 0's own traffic: the same round on the other die */
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=24"));
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=wr size=64 count=3 dst=rem"));
+	mem_expect(_metadata, &s0, 1, "socket 0");
+	mem_close(&s0);
+	mem_close(&s1);
+	/* a new event on CPU 2 goes to its die's box and counts exactly */
+	mem_open(_metadata, &s1, 2);
+	for (n = 0; n < 2; n++)
+		s1_round(_metadata);
+	mem_expect(_metadata, &s1, 2, "new events");
+	mem_close(&s1);
+}
+
+/*
+ * The whole of socket 1 goes offline: its boxes have no owner and leave
+ * cpumask, their events keep their counts and count no more (Documentation/
+ * upmu-core.rst, "CPU hotplug"); socket 0's count on.  Once a CPU of the
+ * die is back it owns the boxes and new events count exactly.
+ */
+TEST_F(icx_mem, hotplug_whole_die)
+{
+	struct mem_ev s1, s0;
+
+	mem_open(_metadata, &s1, 2);
+	mem_open(_metadata, &s0, 0);
+	s1_round(_metadata);
+	ASSERT_EQ(0, cpu_set_online(2, false));
+	ASSERT_EQ(0, cpu_set_online(3, false));
+	mem_cpumask(_metadata, "0");
+	s1_round(_metadata);
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=24"));
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=wr size=64 count=3 dst=rem"));
+	mem_expect(_metadata, &s1, 1, "socket 1 offline");
+	mem_expect(_metadata, &s0, 1, "socket 0, socket 1 offline");
+	ASSERT_EQ(0, cpu_set_online(3, true));
+	mem_cpumask(_metadata, "0,3");
+	ASSERT_EQ(0, cpu_set_online(2, true));
+	mem_cpumask(_metadata, "0,3");
+	s1_round(_metadata);
+	mem_expect(_metadata, &s1, 1, "old events, socket 1 back");
+	mem_close(&s0);
+	mem_close(&s1);
+	mem_open(_metadata, &s1, 3);
+	s1_round(_metadata);
+	mem_expect(_metadata, &s1, 1, "new events");
+	mem_close(&s1);
+}
+
+/*
+ * The device goes with events open on every CHA, IMC and UPI box of
+ * socket 1: they keep their counts, what was counted but not yet read
+ * included; on 6.15+ they are revoked (poll reports an error), before
+ * that the dead PMUs refuse new events until the last event closes
+ * (Documentation/upmu-core.rst, "Registration and removal").  A new
+ * device counts from zero.
+ */
+TEST_F(icx_mem, del_device_with_open_events)
+{
+	static const char * const kinds[] = { CHA(0), IMC(11), UPI(2) };
+	static const char * const specs[] = { IO_MISS_PCIRDCUR, CAS_RD, TXL_DATA };
+	struct pollfd pfd = { .events = POLLIN };
+	struct mem_ev e;
+	unsigned int i;
+
+	mem_open(_metadata, &e, 2);
+	s1_round(_metadata);
+	mem_expect(_metadata, &e, 1, "before");
+	s1_round(_metadata);
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		if (kernel_revokes_events()) {
+			EXPECT_FALSE(pmu_exists(kinds[i])) TH_LOG("%s", kinds[i]);
+		} else {
+			EXPECT_TRUE(pmu_exists(kinds[i])) TH_LOG("%s", kinds[i]);
+			EXPECT_EQ(-ENODEV, ev_open(kinds[i], specs[i], 2, -1)) TH_LOG("%s", kinds[i]);
+		}
+	}
+	mem_expect(_metadata, &e, 2, "after removal");
+	if (kernel_revokes_events()) {
+		pfd.fd = e.cha.fd[0];
+		EXPECT_EQ(1, poll(&pfd, 1, 0));
+		EXPECT_TRUE(pfd.revents & POLLERR);
+		EXPECT_EQ(-1, ioctl(e.imc.fd[0], PERF_EVENT_IOC_ENABLE, 0));
+		EXPECT_EQ(ENODEV, errno);
+	} else {
+		ASSERT_EQ(0, ioctl(e.upi.fd[0], PERF_EVENT_IOC_DISABLE, 0));
+		ASSERT_EQ(0, ioctl(e.upi.fd[0], PERF_EVENT_IOC_ENABLE, 0));
+	}
+	mem_expect(_metadata, &e, 2, "after removal, again");
+	mem_close(&e);
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		EXPECT_TRUE(pmu_gone_within(kinds[i], 5000)) TH_LOG("%s", kinds[i]);
+	}
+	/* a fresh device: from zero */
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx clock=manual"));
+	ASSERT_TRUE(pmu_exists(UPI(2)));
+	mem_open(_metadata, &e, 2);
+	mem_expect(_metadata, &e, 0, "new device");
+	s1_round(_metadata);
+	mem_expect(_metadata, &e, 1, "new device");
+	mem_close(&e);
+}
+
+/* ---- 48-bit wraps ----------------------------------------------------------- */
+
+/*
+ * Every Ice Lake-X counter is 48 bits wide, the general ones, the IMC's
+ * fixed DCLK counter and the free-running ones (upstream's perf_ctr_bits,
+ * fixed_ctr_bits and icx_iio_freerunning; Skylake-X's free-running ones
+ * were 36).  A step moves a counter by 2^47, half its range, the most the
+ * simulator allows between two samples; after 5 steps it has crossed 2^48
+ * at least twice, whatever it started at, and a count above 2^48 exists
+ * only if the driver carried the wraps.  The driver polls 48-bit counters
+ * every 2^47 / 2048 ns, clamped to 60 s, so its timer never runs in these
+ * tests: a perf read after each step samples the counters, on the same
+ * path as the timer (upmu_event_update()); sim_test's wrap_run() runs the
+ * timer's path on 32-bit counters, whose period is short.
+ */
+#define HALF48		(1ULL << 47)
+#define WRAP_STEPS	5
+
+/* Clockticks: the clock moves by 2^47 cycles at 1000 MHz, 5 times. */
+TEST_F(icx_mem, clockticks_wrap_48bit)
+{
+	static const struct { const char *pmu, *spec; } ev[] = {
+		{ CHA(0), "event=0x0" },
+		{ CHA(7), "event=0x0" },
+		{ IMC(0), "event=0x0" },
+		{ IMC(11), "event=0xff" },		/* the fixed counter */
+		{ IMC(6), CAS_RD ",thresh=1,inv=1" },	/* cycles without a CAS */
+		{ UPI(0), "event=0x1" },
+		{ UPI(2), "event=0x1" },
+	};
+	int fd[ARRAY_SIZE(ev)];
+	unsigned int i, s;
+
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		fd[i] = ev_open(ev[i].pmu, ev[i].spec, i & 1 ? 2 : 0, -1);
+		ASSERT_LE(0, fd[i]) TH_LOG("%s/%s/: %s", ev[i].pmu, ev[i].spec,
+					   strerror(-fd[i]));
+	}
+	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "advance", "%llu", HALF48 + 1));
+	for (s = 1; s <= WRAP_STEPS; s++) {
+		ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "%llu", HALF48));
+		for (i = 0; i < ARRAY_SIZE(ev); i++) {
+			EXPECT_EQ(s * HALF48, count_of(_metadata, fd[i]))
+				TH_LOG("%s/%s/, step %u", ev[i].pmu, ev[i].spec, s);
+		}
+	}
+	for (i = ARRAY_SIZE(ev); i-- > 0;)
+		close(fd[i]);
+}
+
+/*
+ * A CHA's TOR occupancy by traffic: 65536 device reads of a line, 2^31
+ * cycles each, are 2^47 for the IIO's and IRP's occupancy counters (the
+ * most one batch may add) and 2^44 for each CHA's; 40 batches, from
+ * stacks in turn, take every CHA across 2^48 twice.
+ */
+TEST_F(icx_mem, cha_occupancy_wrap_48bit)
+{
+	struct box_ev occ;
+	uint64_t want[NR_CHAS];
+	unsigned int i, b;
+
+	box_open(_metadata, &occ, "cha", NR_CHAS, OCC_IO_MISS_PCIRDCUR, 0);
+	EXPECT_EQ(-ERANGE, inject("socket=0 stack=0 op=rd size=64 count=65537 lat=2147483648"));
+	for (b = 1; b <= 5 * 8; b++) {
+		ASSERT_EQ(0, sim_ctl(SIM_ID, "inject",
+				     "socket=0 stack=%u op=rd size=64 count=65536 lat=2147483648",
+				     b % 5)) TH_LOG("batch %u", b);
+		for (i = 0; i < NR_CHAS; i++)
+			want[i] = (uint64_t)b << 44;
+		box_expect(_metadata, &occ, want, "TOR_OCCUPANCY.IO_MISS_PCIRDCUR");
+	}
+	box_close(&occ);
 }
 
 TEST_HARNESS_MAIN

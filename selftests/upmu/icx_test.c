@@ -937,4 +937,85 @@ TEST_F(icx, no_upstream_intel_uncore)
 	EXPECT_FALSE(pmu_exists("uncore_m2pcie_0"));
 }
 
+/*
+ * ---- 48-bit wraps ----------------------------------------------------------
+ *
+ * Every Ice Lake-X counter is 48 bits wide, the free-running ones too
+ * (upstream's icx_iio_freerunning; Skylake-X's were 36).  A step moves a
+ * counter by at most 2^47, half its range, the most the simulator allows
+ * between two samples, and a perf read after each step samples it: the
+ * driver's poll period for 48-bit counters is 2^47 / 2048 ns, clamped to
+ * 60 s, so its timer never runs here (icx_mem_test.c says more).  A count
+ * above 2^48 exists only if the driver carried the wraps.
+ */
+#define HALF48		(1ULL << 47)
+
+/* Clockticks of the IIO, IRP and ioclk: 5 steps of 2^47 cycles. */
+TEST_F(icx, clockticks_wrap_48bit)
+{
+	static const struct { const char *pmu, *spec; int cpu; } ev[] = {
+		{ IIO(0), "event=0x1", 0 },
+		{ IIO(5), "event=0x1", 2 },
+		{ IRP(1), "event=0x1", 0 },
+		{ IRP(4), "event=0x1", 3 },
+		{ FR(0), "ioclk", 0 },
+		{ FR(0), "ioclk", 0 },		/* the same counter, shared */
+		{ FR(5), "ioclk", 2 },
+	};
+	int fd[ARRAY_SIZE(ev)];
+	unsigned int i, s;
+
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		fd[i] = ev_open(ev[i].pmu, ev[i].spec, ev[i].cpu, -1);
+		ASSERT_LE(0, fd[i]) TH_LOG("%s/%s/: %s", ev[i].pmu, ev[i].spec,
+					   strerror(-fd[i]));
+	}
+	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "advance", "%llu", HALF48 + 1));
+	for (s = 1; s <= 5; s++) {
+		ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "%llu", HALF48));
+		for (i = 0; i < ARRAY_SIZE(ev); i++) {
+			EXPECT_EQ(s * HALF48, count_of(_metadata, fd[i]))
+				TH_LOG("%s/%s/ on CPU %d, step %u", ev[i].pmu,
+				       ev[i].spec, ev[i].cpu, s);
+		}
+	}
+	for (i = ARRAY_SIZE(ev); i-- > 0;)
+		close(fd[i]);
+}
+
+/*
+ * Device writes of 4 KiB into part 0 of stack 2: 2^37 of them are 2^47
+ * for DATA_REQ_OF_CPU.MEM_WRITE (4-byte units), the most one batch may
+ * add, and 2^44 for bw_in_port0 (32-byte units).  40 batches take the
+ * general counter across 2^48 twenty times and the free-running one
+ * twice, on each die.
+ */
+TEST_F(icx, data_req_and_bw_in_wrap_48bit)
+{
+	const char *wr = "socket=%u stack=2 part=0 op=wr size=4096 count=137438953472";
+	int gen[2], bw[2];
+	unsigned int b, s;
+
+	for (s = 0; s < 2; s++) {
+		gen[s] = ev_open(IIO(2), WR0, 2 * s, -1);
+		ASSERT_LE(0, gen[s]) TH_LOG("%s", strerror(-gen[s]));
+		bw[s] = ev_open(FR(2), "bw_in_port0", 2 * s, -1);
+		ASSERT_LE(0, bw[s]) TH_LOG("%s", strerror(-bw[s]));
+	}
+	EXPECT_EQ(-ERANGE, inject("socket=0 stack=2 part=0 op=wr size=4096 count=137438953473"));
+	for (b = 1; b <= 40; b++) {
+		for (s = 0; s < 2; s++) {
+			ASSERT_EQ(0, sim_ctl(SIM_ID, "inject", wr, s)) TH_LOG("batch %u", b);
+			EXPECT_EQ((uint64_t)b << 47, count_of(_metadata, gen[s]))
+				TH_LOG("MEM_WRITE.PART0, socket %u, batch %u", s, b);
+			EXPECT_EQ((uint64_t)b << 44, count_of(_metadata, bw[s]))
+				TH_LOG("bw_in_port0, socket %u, batch %u", s, b);
+		}
+	}
+	for (s = 0; s < 2; s++) {
+		close(bw[s]);
+		close(gen[s]);
+	}
+}
+
 TEST_HARNESS_MAIN
