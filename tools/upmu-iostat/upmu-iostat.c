@@ -849,15 +849,21 @@ static int schedule(void)
  * @fn on every group, those of each die from the die's CPU (cpu_pin():
  * the perf core then opens, enables, reads and closes them without an
  * IPI per group), then back on the CPUs the tool had; perf stat does
- * the same.  0, or @fn's first error.
+ * the same.  The die of the CPU it runs on goes first: one move fewer
+ * (the scheduler mostly leaves it where the last die's reads took it).
+ * 0, or @fn's first error.
  */
 static int for_each_group(int (*fn)(struct grp *gr))
 {
 	struct cpu_pin pin = CPU_PIN_INIT;
-	unsigned int s, g;
-	int ret = 0;
+	unsigned int i, s, s0 = 0, g;
+	int ret = 0, cpu = sched_getcpu();
 
-	for (s = 0; s < topo.nr_sockets && !ret; s++) {
+	for (s = 0; s < topo.nr_sockets; s++)
+		if (cpu_of_socket[s] == cpu)
+			s0 = s;
+	for (i = 0; i < topo.nr_sockets && !ret; i++) {
+		s = (s0 + i) % topo.nr_sockets;
 		for (g = 0; g < nr_grps && !ret; g++) {
 			const struct inst *first = &insts[grps[g].inst[0]];
 
