@@ -5,6 +5,10 @@
 # the same events in the same groups on the same CPUs, for the same time,
 # on a simulated 2-socket Ice Lake-X with steady flows.  A ratio in one
 # run, not a test: exit 1 only if it cannot measure.
+# Both also say how many intervals they printed: perf stat -I sleeps a
+# whole interval after each interval's work, upmu-iostat keeps to the
+# clock, so where that work is slow (TCG) perf prints fewer intervals in
+# the same time; the per-interval ratio compares the same work.
 #   iostat-cost.sh SIM_ID ROUNDS SECONDS
 set -u
 id=${1:?sim id} rounds=${2:-3} secs=${3:-5}
@@ -33,24 +37,33 @@ events=$("$T" -l $ARGS | awk -v c="$cpu0" '$1 == "group" && $4 == "cpu" && $5 ==
 [ -n "$events" ] || { echo "bench: upmu-iostat -l listed no groups" >&2; exit 1; }
 ngroups=$(echo "$events" | grep -o '{' | wc -l)
 
+out=$(mktemp) || exit 1
+trap 'rm -f "$out"' EXIT
 # cputime CMD...: user + system milliseconds of CMD and its children
-# (getrusage, through bash's time: finer than /proc's clock ticks)
+# (getrusage, through bash's time: finer than /proc's clock ticks), then
+# the intervals it printed (its distinct time stamps); its output (stdout
+# and stderr: perf stat prints to stderr) goes to a file for both
 cputime() {
-	local TIMEFORMAT='%3U %3S' out
-	out=$( { time "$@" >/dev/null 2>&1; } 2>&1 ) || return 1
-	awk -v o="$out" 'BEGIN { split(o, a, " "); printf "%d", (a[1] + a[2]) * 1000 }'
+	local TIMEFORMAT='%3U %3S' t
+	t=$( { time "$@" >"$out" 2>&1; } 2>&1 ) || return 1
+	awk -v o="$t" 'BEGIN { split(o, a, " "); printf "%d ", (a[1] + a[2]) * 1000 }'
+	awk '$1 ~ /^[0-9]+\.[0-9]+$/ && !($1 in t) { t[$1]; n++ } END { print n + 0 }' "$out"
 }
 echo "== iostat: upmu-iostat -I 100 $ARGS against perf stat -I 100 ($perf) on the same $ngroups groups per die, ${secs} s, $rounds rounds (CPU time, ms)"
-ratios=""
+ratios="" pratios=""
 for r in $(seq "$rounds"); do
-	a=$(cputime "$T" -I 100 -a "$secs" $ARGS) || { echo "bench: upmu-iostat failed" >&2; exit 1; }
-	b=$(cputime "$perf" stat -I 100 -a -e "$events" -- sleep "$secs") ||
-		{ echo "bench: perf stat failed" >&2; exit 1; }
+	read -r a na < <(cputime "$T" -I 100 -a "$secs" $ARGS) && [ -n "$na" ] ||
+		{ echo "bench: upmu-iostat failed" >&2; exit 1; }
+	read -r b nb < <(cputime "$perf" stat -I 100 -a -e "$events" -- sleep "$secs") &&
+		[ -n "$nb" ] || { echo "bench: perf stat failed" >&2; exit 1; }
 	[ "$b" -gt 0 ] || b=1
+	[ "$na" -gt 0 ] && [ "$nb" -gt 0 ] || { echo "bench: no interval printed" >&2; exit 1; }
 	ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }')
-	ratios="$ratios $ratio"
-	echo "   round $r: upmu-iostat $a ms, perf stat $b ms: ${ratio}x"
+	pratio=$(awk -v a="$a" -v b="$b" -v na="$na" -v nb="$nb" 'BEGIN { printf "%.2f", (a / na) / (b / nb) }')
+	ratios="$ratios $ratio" pratios="$pratios $pratio"
+	echo "   round $r: upmu-iostat $a ms, $na intervals; perf stat $b ms, $nb intervals: ${ratio}x, per interval ${pratio}x"
 done
-med=$(printf '%s\n' $ratios | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-echo "== iostat: upmu-iostat / perf stat CPU time: ${med}x (median of $rounds; goal: at most 1x)"
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+echo "== iostat: upmu-iostat / perf stat CPU time: $(median $ratios)x (median of $rounds; goal: at most 1x)"
+echo "== iostat: upmu-iostat / perf stat CPU time per interval printed: $(median $pratios)x (median of $rounds)"
 echo "$id" > /sys/bus/upmu_sim/del_device

@@ -83,13 +83,6 @@ static int pmu_path(char *path, size_t len, const char *pmu, const char *file)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-bool pmu_exists(const char *pmu)
-{
-	char path[PATH_MAX];
-
-	return !pmu_path(path, sizeof(path), pmu, "type") && access(path, R_OK) == 0;
-}
-
 /* pmu_cache_files(): the files read, with what they said (or their error) */
 #define PMU_CACHE_MAX	1024
 static struct pmu_cached {
@@ -99,6 +92,16 @@ static struct pmu_cached {
 } *pmu_cache;
 static unsigned int pmu_cache_nr;
 static bool pmu_cache_on;
+
+bool pmu_exists(const char *pmu)
+{
+	char path[PATH_MAX];
+
+	/* the PMU's type, asked again and again while a tool sets up */
+	if (pmu_cache_on)
+		return !pmu_read(pmu, "type", path, sizeof(path));
+	return !pmu_path(path, sizeof(path), pmu, "type") && access(path, R_OK) == 0;
+}
 
 void pmu_cache_files(void)
 {
@@ -261,6 +264,32 @@ int count_read(int fd, uint64_t *val)
 	if (n < 0)
 		return -errno;
 	return n == sizeof(*val) ? 0 : -ENODATA;
+}
+
+void cpu_pin(struct cpu_pin *p, int cpu)
+{
+	cpu_set_t one;
+
+	if (cpu < 0 || cpu >= CPU_SETSIZE || (p->moved && p->cpu == cpu))
+		return;
+	if (!p->saved) {
+		if (sched_getaffinity(0, sizeof(p->orig), &p->orig))
+			return;
+		p->saved = true;
+	}
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (!sched_setaffinity(0, sizeof(one), &one)) {
+		p->moved = true;
+		p->cpu = cpu;
+	}
+}
+
+void cpu_unpin(struct cpu_pin *p)
+{
+	if (p->moved)
+		sched_setaffinity(0, sizeof(p->orig), &p->orig);
+	p->moved = false;
 }
 
 int pmu_aux_stats(const char *pmu, struct pmu_aux_stats *st)

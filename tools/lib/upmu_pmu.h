@@ -8,6 +8,7 @@
 #define __UPMU_PMU_H__
 
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -51,6 +52,32 @@ int perf_open(struct perf_event_attr *attr, int pid, int cpu, int group);
 int pmu_open(const char *pmu, const char *spec, int group);
 /* Read the count of @fd; 0 or -errno (with -ENODATA for a short read). */
 int count_read(int fd, uint64_t *val);
+
+/*
+ * Opening, enabling, reading or closing an event of CPU N from another
+ * CPU costs an IPI to N and a wait for its answer; on N itself the perf
+ * core does it in place.  A tool that handles many events of a few CPUs
+ * moves to each of them in turn, as perf stat does (its --affinity):
+ *
+ *	struct cpu_pin pin = CPU_PIN_INIT;
+ *
+ *	cpu_pin(&pin, cpu);	   ... the perf calls on cpu's events
+ *	cpu_pin(&pin, cpu2);	   ... on cpu2's
+ *	cpu_unpin(&pin);	   back on the CPUs it had
+ *
+ * A move to the CPU it is pinned to already costs nothing.  Best effort:
+ * where the thread may not move (a cpuset), it stays and the calls work
+ * as before, with IPIs.
+ */
+struct cpu_pin {
+	cpu_set_t orig;
+	bool saved;	/* orig holds the CPUs it had */
+	bool moved;	/* it runs pinned, on cpu */
+	int cpu;
+};
+#define CPU_PIN_INIT	{ .saved = false }
+void cpu_pin(struct cpu_pin *p, int cpu);
+void cpu_unpin(struct cpu_pin *p);
 
 /*
  * What the drains of upmu AUX PMU @pmu cost (debugfs upmu/<pmu>/aux_stats,

@@ -353,6 +353,8 @@ static unsigned int nr_grps;
 static struct row *rows;
 static unsigned int nr_rows;
 static int64_t last_ns;
+static bool opened;		/* some event is open */
+static char outbuf[1 << 16];	/* stdout's */
 static int cpu_of_socket[IIO_MAX_SOCKETS];
 
 static void __attribute__((format(printf, 1, 2))) err(const char *fmt, ...)
@@ -843,47 +845,122 @@ static int schedule(void)
 
 /* Opening and reading */
 
-static int open_groups(void)
+/*
+ * @fn on every group, those of each die from the die's CPU (cpu_pin():
+ * the perf core then opens, enables, reads and closes them without an
+ * IPI per group), then back on the CPUs the tool had; perf stat does
+ * the same.  The die of the CPU it runs on goes first: one move fewer
+ * (the scheduler mostly leaves it where the last die's reads took it).
+ * 0, or @fn's first error.
+ */
+static int for_each_group(int (*fn)(struct grp *gr))
 {
-	unsigned int g, j;
+	struct cpu_pin pin = CPU_PIN_INIT;
+	unsigned int i, s, s0 = 0, g;
+	int ret = 0, cpu = sched_getcpu();
 
-	for (g = 0; g < nr_grps; g++) {
-		struct grp *gr = &grps[g];
+	for (s = 0; s < topo.nr_sockets; s++)
+		if (cpu_of_socket[s] == cpu)
+			s0 = s;
+	for (i = 0; i < topo.nr_sockets && !ret; i++) {
+		s = (s0 + i) % topo.nr_sockets;
+		for (g = 0; g < nr_grps && !ret; g++) {
+			const struct inst *first = &insts[grps[g].inst[0]];
 
-		for (j = 0; j < gr->nr; j++) {
-			struct inst *in = &insts[gr->inst[j]];
-			struct perf_event_attr attr;
-			char spec[128];
-			int fd;
-
-			snprintf(spec, sizeof(spec), evs[in->ev].spec,
-				 in->part == PART_ALL ? 0xffU : 1U << (in->part < 0 ? 0 : in->part));
-			if (pmu_attr(in->pmu, spec, &attr))
-				return -1;	/* said in schedule() */
-			attr.read_format = READ_FORMAT;
-			attr.disabled = gr->leader < 0;
-			fd = perf_open(&attr, -1, in->cpu, gr->leader);
-			if (fd < 0) {
-				err("%s: cannot open %s (%s, config=0x%llx) on CPU %d: %s", in->pmu,
-				    evs[in->ev].name, spec, (unsigned long long)attr.config,
-				    in->cpu, errno_str(-fd));
-				if (fd == -EACCES || fd == -EPERM)
-					err("system-wide counting needs root or CAP_PERFMON");
-				return -1;
-			}
-			in->fd = fd;
-			if (gr->leader < 0)
-				gr->leader = fd;
-			if (ioctl(fd, PERF_EVENT_IOC_ID, &in->id)) {
-				err("%s: %s", in->pmu, errno_str(errno));
-				return -1;
-			}
+			if (first->socket != s)
+				continue;
+			cpu_pin(&pin, first->cpu);
+			ret = fn(&grps[g]);
 		}
 	}
-	for (g = 0; g < nr_grps; g++) {
-		if (ioctl(grps[g].leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
-			err("cannot enable a group: %s", errno_str(errno));
+	cpu_unpin(&pin);
+	return ret;
+}
+
+static int open_group(struct grp *gr)
+{
+	unsigned int j;
+
+	for (j = 0; j < gr->nr; j++) {
+		struct inst *in = &insts[gr->inst[j]];
+		struct perf_event_attr attr;
+		char spec[128];
+		int fd;
+
+		snprintf(spec, sizeof(spec), evs[in->ev].spec,
+			 in->part == PART_ALL ? 0xffU : 1U << (in->part < 0 ? 0 : in->part));
+		if (pmu_attr(in->pmu, spec, &attr))
+			return -1;	/* said in schedule() */
+		attr.read_format = READ_FORMAT;
+		attr.disabled = gr->leader < 0;
+		fd = perf_open(&attr, -1, in->cpu, gr->leader);
+		if (fd < 0) {
+			err("%s: cannot open %s (%s, config=0x%llx) on CPU %d: %s", in->pmu,
+			    evs[in->ev].name, spec, (unsigned long long)attr.config,
+			    in->cpu, errno_str(-fd));
+			if (fd == -EACCES || fd == -EPERM)
+				err("system-wide counting needs root or CAP_PERFMON");
 			return -1;
+		}
+		in->fd = fd;
+		opened = true;
+		if (gr->leader < 0)
+			gr->leader = fd;
+		if (ioctl(fd, PERF_EVENT_IOC_ID, &in->id)) {
+			err("%s: %s", in->pmu, errno_str(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int enable_group(struct grp *gr)
+{
+	if (ioctl(gr->leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
+		err("cannot enable a group: %s", errno_str(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Its members first: a leader closed first would leave them counting alone. */
+static int close_group(struct grp *gr)
+{
+	unsigned int j;
+
+	for (j = gr->nr; j-- > 0;) {
+		struct inst *in = &insts[gr->inst[j]];
+
+		if (in->fd >= 0)
+			close(in->fd);
+		in->fd = -1;
+	}
+	return 0;
+}
+
+static int read_group(struct grp *gr)
+{
+	uint64_t buf[3 + 2 * GRP_MAX];
+	ssize_t n = read(gr->leader, buf, sizeof(buf));
+	unsigned int i, j;
+
+	if (n < (ssize_t)((3 + 2 * gr->nr) * sizeof(uint64_t)) || buf[0] != gr->nr) {
+		err("%s: cannot read a group%s%s", insts[gr->inst[0]].pmu,
+		    n < 0 ? ": " : " (did the PMU go away?)", n < 0 ? errno_str(errno) : "");
+		return -1;
+	}
+	gr->pen = gr->en;
+	gr->prun = gr->run;
+	gr->en = buf[1];
+	gr->run = buf[2];
+	for (i = 0; i < gr->nr; i++) {
+		for (j = 0; j < gr->nr; j++) {
+			struct inst *in = &insts[gr->inst[j]];
+
+			if (in->id == buf[4 + 2 * i]) {
+				in->prev = in->cur;
+				in->cur = buf[3 + 2 * i];
+			}
 		}
 	}
 	return 0;
@@ -891,34 +968,10 @@ static int open_groups(void)
 
 static int read_groups(void)
 {
-	uint64_t buf[3 + 2 * GRP_MAX];
-	unsigned int g, i, j;
+	unsigned int i;
 
-	for (g = 0; g < nr_grps; g++) {
-		struct grp *gr = &grps[g];
-		ssize_t n = read(gr->leader, buf, sizeof(buf));
-
-		if (n < (ssize_t)((3 + 2 * gr->nr) * sizeof(uint64_t)) || buf[0] != gr->nr) {
-			err("%s: cannot read a group%s%s", insts[gr->inst[0]].pmu,
-			    n < 0 ? ": " : " (did the PMU go away?)",
-			    n < 0 ? errno_str(errno) : "");
-			return -1;
-		}
-		gr->pen = gr->en;
-		gr->prun = gr->run;
-		gr->en = buf[1];
-		gr->run = buf[2];
-		for (i = 0; i < gr->nr; i++) {
-			for (j = 0; j < gr->nr; j++) {
-				struct inst *in = &insts[gr->inst[j]];
-
-				if (in->id == buf[4 + 2 * i]) {
-					in->prev = in->cur;
-					in->cur = buf[3 + 2 * i];
-				}
-			}
-		}
-	}
+	if (for_each_group(read_group))
+		return -1;
 	/* the interval's counts, scaled where the group did not run all of it */
 	for (i = 0; i < nr_insts; i++) {
 		struct inst *in = &insts[i];
@@ -1334,7 +1387,9 @@ int main(int argc, char **argv)
 		ret = 0;
 		goto out;
 	}
-	if (open_groups() || read_groups())
+	/* a buffer that holds an interval's lines: one write each */
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	if (for_each_group(open_group) || for_each_group(enable_group) || read_groups())
 		goto out;
 	last_ns = now_ns();
 	print_header();
@@ -1345,9 +1400,9 @@ int main(int argc, char **argv)
 		goto out;
 	ret = run_exit_status(cmd, status);
 out:
-	for (i = 0; i < nr_insts; i++)
-		if (insts[i].fd >= 0)
-			close(insts[i].fd);
+	fflush(stdout);
+	if (opened)
+		for_each_group(close_group);
 	free(insts);
 	free(grps);
 	free(rows);
