@@ -540,6 +540,10 @@ static inline bool sim_has(const struct sim_dev *sd, enum sim_block b)
  * @advance_check: optional: may the manual clock jump by @ns as far as
  *		   the type's counters go (no counter advancing by more
  *		   than half its range)?  0 or -ERANGE
+ * @opt: optional: a new_device option "@key=@val" of the type's: 0, or
+ *	 -EINVAL if @val is not one it takes; -ENOENT if @key is not its
+ * @check_opts: optional: after the options, whether the type's fit the
+ *		SoC (0 or -EINVAL); it may set defaults for those not given
  *
  * Types register at module init (sim_block_register()), in the order
  * their blocks are built and brought up to date; they are taken down in
@@ -559,6 +563,8 @@ struct sim_block_type {
 	int (*resolve)(struct sim_dev *sd, struct sim_txn *t, u32 has);
 	void (*show_devices)(struct sim_dev *sd, struct seq_file *m);
 	int (*advance_check)(struct sim_dev *sd, u64 ns);
+	int (*opt)(struct sim_dev *sd, const char *key, const char *val);
+	int (*check_opts)(struct sim_dev *sd);
 };
 
 /* The keys of a transaction the user gave (&sim_block_type.resolve). */

@@ -306,6 +306,39 @@ static int sim_parse_nic_opt(struct sim_dev *sd, const char *tok,
 	return 0;
 }
 
+/* A block type's own option (&sim_block_type.opt): 0, or -EINVAL. */
+static int sim_parse_type_opt(struct sim_dev *sd, const char *tok,
+			      const char *val)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < sim_nr_block_types; i++) {
+		if (!sim_block_types[i]->opt)
+			continue;
+		ret = sim_block_types[i]->opt(sd, tok, val);
+		if (ret != -ENOENT)
+			return ret;
+	}
+	return -EINVAL;
+}
+
+/* Do the types' options fit the SoC (&sim_block_type.check_opts)? */
+static int sim_check_type_opts(struct sim_dev *sd)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < sim_nr_block_types; i++) {
+		if (!sim_block_types[i]->check_opts)
+			continue;
+		ret = sim_block_types[i]->check_opts(sd);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* Options "key=value ..."; anything unknown or out of range is EINVAL. */
 static int sim_parse_opts(struct sim_dev *sd, char *opts)
 {
@@ -332,10 +365,13 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 			ret = !strcmp(val, "manual") ? (sd->manual = true, 0) :
 			      !strcmp(val, "realtime") ? 0 : -EINVAL;
 		else if (!sim_parse_nic_opt(sd, tok, val, &ret))
-			ret = -EINVAL;
+			ret = sim_parse_type_opt(sd, tok, val);
 		if (ret)
 			return -EINVAL;
 	}
+	if (ret)
+		return ret;
+	ret = sim_check_type_opts(sd);
 	if (ret)
 		return ret;
 	if (sd->width < SIM_MIN_WIDTH || sd->width > 64 || !sd->nr_counters ||
