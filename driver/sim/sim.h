@@ -387,14 +387,14 @@ enum { SIM_ICX_CAS_RD, SIM_ICX_CAS_WR, SIM_ICX_NR_CAS };
  * @imc: its memory channels
  * @upi: its UPI links
  * @lines: lines of each kind its CHAs took so far: line i goes to CHA
- *	   i % ICX_NR_CHAS
+ *	   i % &sim_icx.nr_chas
  * @cas: CAS commands of each kind its channels took so far: the i-th
  *	 goes to channel i % ICX_NR_IMCS
  * @xfers: lines it sent or fetched over UPI so far: the i-th goes over
  *	   link i % ICX_NR_UPIS
  */
 struct sim_icx_mem {
-	struct sim_icx_box cha[ICX_NR_CHAS];
+	struct sim_icx_box cha[ICX_MAX_CHAS];
 	struct sim_icx_box imc[ICX_NR_IMCS];
 	struct sim_icx_box upi[ICX_NR_UPIS];
 	u64 lines[SIM_ICX_NR_LINES];
@@ -410,6 +410,7 @@ struct sim_icx_mem {
  * @load: per socket, the flows' fastest counter increments per s
  * @regs: its register window, ICX_SOCKET_STRIDE per socket
  * @pdev: its platform device
+ * @nr_chas: CHAs per socket (new_device cha=, SIM_ICX_DEF_CHAS)
  */
 struct sim_icx {
 	struct sim_icx_stack st[SIM_MAX_SOCKETS][ICX_NR_STACKS];
@@ -418,7 +419,10 @@ struct sim_icx {
 	u64 load[SIM_MAX_SOCKETS];
 	struct sim_regs regs;
 	struct platform_device *pdev;
+	u32 nr_chas;
 };
+
+#define SIM_ICX_DEF_CHAS	8
 
 /**
  * struct sim_nic_opts - the shape of a device's NIC (new_device options)

@@ -563,11 +563,14 @@ static bool icx_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
 /*
  * The topology registers of socket @s.  Link l of socket s goes to link
  * l of socket (s + 1) % sockets, where the traffic model's remote memory
- * is; on one socket no link is up.
+ * is; on one socket no link is up.  Every socket has the same CHAs.
  */
 static u64 icx_topo_read(struct sim_dev *sd, u32 s, u32 off)
 {
 	unsigned int k, p;
+
+	if (off == ICX_TOPO_CHA_CAP)
+		return GENMASK_ULL(sd->icx.nr_chas - 1, 0);
 
 	for (k = 0; k < ICX_NR_UPIS; k++)
 		if (off == ICX_TOPO_UPI(k) && sd->nr_sockets > 1)
@@ -819,6 +822,29 @@ static int sim_icx_advance_check(struct sim_dev *sd, u64 ns)
 	       BIT_ULL(ICX_CTR_BITS - 1) ? -ERANGE : 0;
 }
 
+/* cha=N: the CHAs of each socket, 1 to ICX_MAX_CHAS. */
+static int sim_icx_opt(struct sim_dev *sd, const char *key, const char *val)
+{
+	u32 n;
+
+	if (strcmp(key, "cha"))
+		return -ENOENT;
+	if (kstrtou32(val, 0, &n) || !n || n > ICX_MAX_CHAS)
+		return -EINVAL;
+	sd->icx.nr_chas = n;
+	return 0;
+}
+
+/* cha= only on an Ice Lake-X; SIM_ICX_DEF_CHAS without it. */
+static int sim_icx_check_opts(struct sim_dev *sd)
+{
+	if (!sd->icx.nr_chas)
+		sd->icx.nr_chas = SIM_ICX_DEF_CHAS;
+	else if (!sim_has(sd, SIM_BLK_ICX))
+		return -EINVAL;
+	return 0;
+}
+
 const struct sim_block_type sim_icx_type = {
 	.name		= "icx",
 	.blocks		= BIT(SIM_BLK_ICX),
@@ -831,4 +857,6 @@ const struct sim_block_type sim_icx_type = {
 	.resolve	= sim_icx_resolve,
 	.show_devices	= sim_icx_show_devices,
 	.advance_check	= sim_icx_advance_check,
+	.opt		= sim_icx_opt,
+	.check_opts	= sim_icx_check_opts,
 };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The memory side of the simulated Ice Lake-X (soc=icx, sim_icx.c's
- * block): per socket ICX_NR_CHAS CHAs, each with an L3 slice that DDIO
+ * block): per socket new_device's cha= CHAs (8 by default, up to 40,
+ * reported in ICX_TOPO_CHA_CAP), each with an L3 slice that DDIO
  * allocates into, ICX_NR_IMCS memory channels and ICX_NR_UPIS UPI
  * links to the other socket, each a PMU box of 4 counters
  * (hw/icx_uncore.h).
@@ -14,8 +15,8 @@
  * else local (dst=loc_cmem, the default).  Each line:
  *
  *   goes to one CHA of the device's socket, the n-th line of its kind
- *	to CHA n % ICX_NR_CHAS (counting every line of that kind the
- *	socket has seen), where it advances TOR_INSERTS (0x35) by 1 and
+ *	to CHA n % cha= (counting every line of that kind the socket
+ *	has seen), where it advances TOR_INSERTS (0x35) by 1 and
  *	TOR_OCCUPANCY (0x36) by the transaction's latency (lat=, in
  *	cycles of the clock), when the umask (ICX_TOR_*) has the IO bit,
  *	the line's opcode exactly, its outcome (hit or miss) and its target
@@ -47,7 +48,7 @@
 
 #include "sim.h"
 
-static const u32 icx_cha_off[ICX_NR_CHAS] = ICX_CHA_OFFSETS;
+static const u32 icx_cha_off[ICX_MAX_CHAS] = ICX_CHA_OFFSETS;
 static const u32 icx_opc[SIM_ICX_NR_LINES] = {
 	[SIM_ICX_RD] = ICX_OPC_PCIRDCUR,
 	[SIM_ICX_WR_FULL] = ICX_OPC_ITOM,
@@ -136,14 +137,18 @@ static bool icx_flit_match(u32 um, const void *arg)
 	return um == *(const u32 *)arg;
 }
 
-/* @n lines of kind @k of socket @m's CHAs, each the batch's latency in the TOR. */
-static void icx_cha_lines(struct sim_icx_mem *m, unsigned int k, u64 n,
-			  const struct icx_lines *l, const struct icx_at *at)
+/*
+ * @n lines of kind @k of socket @m's @nr CHAs, each the batch's latency
+ * in the TOR.
+ */
+static void icx_cha_lines(struct sim_icx_mem *m, unsigned int nr,
+			  unsigned int k, u64 n, const struct icx_lines *l,
+			  const struct icx_at *at)
 {
 	unsigned int c;
 
-	for (c = 0; c < ICX_NR_CHAS; c++) {
-		u64 in = icx_share(m->lines[k], n, c, ICX_NR_CHAS);
+	for (c = 0; c < nr; c++) {
+		u64 in = icx_share(m->lines[k], n, c, nr);
 
 		icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_INSERTS, icx_tor_match, l,
 			      in, 1, at);
@@ -221,7 +226,7 @@ void sim_icx_mem_deliver(struct sim_dev *sd, const struct sim_txn *t)
 				       .remote = remote };
 
 		if (n[k])
-			icx_cha_lines(m, k, n[k], &l, &at);
+			icx_cha_lines(m, x->nr_chas, k, n[k], &l, &at);
 	}
 	if (t->hit)
 		return;
@@ -263,7 +268,7 @@ void sim_icx_mem_tick(struct sim_dev *sd, u64 c0, u64 c1)
 	for (s = 0; s < sd->nr_sockets; s++) {
 		struct sim_icx_mem *m = &sd->icx.mem[s];
 
-		icx_clock(m->cha, ICX_NR_CHAS, ICX_CHA_EV_CLOCKTICKS, c0, c1);
+		icx_clock(m->cha, sd->icx.nr_chas, ICX_CHA_EV_CLOCKTICKS, c0, c1);
 		icx_clock(m->imc, ICX_NR_IMCS, ICX_IMC_EV_CLOCKTICKS, c0, c1);
 		icx_dclk(m->imc, c0, c1);
 		icx_clock(m->upi, ICX_NR_UPIS, ICX_UPI_EV_CLOCKTICKS, c0, c1);
@@ -324,7 +329,7 @@ bool sim_icx_mem_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
 	struct sim_icx_mem *m = &x->mem[s];
 	u32 b;
 
-	for (b = 0; b < ICX_NR_CHAS; b++) {
+	for (b = 0; b < x->nr_chas; b++) {
 		u32 base = ICX_CHA_BOX_CTL(icx_cha_off[b]);
 
 		if (off >= base && off < base + ICX_MSR(ICX_CHA_MSRS))

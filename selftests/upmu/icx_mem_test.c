@@ -34,6 +34,7 @@
 #define NR_CHAS	8
 #define NR_IMCS	12
 #define NR_UPIS	3
+#define MAX_CHAS	40	/* cha= of new_device, at most */
 
 /* perf's Ice Lake-X JSON: TOR inserts of device requests (event 0x35) */
 #define TOR(um)			"event=0x35,umask=" um
@@ -86,7 +87,7 @@ static const char *box_name(const char *kind, unsigned int i)
  * @nr: boxes
  */
 struct box_ev {
-	int fd[NR_IMCS];
+	int fd[MAX_CHAS];
 	unsigned int nr;
 };
 
@@ -499,6 +500,75 @@ TEST_F(icx_mem, dst_option)
 	ASSERT_EQ(0, sim_new(SIM_ID, 1, "soc=icx clock=manual"));
 	EXPECT_EQ(-EINVAL, inject("socket=0 stack=0 op=rd dst=rem"));
 	EXPECT_EQ(0, inject("socket=0 stack=0 op=rd dst=loc_cmem"));
+}
+
+/*
+ * The CHAs are as many as new_device's cha= (8 by default, 1-40), the
+ * same on both sockets; the driver makes uncore_cha_0..N-1 of what the
+ * (simulated) hardware reports.
+ */
+TEST_F(icx_mem, cha_option)
+{
+	EXPECT_TRUE(pmu_exists(CHA(7)));
+	EXPECT_FALSE(pmu_exists(CHA(8)));
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 2, "soc=icx cha=0"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 2, "soc=icx cha=41"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 2, "soc=icx cha=x"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 2, "cha=8"));	/* a Tegra410 */
+	EXPECT_FALSE(pmu_exists(CHA(0)));
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "cha=1 soc=icx clock=manual"));
+	EXPECT_TRUE(pmu_exists(CHA(0)));
+	EXPECT_FALSE(pmu_exists(CHA(1)));
+	expect_file(_metadata, CHA(0), "cpumask", "0,2");
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx clock=manual cha=40"));
+	EXPECT_TRUE(pmu_exists(CHA(39)));
+	EXPECT_FALSE(pmu_exists(CHA(40)));
+	expect_file(_metadata, CHA(39), "cpumask", "0,2");
+	expect_file(_metadata, CHA(39), "format/umask", "config:8-15,32-57");
+}
+
+/*
+ * Lines spread over the CHAs as they do over 8: the n-th to CHA n % N,
+ * per socket.  cha=3: 10 reads of socket 0 give 4, 3, 3; 5 of socket 1
+ * give 2, 2, 1.  cha=40: 100 lines of socket 1 give 3 to CHAs 0-19 and
+ * 2 to 20-39 (the last six, 34-39, at upstream's MSR offsets below the
+ * others), and socket 0's 41 writes 2 to CHA 0 and 1 to the others.
+ */
+TEST_F(icx_mem, tor_spread_over_n_chas)
+{
+	uint64_t w3s0[3] = { 4, 3, 3 }, w3s1[3] = { 2, 2, 1 };
+	uint64_t w40s1[MAX_CHAS], w40s0[MAX_CHAS];
+	struct box_ev s0, s1;
+	unsigned int i;
+
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx clock=manual cha=3"));
+	box_open(_metadata, &s0, "cha", 3, IO_MISS_PCIRDCUR, 0);
+	box_open(_metadata, &s1, "cha", 3, IO_MISS_PCIRDCUR, 2);
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=10"));
+	ASSERT_EQ(0, inject("socket=1 stack=2 op=rd size=320 count=1"));
+	box_expect(_metadata, &s0, w3s0, "cha=3, socket 0");
+	box_expect(_metadata, &s1, w3s1, "cha=3, socket 1");
+	box_close(&s1);
+	box_close(&s0);
+
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx clock=manual cha=40"));
+	box_open(_metadata, &s1, "cha", MAX_CHAS, IO_MISS_PCIRDCUR, 2);
+	box_open(_metadata, &s0, "cha", MAX_CHAS, IO_MISS_ITOM, 0);
+	ASSERT_EQ(0, inject("socket=1 stack=0 op=rd size=4096 count=1"));
+	ASSERT_EQ(0, inject("socket=1 stack=0 op=rd size=64 count=36"));
+	ASSERT_EQ(0, inject("socket=0 stack=1 op=wr size=2624 count=1"));
+	for (i = 0; i < MAX_CHAS; i++) {
+		w40s1[i] = i < 20 ? 3 : 2;
+		w40s0[i] = i ? 1 : 2;
+	}
+	box_expect(_metadata, &s1, w40s1, "cha=40, socket 1 reads");
+	box_expect(_metadata, &s0, w40s0, "cha=40, socket 0 writes");
+	box_close(&s0);
+	box_close(&s1);
 }
 
 /* ---- perf, unchanged ------------------------------------------------------ */
