@@ -107,6 +107,8 @@ enum sim_load_class {
  * @walk_lat_ns: soc=icx: how long that walk takes
  * @lost_fwd: soc=icx: lines of each inbound write whose ownership a snoop
  *	      pulls away once before the write is committed
+ * @code: soc=icx: a CPU's read (no rc or to_rc) fetches code (CRD), not
+ *	  data (DRD)
  * @lat_cycles: @lat_ns in fabric cycles (set on delivery)
  * @flow: a flow's, delivered over the time a block catches up on, not
  *	  at one point of it (an inject's)
@@ -133,6 +135,7 @@ struct sim_txn {
 	u8 walk;
 	u32 walk_lat_ns;
 	u8 lost_fwd;
+	u8 code;
 	u64 lat_cycles;
 	u8 flow;
 };
@@ -377,8 +380,16 @@ struct sim_icx_box {
 	u64 filter;
 };
 
-/* Kinds of lines the CHAs see, and CAS commands (sim_icx_mem.c) */
-enum { SIM_ICX_RD, SIM_ICX_WR_FULL, SIM_ICX_WR_PART, SIM_ICX_NR_LINES };
+/*
+ * Kinds of lines the CHAs see: a device's (IO), then a core's (IA)
+ * (sim_icx_mem.c)
+ */
+enum {
+	SIM_ICX_RD, SIM_ICX_WR_FULL, SIM_ICX_WR_PART,
+	SIM_ICX_DRD, SIM_ICX_RFO, SIM_ICX_CRD, SIM_ICX_NR_LINES
+};
+
+/* Kinds of CAS commands */
 enum { SIM_ICX_CAS_RD, SIM_ICX_CAS_WR, SIM_ICX_NR_CAS };
 
 /**
@@ -577,6 +588,7 @@ struct sim_block_type {
 #define SIM_HAS_TO_RP	BIT(2)
 #define SIM_HAS_IOMMU	BIT(3)	/* iotlb_miss=, page=, walk=, walk_lat= */
 #define SIM_HAS_LOST_FWD	BIT(4)	/* lost_fwd= */
+#define SIM_HAS_CODE	BIT(5)	/* code= */
 
 #define SIM_MAX_BLOCK_TYPES	8
 
@@ -747,6 +759,12 @@ struct sim_icx_ref {
 	bool box;
 	bool ro;
 };
+
+/* @t is a CPU's access of memory: no PCIe initiator, no target. */
+static inline bool sim_icx_cpu_txn(const struct sim_txn *t)
+{
+	return t->rc == SIM_NO_RC && t->to_rc == SIM_NO_RC;
+}
 
 static inline bool sim_icx_counting(u64 box_ctl, u64 ctl)
 {

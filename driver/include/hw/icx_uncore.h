@@ -188,6 +188,7 @@
 #define ICX_CHA_EV_TOR_INSERTS		0x35
 #define ICX_CHA_EV_TOR_OCCUPANCY	0x36	/* counter 0 only */
 /* The 32-bit TOR umask: requester, outcome, target, opcode */
+#define ICX_TOR_IA		BIT(0)		/* requests from cores */
 #define ICX_TOR_IO		BIT(2)		/* requests from IIO */
 #define ICX_TOR_HIT		BIT(8)		/* that hit in the L3 */
 #define ICX_TOR_MISS		BIT(9)		/* that miss */
@@ -198,6 +199,9 @@
 #define ICX_OPC_ITOM		0x6621		/* device write of a full line */
 #define ICX_OPC_ITOMCACHENEAR	0x66a1		/* device write of part of one */
 #define ICX_OPC_RFO		0x6401		/* read for ownership */
+#define ICX_OPC_IA_DRD		0x640b		/* a core's demand data read */
+#define ICX_OPC_IA_RFO		0x6403		/* a core's read for ownership */
+#define ICX_OPC_IA_CRD		0x6407		/* a core's code read */
 
 /*
  * IMC channels (4 controllers x 3 channels) and UPI links: on silicon
