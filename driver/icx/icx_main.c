@@ -3,11 +3,12 @@
  * Ice Lake-X uncore PMUs: IIO, IRP, IIO free-running, CHA, IMC and UPI,
  * as upstream's intel_uncore registers them
  * (arch/x86/events/intel/uncore_snbep.c): uncore_iio_0..5,
- * uncore_irp_0..5, uncore_iio_free_running_0..5, uncore_cha_0..7,
- * uncore_imc_0..11 and uncore_upi_0..2, each with a box on every die
- * (socket), the box of an event chosen by its CPU, formats with
- * upstream's bit layout, so that perf's own Ice Lake-X event names and
- * metrics, and perf iostat, apply.
+ * uncore_irp_0..5, uncore_iio_free_running_0..5, uncore_cha_0..N-1 (N
+ * as the socket's CHA capability says, as upstream's icx_count_chabox()
+ * finds it), uncore_imc_0..11 and uncore_upi_0..2, each with a box on
+ * every die (socket), the box of an event chosen by its CPU, formats
+ * with upstream's bit layout, so that perf's own Ice Lake-X event names
+ * and metrics, and perf iostat, apply.
  *
  * The registers are those of hw/icx_uncore.h: one window per socket in
  * the device's register block.  The driver is tables plus the hooks
@@ -26,13 +27,14 @@
 
 enum icx_kind { ICX_IIO, ICX_IRP, ICX_FR, ICX_CHA, ICX_IMC, ICX_UPI, ICX_NR_KINDS };
 
-#define ICX_MAX_BOXES	ICX_NR_IMCS	/* the most PMUs of a kind */
+#define ICX_MAX_BOXES	ICX_MAX_CHAS	/* the most PMUs of a kind */
 
 /**
  * struct icx_type - one kind of box
  * @name_fmt: PMU name, formatted with the box index
  * @desc: tables and ops
- * @nr_boxes: boxes (PMUs) of the kind per socket
+ * @nr_boxes: boxes (PMUs) of the kind per socket; 0: as the hardware
+ *	      says (the CHAs)
  * @nr_ctrs: counters per box
  * @base: byte offset of box @k's registers in a socket's window, from
  *	  which @box_ctl, @ctr, @ctl and @filter count
@@ -61,7 +63,7 @@ struct icx_pmu_id {
 
 static const u32 icx_box_off[ICX_NR_STACKS] = ICX_BOX_OFFSETS;
 static const u32 icx_bw_off[ICX_NR_STACKS] = ICX_BW_BOX_OFFSETS;
-static const u32 icx_cha_off[ICX_NR_CHAS] = ICX_CHA_OFFSETS;
+static const u32 icx_cha_off[ICX_MAX_CHAS] = ICX_CHA_OFFSETS;
 static const struct icx_type icx_types[ICX_NR_KINDS];
 
 static const struct icx_pmu_id *icx_id(const struct upmu_pmu *upmu)
@@ -413,7 +415,6 @@ static const struct icx_type icx_types[ICX_NR_KINDS] = {
 			.ops = &icx_ops,
 			.max_rate_per_ns = ICX_MAX_PER_NS,
 		},
-		.nr_boxes = ICX_NR_CHAS,
 		.nr_ctrs = ICX_MEM_NR_CTRS,
 		.base = icx_cha_base,
 		.box_ctl = ICX_CHA_BOX_CTL(0),
@@ -455,17 +456,6 @@ static const struct icx_type icx_types[ICX_NR_KINDS] = {
 	},
 };
 
-#define ICX_IDS(type)	{ { type, 0 }, { type, 1 }, { type, 2 },	\
-			  { type, 3 }, { type, 4 }, { type, 5 },	\
-			  { type, 6 }, { type, 7 }, { type, 8 },	\
-			  { type, 9 }, { type, 10 }, { type, 11 } }
-
-static const struct icx_pmu_id icx_ids[ICX_NR_KINDS][ICX_MAX_BOXES] = {
-	ICX_IDS(&icx_types[ICX_IIO]), ICX_IDS(&icx_types[ICX_IRP]),
-	ICX_IDS(&icx_types[ICX_FR]), ICX_IDS(&icx_types[ICX_CHA]),
-	ICX_IDS(&icx_types[ICX_IMC]), ICX_IDS(&icx_types[ICX_UPI]),
-};
-
 #define ICX_MAX_DIES	UPMU_MAX_INFO
 
 static const char * const icx_die_names[ICX_MAX_DIES] = {
@@ -478,11 +468,15 @@ static const char * const icx_die_names[ICX_MAX_DIES] = {
  * struct icx_dev - the PMUs of an Ice Lake-X uncore
  * @regs: its register block (every socket's window)
  * @nr_sockets: sockets, one die each
+ * @nr_boxes: boxes of each kind per socket
+ * @ids: which box each PMU is (its &upmu_pmu.priv)
  * @pmus: each kind's PMU of each stack
  */
 struct icx_dev {
 	struct upmu_regs regs;
 	u32 nr_sockets;
+	unsigned int nr_boxes[ICX_NR_KINDS];
+	struct icx_pmu_id ids[ICX_NR_KINDS][ICX_MAX_BOXES];
 	struct upmu_pmu *pmus[ICX_NR_KINDS][ICX_MAX_BOXES];
 };
 
@@ -532,7 +526,8 @@ static int icx_pmu_init(struct platform_device *pdev, struct icx_dev *id,
 	for (i = 0; i < n; i++)
 		upmu->boxes[i]->own_regs = id->regs;
 	upmu->desc = &type->desc;
-	upmu->priv = (void *)&icx_ids[t][k];
+	id->ids[t][k] = (struct icx_pmu_id){ .type = type, .stack = k };
+	upmu->priv = &id->ids[t][k];
 	upmu->num_counters = type->nr_ctrs;
 	/* Free-running counters: any number of events read each. */
 	if (t == ICX_FR)
@@ -556,7 +551,7 @@ static void icx_quiesce(struct icx_dev *id)
 		for (t = 0; t < ICX_NR_KINDS; t++) {
 			const struct icx_type *type = &icx_types[t];
 
-			for (k = 0; type->base && k < type->nr_boxes; k++)
+			for (k = 0; type->base && k < id->nr_boxes[t]; k++)
 				upmu_wr32(&id->regs, ICX_SOCKET_BASE(s) +
 					  type->base(k) + type->box_ctl, val);
 		}
@@ -571,6 +566,31 @@ static void icx_unregister_all(struct icx_dev *id)
 		for (k = ICX_MAX_BOXES; k-- > 0;)
 			if (id->pmus[t][k])
 				upmu_pmu_unregister(id->pmus[t][k]);
+}
+
+/*
+ * The boxes of each kind: the CHAs are as many as the bits of the CHA
+ * capability (upstream's icx_count_chabox()), the same on every socket.
+ */
+static int icx_count_boxes(struct platform_device *pdev, struct icx_dev *id)
+{
+	unsigned int s, t, n = 0;
+
+	for (s = 0; s < id->nr_sockets; s++) {
+		u64 cap = upmu_rd64(&id->regs, ICX_SOCKET_BASE(s) + ICX_TOPO_CHA_CAP);
+		unsigned int c = hweight64(cap);
+
+		if (s && c != n)
+			return dev_err_probe(&pdev->dev, -ENODEV,
+					     "socket %u has %u CHAs, socket 0 %u\n",
+					     s, c, n);
+		n = c;
+	}
+	if (!n || n > ICX_MAX_CHAS)
+		return dev_err_probe(&pdev->dev, -ENODEV, "%u CHAs\n", n);
+	for (t = 0; t < ICX_NR_KINDS; t++)
+		id->nr_boxes[t] = icx_types[t].nr_boxes ?: n;
+	return 0;
 }
 
 static int icx_probe(struct platform_device *pdev)
@@ -590,10 +610,13 @@ static int icx_probe(struct platform_device *pdev)
 	ret = device_property_read_u32(dev, "nr-sockets", &id->nr_sockets);
 	if (ret || !id->nr_sockets || id->nr_sockets > ICX_MAX_DIES)
 		return dev_err_probe(dev, ret ?: -EINVAL, "bad nr-sockets\n");
+	ret = icx_count_boxes(pdev, id);
+	if (ret)
+		return ret;
 	icx_quiesce(id);
 
 	for (t = 0; t < ICX_NR_KINDS; t++) {
-		for (k = 0; k < icx_types[t].nr_boxes; k++) {
+		for (k = 0; k < id->nr_boxes[t]; k++) {
 			upmu = upmu_pmu_alloc(dev);
 			if (!upmu) {
 				ret = -ENOMEM;

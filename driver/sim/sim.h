@@ -107,6 +107,8 @@ enum sim_load_class {
  * @walk_lat_ns: soc=icx: how long that walk takes
  * @lost_fwd: soc=icx: lines of each inbound write whose ownership a snoop
  *	      pulls away once before the write is committed
+ * @code: soc=icx: a CPU's read (no rc or to_rc) fetches code (CRD), not
+ *	  data (DRD)
  * @lat_cycles: @lat_ns in fabric cycles (set on delivery)
  * @flow: a flow's, delivered over the time a block catches up on, not
  *	  at one point of it (an inject's)
@@ -133,6 +135,7 @@ struct sim_txn {
 	u8 walk;
 	u32 walk_lat_ns;
 	u8 lost_fwd;
+	u8 code;
 	u64 lat_cycles;
 	u8 flow;
 };
@@ -386,8 +389,16 @@ struct sim_icx_box {
 	u8 on;
 };
 
-/* Kinds of lines the CHAs see, and CAS commands (sim_icx_mem.c) */
-enum { SIM_ICX_RD, SIM_ICX_WR_FULL, SIM_ICX_WR_PART, SIM_ICX_NR_LINES };
+/*
+ * Kinds of lines the CHAs see: a device's (IO), then a core's (IA)
+ * (sim_icx_mem.c)
+ */
+enum {
+	SIM_ICX_RD, SIM_ICX_WR_FULL, SIM_ICX_WR_PART,
+	SIM_ICX_DRD, SIM_ICX_RFO, SIM_ICX_CRD, SIM_ICX_NR_LINES
+};
+
+/* Kinds of CAS commands */
 enum { SIM_ICX_CAS_RD, SIM_ICX_CAS_WR, SIM_ICX_NR_CAS };
 
 /**
@@ -396,14 +407,14 @@ enum { SIM_ICX_CAS_RD, SIM_ICX_CAS_WR, SIM_ICX_NR_CAS };
  * @imc: its memory channels
  * @upi: its UPI links
  * @lines: lines of each kind its CHAs took so far: line i goes to CHA
- *	   i % ICX_NR_CHAS
+ *	   i % &sim_icx.nr_chas
  * @cas: CAS commands of each kind its channels took so far: the i-th
  *	 goes to channel i % ICX_NR_IMCS
  * @xfers: lines it sent or fetched over UPI so far: the i-th goes over
  *	   link i % ICX_NR_UPIS
  */
 struct sim_icx_mem {
-	struct sim_icx_box cha[ICX_NR_CHAS];
+	struct sim_icx_box cha[ICX_MAX_CHAS];
 	struct sim_icx_box imc[ICX_NR_IMCS];
 	struct sim_icx_box upi[ICX_NR_UPIS];
 	u64 lines[SIM_ICX_NR_LINES];
@@ -419,6 +430,7 @@ struct sim_icx_mem {
  * @load: per socket, the flows' fastest counter increments per s
  * @regs: its register window, ICX_SOCKET_STRIDE per socket
  * @pdev: its platform device
+ * @nr_chas: CHAs per socket (new_device cha=, SIM_ICX_DEF_CHAS)
  */
 struct sim_icx {
 	struct sim_icx_stack st[SIM_MAX_SOCKETS][ICX_NR_STACKS];
@@ -427,7 +439,10 @@ struct sim_icx {
 	u64 load[SIM_MAX_SOCKETS];
 	struct sim_regs regs;
 	struct platform_device *pdev;
+	u32 nr_chas;
 };
+
+#define SIM_ICX_DEF_CHAS	8
 
 /**
  * struct sim_nic_opts - the shape of a device's NIC (new_device options)
@@ -549,6 +564,10 @@ static inline bool sim_has(const struct sim_dev *sd, enum sim_block b)
  * @advance_check: optional: may the manual clock jump by @ns as far as
  *		   the type's counters go (no counter advancing by more
  *		   than half its range)?  0 or -ERANGE
+ * @opt: optional: a new_device option "@key=@val" of the type's: 0, or
+ *	 -EINVAL if @val is not one it takes; -ENOENT if @key is not its
+ * @check_opts: optional: after the options, whether the type's fit the
+ *		SoC (0 or -EINVAL); it may set defaults for those not given
  *
  * Types register at module init (sim_block_register()), in the order
  * their blocks are built and brought up to date; they are taken down in
@@ -568,6 +587,8 @@ struct sim_block_type {
 	int (*resolve)(struct sim_dev *sd, struct sim_txn *t, u32 has);
 	void (*show_devices)(struct sim_dev *sd, struct seq_file *m);
 	int (*advance_check)(struct sim_dev *sd, u64 ns);
+	int (*opt)(struct sim_dev *sd, const char *key, const char *val);
+	int (*check_opts)(struct sim_dev *sd);
 };
 
 /* The keys of a transaction the user gave (&sim_block_type.resolve). */
@@ -576,6 +597,7 @@ struct sim_block_type {
 #define SIM_HAS_TO_RP	BIT(2)
 #define SIM_HAS_IOMMU	BIT(3)	/* iotlb_miss=, page=, walk=, walk_lat= */
 #define SIM_HAS_LOST_FWD	BIT(4)	/* lost_fwd= */
+#define SIM_HAS_CODE	BIT(5)	/* code= */
 
 #define SIM_MAX_BLOCK_TYPES	8
 
@@ -751,6 +773,12 @@ struct sim_icx_ref {
 	u8 *on;
 	u8 bit;
 };
+
+/* @t is a CPU's access of memory: no PCIe initiator, no target. */
+static inline bool sim_icx_cpu_txn(const struct sim_txn *t)
+{
+	return t->rc == SIM_NO_RC && t->to_rc == SIM_NO_RC;
+}
 
 static inline bool sim_icx_counting(u64 box_ctl, u64 ctl)
 {

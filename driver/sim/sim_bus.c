@@ -5,7 +5,7 @@
  *
  *   echo "ID NR_SOCKETS [soc=t410|icx] [width=BITS] [counters=N] [clock_mhz=F]
  *	   [clock=manual|realtime] [rcs=N] [c2c=gpu1|gpu2|soc] [blocks=LIST]
- *	   [NIC options]" > /sys/bus/upmu_sim/new_device
+ *	   [NIC options] [cha=N]" > /sys/bus/upmu_sim/new_device
  *   echo ID > /sys/bus/upmu_sim/del_device
  *
  * Each socket gets the PMU register blocks of a Tegra410 socket as
@@ -13,7 +13,8 @@
  * from silicon.  blocks= lists them (ucf,cmem,pcie,tgt,c2c,clink,dlink
  * by default).  soc=icx makes an Ice Lake-X instead (blocks=icx: the IIO,
  * IRP and free-running PMU boxes of its 6 IIO stacks per socket, see
- * sim_icx.c); a SoC is one or the other.  "nic" adds a ConnectX/BlueField-like NIC (sim_nic.c),
+ * sim_icx.c; cha=N, 1-40, its CHAs per socket, 8 by default); a SoC is
+ * one or the other.  "nic" adds a ConnectX/BlueField-like NIC (sim_nic.c),
  * e.g. "ID 1 blocks=nic pfs=2 ports=2", shaped by:
  *
  *   pfs=N	physical functions, 1-4 (2): one "upmu-nic-pf" device each
@@ -306,6 +307,39 @@ static int sim_parse_nic_opt(struct sim_dev *sd, const char *tok,
 	return 0;
 }
 
+/* A block type's own option (&sim_block_type.opt): 0, or -EINVAL. */
+static int sim_parse_type_opt(struct sim_dev *sd, const char *tok,
+			      const char *val)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < sim_nr_block_types; i++) {
+		if (!sim_block_types[i]->opt)
+			continue;
+		ret = sim_block_types[i]->opt(sd, tok, val);
+		if (ret != -ENOENT)
+			return ret;
+	}
+	return -EINVAL;
+}
+
+/* Do the types' options fit the SoC (&sim_block_type.check_opts)? */
+static int sim_check_type_opts(struct sim_dev *sd)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < sim_nr_block_types; i++) {
+		if (!sim_block_types[i]->check_opts)
+			continue;
+		ret = sim_block_types[i]->check_opts(sd);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* Options "key=value ..."; anything unknown or out of range is EINVAL. */
 static int sim_parse_opts(struct sim_dev *sd, char *opts)
 {
@@ -332,10 +366,13 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 			ret = !strcmp(val, "manual") ? (sd->manual = true, 0) :
 			      !strcmp(val, "realtime") ? 0 : -EINVAL;
 		else if (!sim_parse_nic_opt(sd, tok, val, &ret))
-			ret = -EINVAL;
+			ret = sim_parse_type_opt(sd, tok, val);
 		if (ret)
 			return -EINVAL;
 	}
+	if (ret)
+		return ret;
+	ret = sim_check_type_opts(sd);
 	if (ret)
 		return ret;
 	if (sd->width < SIM_MIN_WIDTH || sd->width > 64 || !sd->nr_counters ||
@@ -367,7 +404,7 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 	if (!w_id || !w_nr || kstrtou32(w_id, 10, &id) ||
 	    kstrtou32(w_nr, 10, &nr_sockets) || id > INT_MAX || !nr_sockets ||
 	    nr_sockets > SIM_MAX_SOCKETS) {
-		pr_err("upmu_sim: format is \"ID NR_SOCKETS [soc=t410|icx] [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N] [c2c=gpu1|gpu2|soc] [blocks=LIST] [pfs=N] [ports=N] [links=N] [hosts=N] [funcs=N] [nic_khz=F] [nic_log_samples=N] [nic_log_period=N] [nic_socket=N]\", 0 <= ID <= %d, 1 <= NR_SOCKETS <= %d\n",
+		pr_err("upmu_sim: format is \"ID NR_SOCKETS [soc=t410|icx] [width=BITS] [counters=N] [clock_mhz=F] [clock=manual|realtime] [rcs=N] [c2c=gpu1|gpu2|soc] [blocks=LIST] [pfs=N] [ports=N] [links=N] [hosts=N] [funcs=N] [nic_khz=F] [nic_log_samples=N] [nic_log_period=N] [nic_socket=N] [cha=N]\", 0 <= ID <= %d, 1 <= NR_SOCKETS <= %d\n",
 		       INT_MAX, SIM_MAX_SOCKETS);
 		kfree(opts);
 		return -EINVAL;

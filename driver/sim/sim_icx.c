@@ -11,7 +11,11 @@
  *   inbound, a device below stack=K part=P (rc=/rp=, or bdf=) reads
  *   (op=rd) or writes (op=wr) memory, size= bytes per transaction;
  *   outbound, a CPU reads or writes the MMIO space of the device below
- *   to_stack=K to_part=P.  lat= is the latency of each transaction (ns);
+ *   to_stack=K to_part=P;
+ *   a CPU's access of memory (neither stack= nor to_stack=, src=loc_cpu):
+ *   op=rd a demand data read (code=1: a code read), op=wr a store's read
+ *   for ownership, which reach only the CHAs, IMCs and UPI links
+ *   (sim_icx_mem.c).  lat= is the latency of each transaction (ns);
  *   lost_fwd=N, on an inbound write: N of each one's lines lose their
  *   ownership to a snoop once before the write is committed.
  *
@@ -423,8 +427,11 @@ static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 	struct icx_fx fx;
 	unsigned int i;
 
-	if (k < 0)
+	if (k < 0) {
+		/* a CPU's lines reach only the memory side */
+		sim_icx_mem_deliver(sd, t);
 		return;
+	}
 	st = &x->st[t->socket][k];
 	icx_effects(sd, t, &fx);
 	for (i = 0; st->iio_on && i < ICX_IIO_NR_CTRS; i++) {
@@ -575,11 +582,14 @@ static bool icx_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
 /*
  * The topology registers of socket @s.  Link l of socket s goes to link
  * l of socket (s + 1) % sockets, where the traffic model's remote memory
- * is; on one socket no link is up.
+ * is; on one socket no link is up.  Every socket has the same CHAs.
  */
 static u64 icx_topo_read(struct sim_dev *sd, u32 s, u32 off)
 {
 	unsigned int k, p;
+
+	if (off == ICX_TOPO_CHA_CAP)
+		return GENMASK_ULL(sd->icx.nr_chas - 1, 0);
 
 	for (k = 0; k < ICX_NR_UPIS; k++)
 		if (off == ICX_TOPO_UPI(k) && sd->nr_sockets > 1)
@@ -704,7 +714,7 @@ static void sim_icx_del(struct sim_dev *sd)
 static unsigned int sim_icx_units(struct sim_dev *sd, const struct sim_txn *t,
 				  struct sim_unit **u)
 {
-	if (!sim_has(sd, SIM_BLK_ICX) || icx_txn_stack(t) < 0)
+	if (!sim_has(sd, SIM_BLK_ICX))
 		return 0;
 	u[0] = &sd->icx.unit;
 	return 1;
@@ -712,14 +722,14 @@ static unsigned int sim_icx_units(struct sim_dev *sd, const struct sim_txn *t,
 
 /*
  * The fastest counter a transaction advances: an occupancy (lines x
- * latency), or the 4-byte data units.
+ * latency), or the 4-byte data units (more than a CPU line's 9 flits).
  */
 static unsigned int sim_icx_reach(struct sim_dev *sd, const struct sim_txn *t,
 				  struct sim_reach *r)
 {
 	u64 lat = max(sim_cycles_at(sd, t->lat_ns), 1ULL);
 
-	if (!sim_has(sd, SIM_BLK_ICX) || icx_txn_stack(t) < 0)
+	if (!sim_has(sd, SIM_BLK_ICX))
 		return 0;
 	r[0] = (struct sim_reach){
 		.load = &sd->icx.load[t->socket],
@@ -750,6 +760,7 @@ static void sim_icx_catch_up(struct sim_dev *sd, u64 now)
  * An inbound transaction comes from the device below rc= (stack) rp=
  * (part), or the one bdf= names; an outbound one goes to the device
  * below to_rc= to_rp=.  Without a part, the stack's first root port.
+ * A CPU's access of memory (src=loc_cpu) has neither.
  */
 static int sim_icx_resolve(struct sim_dev *sd, struct sim_txn *t, u32 has)
 {
@@ -759,6 +770,9 @@ static int sim_icx_resolve(struct sim_dev *sd, struct sim_txn *t, u32 has)
 	if ((t->rc != SIM_NO_RC && t->to_rc != SIM_NO_RC) || t->hdm || t->addr ||
 	    (t->op != SIM_OP_RD && t->op != SIM_OP_WR) ||
 	    sim_icx_mem_resolve(sd, t))
+		return -EINVAL;
+	/* a code read is a CPU's read */
+	if (t->code && (!sim_icx_cpu_txn(t) || t->op != SIM_OP_RD))
 		return -EINVAL;
 	if (t->to_rc != SIM_NO_RC) {
 		if (t->to_rc >= ICX_NR_STACKS || t->src == SIM_SRC_LOC_NONCPU)
@@ -781,8 +795,10 @@ static int sim_icx_resolve(struct sim_dev *sd, struct sim_txn *t, u32 has)
 	if ((has & SIM_HAS_LOST_FWD) &&
 	    (t->op != SIM_OP_WR || t->lost_fwd > DIV_ROUND_UP(t->size, 64)))
 		return -EINVAL;
+	/* a CPU's access of memory: its core is the requester */
 	if (t->rc == SIM_NO_RC)
-		return has & (SIM_HAS_RP | SIM_HAS_BDF) ? -EINVAL : 0;
+		return has & (SIM_HAS_RP | SIM_HAS_BDF) ||
+		       t->src != SIM_SRC_LOC_CPU ? -EINVAL : 0;
 	if (t->rc >= ICX_NR_STACKS || t->src != SIM_SRC_LOC_NONCPU)
 		return -EINVAL;
 	bus = t->bdf >> 8;
@@ -838,6 +854,29 @@ static int sim_icx_advance_check(struct sim_dev *sd, u64 ns)
 	       BIT_ULL(ICX_CTR_BITS - 1) ? -ERANGE : 0;
 }
 
+/* cha=N: the CHAs of each socket, 1 to ICX_MAX_CHAS. */
+static int sim_icx_opt(struct sim_dev *sd, const char *key, const char *val)
+{
+	u32 n;
+
+	if (strcmp(key, "cha"))
+		return -ENOENT;
+	if (kstrtou32(val, 0, &n) || !n || n > ICX_MAX_CHAS)
+		return -EINVAL;
+	sd->icx.nr_chas = n;
+	return 0;
+}
+
+/* cha= only on an Ice Lake-X; SIM_ICX_DEF_CHAS without it. */
+static int sim_icx_check_opts(struct sim_dev *sd)
+{
+	if (!sd->icx.nr_chas)
+		sd->icx.nr_chas = SIM_ICX_DEF_CHAS;
+	else if (!sim_has(sd, SIM_BLK_ICX))
+		return -EINVAL;
+	return 0;
+}
+
 const struct sim_block_type sim_icx_type = {
 	.name		= "icx",
 	.blocks		= BIT(SIM_BLK_ICX),
@@ -850,4 +889,6 @@ const struct sim_block_type sim_icx_type = {
 	.resolve	= sim_icx_resolve,
 	.show_devices	= sim_icx_show_devices,
 	.advance_check	= sim_icx_advance_check,
+	.opt		= sim_icx_opt,
+	.check_opts	= sim_icx_check_opts,
 };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The memory side of the simulated Ice Lake-X (soc=icx, sim_icx.c's
- * block): per socket ICX_NR_CHAS CHAs, each with an L3 slice that DDIO
+ * block): per socket new_device's cha= CHAs (8 by default, up to 40,
+ * reported in ICX_TOPO_CHA_CAP), each with an L3 slice that DDIO
  * allocates into, ICX_NR_IMCS memory channels and ICX_NR_UPIS UPI
  * links to the other socket, each a PMU box of 4 counters
  * (hw/icx_uncore.h).
@@ -9,32 +10,39 @@
  * A device's inbound transaction of S bytes (stack=, op=rd|wr, count=)
  * is ceil(S/64) lines: a read is PCIRDCUR lines; a write is floor(S/64)
  * full lines (ITOM) and, if S is not a multiple of 64, one partial line
- * (ITOMCACHENEAR).  hit=1: the lines hit in the L3, else they miss;
- * dst=rem: the memory is the other socket's (socket (s + 1) % sockets),
- * else local (dst=loc_cmem, the default).  Each line:
+ * (ITOMCACHENEAR).  A CPU's access of memory of S bytes (no stack=,
+ * src=loc_cpu) is ceil(S/64) lines of a core of the socket: a read is
+ * demand data reads (DRD), with code=1 code reads (CRD), a write reads
+ * for ownership (RFO; the line's write-back comes later, not modelled).
+ * hit=1: the lines hit in the L3, else they miss; dst=rem: the memory
+ * is the other socket's (socket (s + 1) % sockets), else local
+ * (dst=loc_cmem, the default).  Each line:
  *
- *   goes to one CHA of the device's socket, the n-th line of its kind
- *	to CHA n % ICX_NR_CHAS (counting every line of that kind the
+ *   goes to one CHA of the requester's socket, the n-th line of its
+ *	kind to CHA n % cha= (counting every line of that kind the
  *	socket has seen), where it advances TOR_INSERTS (0x35) by 1 and
  *	TOR_OCCUPANCY (0x36) by the transaction's latency (lat=, in
- *	cycles of the clock), when the umask (ICX_TOR_*) has the IO bit,
- *	the line's opcode exactly, its outcome (hit or miss) and its target
- *	(local or remote)
+ *	cycles of the clock), when the umask (ICX_TOR_*) has the
+ *	requester's bit (IO for a device, IA for a core), the line's
+ *	opcode exactly, its outcome (hit or miss) and its target (local or
+ *	remote)
  *   when it misses: costs CAS commands at the memory's socket, the n-th
- *	of each kind on channel n % ICX_NR_IMCS: a read 1 read, a full
- *	write 1 write, a partial write 1 read and 1 write (the rest of the
- *	line), CAS_COUNT (0x04) with umask bits of ICX_CAS_RD / ICX_CAS_WR
+ *	of each kind on channel n % ICX_NR_IMCS: a read (DRD, CRD and RFO
+ *	too) 1 read, a full write 1 write, a partial write 1 read and 1
+ *	write (the rest of the line), CAS_COUNT (0x04) with umask bits of
+ *	ICX_CAS_RD / ICX_CAS_WR
  *   when it misses remote memory: crosses UPI link n % ICX_NR_UPIS
- *	(the n-th line the device's socket sent or fetched) of both
- *	sockets as 9 data flits one way (a read's data to the device's
+ *	(the n-th line the requester's socket sent or fetched) of both
+ *	sockets as 9 data flits one way (a read's data to the requester's
  *	socket, a write's from it) and 1 non-data flit the other way (the
  *	read's request, the write's completion): TxL_FLITS (0x02) and
  *	RxL_FLITS (0x03) with umask ICX_FLITS_ALL_DATA or _NON_DATA
  *
  * Hits cost no CAS and no flits.  Clockticks (CHA and IMC event 0x00,
  * UPI 0x01) advance once per cycle of the clock (clock_mhz); the links
- * never enter L1 (L1_POWER_CYCLES, 0x21, stays 0); no CPU request
- * reaches a CHA (IA and RFO umasks count nothing).  Other events and
+ * never enter L1 (L1_POWER_CYCLES, 0x21, stays 0).  A TOR umask of all
+ * opcodes (UNC_CHA_TOR_INSERTS.IA, .IO, ..._MISS) counts nothing: the
+ * opcode is matched exactly.  Other events and
  * the CHA's filter count nothing or change nothing; a threshold (thresh,
  * inv, edge) makes a counter count cycles (sim_icx_judge()).  The split
  * of lines over boxes is exact for traffic given in order (injects); the
@@ -47,11 +55,14 @@
 
 #include "sim.h"
 
-static const u32 icx_cha_off[ICX_NR_CHAS] = ICX_CHA_OFFSETS;
+static const u32 icx_cha_off[ICX_MAX_CHAS] = ICX_CHA_OFFSETS;
 static const u32 icx_opc[SIM_ICX_NR_LINES] = {
 	[SIM_ICX_RD] = ICX_OPC_PCIRDCUR,
 	[SIM_ICX_WR_FULL] = ICX_OPC_ITOM,
 	[SIM_ICX_WR_PART] = ICX_OPC_ITOMCACHENEAR,
+	[SIM_ICX_DRD] = ICX_OPC_IA_DRD,
+	[SIM_ICX_RFO] = ICX_OPC_IA_RFO,
+	[SIM_ICX_CRD] = ICX_OPC_IA_CRD,
 };
 
 /* How many of the items [@first, @first + @n) go to box @b of @nr. */
@@ -107,11 +118,13 @@ static void icx_box_count(struct sim_icx_box *box, u8 ev, icx_match_t match,
 
 /**
  * struct icx_lines - lines of one kind a batch brings to the CHAs
+ * @req: their requester's umask bit (ICX_TOR_IO, ICX_TOR_IA)
  * @opc: their opcode
  * @hit: they hit in the L3
  * @remote: their memory is the other socket's
  */
 struct icx_lines {
+	u32 req;
 	u32 opc;
 	bool hit;
 	bool remote;
@@ -121,7 +134,7 @@ static bool icx_tor_match(u32 um, const void *arg)
 {
 	const struct icx_lines *l = arg;
 
-	return (um & ICX_TOR_IO) && FIELD_GET(ICX_TOR_OPC, um) == l->opc &&
+	return (um & l->req) && FIELD_GET(ICX_TOR_OPC, um) == l->opc &&
 	       (um & (l->hit ? ICX_TOR_HIT : ICX_TOR_MISS)) &&
 	       (um & (l->remote ? ICX_TOR_REMOTE : ICX_TOR_LOCAL));
 }
@@ -136,18 +149,22 @@ static bool icx_flit_match(u32 um, const void *arg)
 	return um == *(const u32 *)arg;
 }
 
-/* @n lines of kind @k of socket @m's CHAs, each the batch's latency in the TOR. */
-static void icx_cha_lines(struct sim_icx_mem *m, unsigned int k, u64 n,
-			  const struct icx_lines *l, const struct icx_at *at)
+/*
+ * @n lines of kind @k of socket @m's @nr CHAs, each the batch's latency
+ * in the TOR.
+ */
+static void icx_cha_lines(struct sim_icx_mem *m, unsigned int nr,
+			  unsigned int k, u64 n, const struct icx_lines *l,
+			  const struct icx_at *at)
 {
 	unsigned int c;
 
-	for (c = 0; c < ICX_NR_CHAS; c++) {
+	for (c = 0; c < nr; c++) {
 		u64 in;
 
 		if (!m->cha[c].on)
 			continue;
-		in = icx_share(m->lines[k], n, c, ICX_NR_CHAS);
+		in = icx_share(m->lines[k], n, c, nr);
 		icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_INSERTS, icx_tor_match, l,
 			      in, 1, at);
 		icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_OCCUPANCY, icx_tor_match, l,
@@ -201,46 +218,70 @@ static void icx_upi(struct sim_icx_mem *m, struct sim_icx_mem *peer, u64 n,
 	m->xfers += n;
 }
 
-/**
- * sim_icx_mem_deliver() - what a batch does to the CHAs, IMCs and UPI
- * @sd: the SoC
- * @t: the batch; only a device's (inbound) transactions reach them
+/*
+ * The lines of each kind (SIM_ICX_*) that @t brings to the CHAs, into
+ * @n; whether its data comes to the requester's socket (a read's, a
+ * read for ownership's).  A device's read is PCIRDCUR lines, its write
+ * full (ITOM) and partial (ITOMCACHENEAR) lines; a core's read of a
+ * line is DRD (CRD with code=1), its write RFO.
  */
-void sim_icx_mem_deliver(struct sim_dev *sd, const struct sim_txn *t)
+static bool icx_lines_of(const struct sim_txn *t, u64 *n)
 {
-	struct sim_icx *x = &sd->icx;
-	bool remote = t->dst == SIM_DST_REM, rd = t->op == SIM_OP_RD;
-	u32 ms = remote ? (t->socket + 1) % sd->nr_sockets : t->socket;
-	struct sim_icx_mem *m = &x->mem[t->socket], *home = &x->mem[ms];
-	struct icx_at at = { .t = t, .cyc = sim_icx_cycle(sd) };
-	u64 n[SIM_ICX_NR_LINES] = {};
-	unsigned int k;
+	u64 lines = DIV_ROUND_UP(t->size, 64) * t->count;
+	bool rd = t->op == SIM_OP_RD;
 
-	if (t->rc == SIM_NO_RC)
-		return;
+	if (sim_icx_cpu_txn(t)) {
+		n[rd ? t->code ? SIM_ICX_CRD : SIM_ICX_DRD : SIM_ICX_RFO] = lines;
+		return true;
+	}
 	if (rd) {
-		n[SIM_ICX_RD] = DIV_ROUND_UP(t->size, 64) * t->count;
+		n[SIM_ICX_RD] = lines;
 	} else {
 		n[SIM_ICX_WR_FULL] = t->size / 64 * t->count;
 		n[SIM_ICX_WR_PART] = t->size % 64 ? t->count : 0;
 	}
+	return rd;
+}
+
+/**
+ * sim_icx_mem_deliver() - what a batch does to the CHAs, IMCs and UPI
+ * @sd: the SoC
+ * @t: the batch; a device's (inbound) transactions and a CPU's accesses
+ *     of memory reach them, a CPU's MMIO accesses do not
+ */
+void sim_icx_mem_deliver(struct sim_dev *sd, const struct sim_txn *t)
+{
+	struct sim_icx *x = &sd->icx;
+	bool remote = t->dst == SIM_DST_REM, cpu = sim_icx_cpu_txn(t), to_req;
+	u32 ms = remote ? (t->socket + 1) % sd->nr_sockets : t->socket;
+	struct sim_icx_mem *m = &x->mem[t->socket], *home = &x->mem[ms];
+	struct icx_at at = { .t = t, .cyc = sim_icx_cycle(sd) };
+	u64 n[SIM_ICX_NR_LINES] = {}, rds, wrs;
+	unsigned int k;
+
+	if (t->rc == SIM_NO_RC && !cpu)
+		return;
+	to_req = icx_lines_of(t, n);
 	for (k = 0; k < SIM_ICX_NR_LINES; k++) {
-		struct icx_lines l = { .opc = icx_opc[k], .hit = t->hit,
+		struct icx_lines l = { .req = cpu ? ICX_TOR_IA : ICX_TOR_IO,
+				       .opc = icx_opc[k], .hit = t->hit,
 				       .remote = remote };
 
 		if (n[k])
-			icx_cha_lines(m, k, n[k], &l, &at);
+			icx_cha_lines(m, x->nr_chas, k, n[k], &l, &at);
 	}
 	if (t->hit)
 		return;
-	if (rd || n[SIM_ICX_WR_PART])
-		icx_cas(home, SIM_ICX_CAS_RD, n[SIM_ICX_RD] + n[SIM_ICX_WR_PART], &at);
-	if (!rd)
-		icx_cas(home, SIM_ICX_CAS_WR, n[SIM_ICX_WR_FULL] + n[SIM_ICX_WR_PART],
-			&at);
+	/* a partial write reads the rest of its line; a core's lines are reads */
+	rds = n[SIM_ICX_RD] + n[SIM_ICX_WR_PART] + n[SIM_ICX_DRD] +
+	      n[SIM_ICX_RFO] + n[SIM_ICX_CRD];
+	wrs = n[SIM_ICX_WR_FULL] + n[SIM_ICX_WR_PART];
+	if (rds)
+		icx_cas(home, SIM_ICX_CAS_RD, rds, &at);
+	if (wrs)
+		icx_cas(home, SIM_ICX_CAS_WR, wrs, &at);
 	if (remote)
-		icx_upi(m, home, n[SIM_ICX_RD] + n[SIM_ICX_WR_FULL] +
-			n[SIM_ICX_WR_PART], rd, &at);
+		icx_upi(m, home, rds + wrs - n[SIM_ICX_WR_PART], to_req, &at);
 }
 
 static void icx_clock(struct sim_icx_box *box, unsigned int nr, u8 ev,
@@ -273,7 +314,7 @@ void sim_icx_mem_tick(struct sim_dev *sd, u64 c0, u64 c1)
 	for (s = 0; s < sd->nr_sockets; s++) {
 		struct sim_icx_mem *m = &sd->icx.mem[s];
 
-		icx_clock(m->cha, ICX_NR_CHAS, ICX_CHA_EV_CLOCKTICKS, c0, c1);
+		icx_clock(m->cha, sd->icx.nr_chas, ICX_CHA_EV_CLOCKTICKS, c0, c1);
 		icx_clock(m->imc, ICX_NR_IMCS, ICX_IMC_EV_CLOCKTICKS, c0, c1);
 		icx_dclk(m->imc, c0, c1);
 		icx_clock(m->upi, ICX_NR_UPIS, ICX_UPI_EV_CLOCKTICKS, c0, c1);
@@ -337,7 +378,7 @@ bool sim_icx_mem_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
 	struct sim_icx_mem *m = &x->mem[s];
 	u32 b;
 
-	for (b = 0; b < ICX_NR_CHAS; b++) {
+	for (b = 0; b < x->nr_chas; b++) {
 		u32 base = ICX_CHA_BOX_CTL(icx_cha_off[b]);
 
 		if (off >= base && off < base + ICX_MSR(ICX_CHA_MSRS))
@@ -368,9 +409,9 @@ bool sim_icx_mem_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
  * @sd: the SoC
  * @t: the transaction
  *
- * A device's reads and writes go to local memory (dst=loc_cmem, the
- * default) or, on more than one socket, remote memory (dst=rem); a
- * CPU's MMIO access names no memory.
+ * A device's reads and writes, and a CPU's, go to local memory
+ * (dst=loc_cmem, the default) or, on more than one socket, remote memory
+ * (dst=rem); a CPU's MMIO access names no memory.
  *
  * Return: 0 or -EINVAL.
  */
@@ -378,6 +419,6 @@ int sim_icx_mem_resolve(struct sim_dev *sd, const struct sim_txn *t)
 {
 	if (t->dst == SIM_DST_LOC_CMEM)
 		return 0;
-	return t->dst == SIM_DST_REM && t->rc != SIM_NO_RC &&
+	return t->dst == SIM_DST_REM && t->to_rc == SIM_NO_RC &&
 	       sd->nr_sockets > 1 ? 0 : -EINVAL;
 }

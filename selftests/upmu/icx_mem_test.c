@@ -36,6 +36,7 @@
 #define NR_CHAS	8
 #define NR_IMCS	12
 #define NR_UPIS	3
+#define MAX_CHAS	40	/* cha= of new_device, at most */
 
 /* perf's Ice Lake-X JSON: TOR inserts of device requests (event 0x35) */
 #define TOR(um)			"event=0x35,umask=" um
@@ -50,6 +51,19 @@
 #define IO_ITOMCACHENEAR	TOR("0xcd43ff04")
 #define IO_MISS_RFO		TOR("0xc803fe04")
 #define OCC_IO_MISS_PCIRDCUR	"event=0x36,umask=0xc8f3fe04"
+/* ... and of a core's requests (IA): DRD, RFO, CRD */
+#define IA_DRD			TOR("0xc817ff01")
+#define IA_MISS_DRD		TOR("0xc817fe01")
+#define IA_HIT_DRD		TOR("0xc817fd01")
+#define IA_MISS_DRD_LOCAL	TOR("0xc816fe01")
+#define IA_MISS_DRD_REMOTE	TOR("0xc8177e01")
+#define IA_MISS_RFO		TOR("0xc807fe01")
+#define IA_HIT_RFO		TOR("0xc807fd01")
+#define IA_MISS_RFO_REMOTE	TOR("0xc8077e01")
+#define IA_MISS_CRD		TOR("0xc80ffe01")
+#define IA_MISS_CRD_LOCAL	TOR("0xc80efe01")
+#define IA_MISS_ALL		TOR("0xc001fe01")	/* all opcodes */
+#define OCC_IA_MISS_DRD		"event=0x36,umask=0xc817fe01"
 #define CAS_RD			"event=0x4,umask=0xf"
 #define CAS_WR			"event=0x4,umask=0x30"
 #define TXL_DATA		"event=0x2,umask=0xf"
@@ -88,7 +102,7 @@ static const char *box_name(const char *kind, unsigned int i)
  * @nr: boxes
  */
 struct box_ev {
-	int fd[NR_IMCS];
+	int fd[MAX_CHAS];
 	unsigned int nr;
 };
 
@@ -505,6 +519,240 @@ TEST_F(icx_mem, dst_option)
 	EXPECT_EQ(0, inject("socket=0 stack=0 op=rd dst=loc_cmem"));
 }
 
+/*
+ * The CHAs are as many as new_device's cha= (8 by default, 1-40), the
+ * same on both sockets; the driver makes uncore_cha_0..N-1 of what the
+ * (simulated) hardware reports.
+ */
+TEST_F(icx_mem, cha_option)
+{
+	EXPECT_TRUE(pmu_exists(CHA(7)));
+	EXPECT_FALSE(pmu_exists(CHA(8)));
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 2, "soc=icx cha=0"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 2, "soc=icx cha=41"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 2, "soc=icx cha=x"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 2, "cha=8"));	/* a Tegra410 */
+	EXPECT_FALSE(pmu_exists(CHA(0)));
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "cha=1 soc=icx clock=manual"));
+	EXPECT_TRUE(pmu_exists(CHA(0)));
+	EXPECT_FALSE(pmu_exists(CHA(1)));
+	expect_file(_metadata, CHA(0), "cpumask", "0,2");
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx clock=manual cha=40"));
+	EXPECT_TRUE(pmu_exists(CHA(39)));
+	EXPECT_FALSE(pmu_exists(CHA(40)));
+	expect_file(_metadata, CHA(39), "cpumask", "0,2");
+	expect_file(_metadata, CHA(39), "format/umask", "config:8-15,32-57");
+}
+
+/*
+ * Lines spread over the CHAs as they do over 8: the n-th to CHA n % N,
+ * per socket.  cha=3: 10 reads of socket 0 give 4, 3, 3; 5 of socket 1
+ * give 2, 2, 1.  cha=40: 100 lines of socket 1 give 3 to CHAs 0-19 and
+ * 2 to 20-39 (the last six, 34-39, at upstream's MSR offsets below the
+ * others), and socket 0's 41 writes 2 to CHA 0 and 1 to the others.
+ */
+TEST_F(icx_mem, tor_spread_over_n_chas)
+{
+	uint64_t w3s0[3] = { 4, 3, 3 }, w3s1[3] = { 2, 2, 1 };
+	uint64_t w40s1[MAX_CHAS], w40s0[MAX_CHAS];
+	struct box_ev s0, s1;
+	unsigned int i;
+
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx clock=manual cha=3"));
+	box_open(_metadata, &s0, "cha", 3, IO_MISS_PCIRDCUR, 0);
+	box_open(_metadata, &s1, "cha", 3, IO_MISS_PCIRDCUR, 2);
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=10"));
+	ASSERT_EQ(0, inject("socket=1 stack=2 op=rd size=320 count=1"));
+	box_expect(_metadata, &s0, w3s0, "cha=3, socket 0");
+	box_expect(_metadata, &s1, w3s1, "cha=3, socket 1");
+	box_close(&s1);
+	box_close(&s0);
+
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx clock=manual cha=40"));
+	box_open(_metadata, &s1, "cha", MAX_CHAS, IO_MISS_PCIRDCUR, 2);
+	box_open(_metadata, &s0, "cha", MAX_CHAS, IO_MISS_ITOM, 0);
+	ASSERT_EQ(0, inject("socket=1 stack=0 op=rd size=4096 count=1"));
+	ASSERT_EQ(0, inject("socket=1 stack=0 op=rd size=64 count=36"));
+	ASSERT_EQ(0, inject("socket=0 stack=1 op=wr size=2624 count=1"));
+	for (i = 0; i < MAX_CHAS; i++) {
+		w40s1[i] = i < 20 ? 3 : 2;
+		w40s0[i] = i ? 1 : 2;
+	}
+	box_expect(_metadata, &s1, w40s1, "cha=40, socket 1 reads");
+	box_expect(_metadata, &s0, w40s0, "cha=40, socket 0 writes");
+	box_close(&s0);
+	box_close(&s1);
+}
+
+/* The sum over the boxes of @e, which it closes. */
+static uint64_t sum_take(struct __test_metadata *_metadata, struct box_ev *e)
+{
+	uint64_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < e->nr; i++)
+		sum += count_of(_metadata, e->fd[i]);
+	box_close(e);
+	return sum;
+}
+
+/**
+ * struct sum_want - an event on every box of a kind of a socket, and
+ *		     the sum over them that some traffic gives
+ * @kind: "cha", "imc", "upi"
+ * @nr: its boxes
+ * @spec: the event
+ * @cpu: a CPU of the socket
+ * @want: the sum
+ */
+struct sum_want {
+	const char *kind;
+	unsigned int nr;
+	const char *spec;
+	int cpu;
+	uint64_t want;
+};
+
+#define SUM_MAX	16
+
+/* Open @w's events, inject @traffic's @nt lines, check the sums. */
+static void sums_expect(struct __test_metadata *_metadata,
+			const struct sum_want *w, unsigned int n,
+			const char * const *traffic, unsigned int nt)
+{
+	struct box_ev e[SUM_MAX];
+	unsigned int i;
+
+	ASSERT_GE(SUM_MAX, (int)n);
+	for (i = 0; i < n; i++)
+		box_open(_metadata, &e[i], w[i].kind, w[i].nr, w[i].spec, w[i].cpu);
+	for (i = 0; i < nt; i++)
+		ASSERT_EQ(0, inject(traffic[i])) TH_LOG("%s", traffic[i]);
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(w[i].want, sum_take(_metadata, &e[i]))
+			TH_LOG("%s/%s/ on CPU %d", w[i].kind, w[i].spec, w[i].cpu);
+}
+
+/*
+ * A CPU's accesses of memory (no stack=): each line a TOR insert of a
+ * core (IA) with its opcode (DRD, RFO, CRD with code=1), outcome and
+ * target; a miss a CAS read at the memory's socket, a remote miss 9
+ * data flits to the requester's socket and 1 non-data flit back.
+ *
+ *   socket 0: 10 x 128 bytes, lat=100, that miss local memory: 20 DRD
+ *	       6 x 64 bytes, lat=300, that miss remote memory: 6 DRD
+ *   socket 1: 5 writes that miss local memory: 5 RFO
+ *	       3 code reads that miss remote memory: 3 CRD
+ *
+ * CAS reads: socket 0 20 + 3 (socket 1's code), socket 1 6 + 5.  Data
+ * flits sent: socket 0 3 x 9, socket 1 6 x 9; requests: 6 and 3.  No
+ * device line (IO).
+ */
+TEST_F(icx_mem, cpu_lines_miss)
+{
+	static const struct sum_want w[] = {
+		{ "cha", NR_CHAS, IA_MISS_DRD, 0, 26 },
+		{ "cha", NR_CHAS, IA_MISS_DRD_LOCAL, 0, 20 },
+		{ "cha", NR_CHAS, IA_MISS_DRD_REMOTE, 0, 6 },
+		{ "cha", NR_CHAS, OCC_IA_MISS_DRD, 0, 20 * 100 + 6 * 300 },
+		{ "cha", NR_CHAS, IA_MISS_RFO, 2, 5 },
+		{ "cha", NR_CHAS, IA_MISS_CRD, 2, 3 },
+		{ "cha", NR_CHAS, IA_MISS_CRD_LOCAL, 2, 0 },
+		{ "cha", NR_CHAS, IO_MISS_PCIRDCUR, 2, 0 },
+		{ "imc", NR_IMCS, CAS_RD, 0, 23 },
+		{ "imc", NR_IMCS, CAS_RD, 2, 11 },
+		{ "upi", NR_UPIS, TXL_DATA, 0, 27 },
+		{ "upi", NR_UPIS, TXL_DATA, 2, 54 },
+		{ "upi", NR_UPIS, TXL_NON_DATA, 0, 6 },
+		{ "upi", NR_UPIS, TXL_NON_DATA, 2, 3 },
+	};
+	static const char * const traffic[] = {
+		"socket=0 op=rd size=128 count=10 lat=100",
+		"socket=0 src=loc_cpu op=rd size=64 count=6 dst=rem lat=300",
+		"socket=1 op=wr size=64 count=5",
+		"socket=1 op=rd code=1 size=64 count=3 dst=rem",
+	};
+
+	sums_expect(_metadata, w, ARRAY_SIZE(w), traffic, ARRAY_SIZE(traffic));
+}
+
+/*
+ * Hits: TOR inserts of their outcome, no CAS (socket 0's 7 CAS reads are
+ * socket 1's RFOs that miss its memory); the umask of all opcodes
+ * counts nothing (the opcode is matched exactly); the n-th line of a
+ * kind goes to CHA n % N, as a device's do.
+ */
+TEST_F(icx_mem, cpu_lines_hit)
+{
+	static const uint64_t per_cha[NR_CHAS] = { 2, 2, 2, 1, 1, 1, 1, 1 };
+	static const struct sum_want w[] = {
+		{ "cha", NR_CHAS, IA_DRD, 0, 11 },
+		{ "cha", NR_CHAS, IA_MISS_DRD, 0, 0 },
+		{ "imc", NR_IMCS, CAS_RD, 0, 7 },
+		{ "cha", NR_CHAS, IA_HIT_RFO, 2, 8 },
+		{ "cha", NR_CHAS, IA_MISS_RFO_REMOTE, 2, 7 },
+		{ "cha", NR_CHAS, IA_MISS_ALL, 2, 0 },
+	};
+	static const char * const traffic[] = {
+		"socket=0 op=rd size=64 count=11 hit=1 lat=50",
+		"socket=1 op=wr size=256 count=2 hit=1 dst=rem",
+		"socket=1 op=wr size=64 count=7 dst=rem",
+	};
+	struct box_ev spread;
+
+	box_open(_metadata, &spread, "cha", NR_CHAS, IA_HIT_DRD, 0);
+	sums_expect(_metadata, w, ARRAY_SIZE(w), traffic, ARRAY_SIZE(traffic));
+	box_expect(_metadata, &spread, per_cha, "IA_HIT_DRD per CHA");
+	box_close(&spread);
+}
+
+/*
+ * Parallel reads, as perf's metric counts them: TOR_OCCUPANCY.IA_MISS_DRD
+ * with thresh=1 counts each CHA's cycles with a read in flight.  16
+ * lines of 100 cycles: 2 on each of the 8 CHAs of socket 0, 100 cycles
+ * each, 800 in all, against an occupancy of 1600: 2 reads in parallel.
+ */
+TEST_F(icx_mem, cpu_parallel_reads)
+{
+	struct box_ev occ, cyc;
+
+	box_open(_metadata, &cyc, "cha", NR_CHAS, OCC_IA_MISS_DRD ",thresh=1", 0);
+	ASSERT_EQ(0, inject("socket=0 op=rd size=64 count=16 lat=100"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "1000"));
+	EXPECT_EQ(800ULL, sum_take(_metadata, &cyc));
+	box_open(_metadata, &occ, "cha", NR_CHAS, OCC_IA_MISS_DRD, 0);
+	ASSERT_EQ(0, inject("socket=0 op=rd size=64 count=16 lat=100"));
+	EXPECT_EQ(1600ULL, sum_take(_metadata, &occ));
+}
+
+/* A CPU's lines: src=loc_cpu, no stack, code=1 only on its reads. */
+TEST_F(icx_mem, cpu_lines_errors)
+{
+	EXPECT_EQ(-EINVAL, inject("socket=0 op=rd src=loc_noncpu"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 op=rd src=rem"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 op=wr code=1"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 op=rd code=2"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=0 op=rd code=1"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 to_stack=0 op=rd code=1"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 op=rd part=1"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 op=rd dst=loc_gmem"));
+	EXPECT_EQ(0, inject("socket=0 op=rd code=1 dst=rem"));
+	EXPECT_EQ(0, inject("socket=0 op=rd code=0"));
+	/* a Tegra410 has no code reads */
+	ASSERT_EQ(0, sim_new(SIM_ID + 1, 1, "clock=manual"));
+	EXPECT_EQ(-EINVAL, sim_ctl(SIM_ID + 1, "inject", "socket=0 op=rd code=1"));
+	EXPECT_EQ(0, sim_ctl(SIM_ID + 1, "inject", "socket=0 op=rd"));
+	EXPECT_EQ(0, sim_del(SIM_ID + 1));
+	/* one socket: no remote memory */
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	ASSERT_EQ(0, sim_new(SIM_ID, 1, "soc=icx clock=manual"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 op=rd dst=rem"));
+}
+
 /* ---- perf, unchanged ------------------------------------------------------ */
 
 /*
@@ -523,6 +771,8 @@ TEST_F(icx_mem, dst_option)
 	"echo socket=0 stack=2 op=wr size=300 count=100000 hit=1 iotlb_miss=1 > %1$s/inject && " \
 	"echo socket=1 stack=0 op=rd size=4096 count=20000 hit=1 > %1$s/inject"
 #define M	1000000.0
+/* The traffic of a test that does not run PERF_TRAFFIC's (perf_run()) */
+static const char *perf_traffic;
 
 /**
  * struct perf_val - what perf printed of an event or a metric
@@ -564,7 +814,7 @@ static void perf_run(struct __test_metadata *_metadata, const char *perf,
 	FILE *p;
 
 	snprintf(dir, sizeof(dir), "%s/%u", SIM_DEBUGFS, SIM_ID);
-	snprintf(traffic, sizeof(traffic), PERF_TRAFFIC, dir);
+	snprintf(traffic, sizeof(traffic), perf_traffic ?: PERF_TRAFFIC, dir);
 	snprintf(cmd, sizeof(cmd), "%s %s stat -x, -a %s -- sh -c '%s' 2>&1",
 		 ICX_CPUID, perf, args, traffic);
 	p = popen(cmd, "r");
@@ -725,6 +975,72 @@ static const struct metric metrics_61[] = {
 	{ .name = "io_bandwidth_disk_or_network_reads", .bytes = 3.7 * M * 64 },
 	{ .name = "io_bandwidth_disk_or_network_writes", .bytes = 7.68 * M * 64 },
 };
+
+/*
+ * CPU traffic (demand data reads that miss the L3) during perf stat -a:
+ * socket 0 reads 1.92M lines of its memory (30000 x 4 KiB), socket 1
+ * 0.64M lines of socket 0's; socket 0 also reads 0.32M lines that hit
+ * and writes 0.16M (RFO) that miss, neither of them reads of memory.
+ */
+#define PERF_CPU_TRAFFIC						\
+	"echo socket=0 op=rd size=4096 count=30000 lat=200 > %1$s/inject && " \
+	"echo socket=1 op=rd size=4096 count=10000 dst=rem lat=400 > %1$s/inject && " \
+	"echo socket=0 op=rd size=4096 count=5000 hit=1 > %1$s/inject && " \
+	"echo socket=0 op=wr size=4096 count=2500 > %1$s/inject"
+
+/* The share of the reads of memory that are local: 1.92 / 2.56. */
+static const struct metric cpu_metrics[] = {
+	{ .name = "numa_reads_addressed_to_local_dram", .ratio = 75 },
+	{ .name = "numa_reads_addressed_to_remote_dram", .ratio = 25 },
+};
+
+/*
+ * On 40 CHAs (perf adds an event up over uncore_cha_0..39, the PMUs of
+ * its name): PERF_TRAFFIC's device lines, then CPU_TRAFFIC.
+ */
+static void perf_cha40_cpu(struct __test_metadata *_metadata, const char *perf)
+{
+	struct perf_val io[] = {
+		{ .name = "UNC_CHA_TOR_INSERTS.IO_MISS_PCIRDCUR", .val = 6.4 * M },
+		{ .name = "UNC_CHA_TOR_INSERTS.IO_HIT_PCIRDCUR", .val = 1.28 * M },
+		{ .name = "UNC_CHA_TOR_INSERTS.IO_MISS_ITOM", .val = 3.2 * M },
+	};
+	struct perf_val a[] = {
+		{ .name = "UNC_CHA_TOR_INSERTS.IA_MISS_DRD", .val = 2.56 * M },
+		{ .name = "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_LOCAL", .val = 1.92 * M },
+		{ .name = "UNC_CHA_TOR_INSERTS.IA_MISS_DRD_REMOTE", .val = 0.64 * M },
+		{ .name = "UNC_CHA_TOR_INSERTS.IA_HIT_DRD", .val = 0.32 * M },
+	};
+	struct perf_val b[] = {
+		{ .name = "UNC_CHA_TOR_INSERTS.IA_MISS_RFO", .val = 0.16 * M },
+		{ .name = "UNC_CHA_TOR_OCCUPANCY.IA_MISS_DRD", .val = 1.92 * M * 200 +
+									0.64 * M * 400 },
+		{ .name = "UNC_M_CAS_COUNT.RD", .val = 2.72 * M },
+	};
+
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx clock=manual cha=40"));
+	ASSERT_TRUE(pmu_exists(CHA(39)));
+	perf_json_run(_metadata, perf, io, ARRAY_SIZE(io));
+	perf_traffic = PERF_CPU_TRAFFIC;
+	perf_json_run(_metadata, perf, a, ARRAY_SIZE(a));
+	perf_json_run(_metadata, perf, b, ARRAY_SIZE(b));
+	perf_metrics(_metadata, perf, cpu_metrics, ARRAY_SIZE(cpu_metrics));
+}
+
+TEST_F(icx_mem, perf_cha40_cpu_debian)
+{
+	perf_cha40_cpu(_metadata, getenv("PERF") ?: "/usr/bin/perf");
+}
+
+TEST_F(icx_mem, perf_cha40_cpu_upmu_perf)
+{
+	const char *perf = getenv("UPMU_PERF");
+
+	if (!perf || access(perf, X_OK))
+		SKIP(return, "no patched perf (UPMU_PERF)");
+	perf_cha40_cpu(_metadata, perf);
+}
 
 TEST_F(icx_mem, perf_json_names_debian)
 {

@@ -150,6 +150,12 @@
 #define ICX_UPI_TOPO_PORT	GENMASK(12, 8)		/* the peer's link */
 #define ICX_UPI_TOPO_DIE	GENMASK(19, 16)		/* the peer's socket */
 #define ICX_UPI_TOPO_UP		BIT(31)
+/*
+ * The CHAs of the socket (as on silicon CAPID6 and CAPID7, PCI config
+ * 0x9c and 0xa0 of 8086:345b, say): one bit per CHA that is enabled,
+ * CAPID6 the low half; CHA boxes 0 to (the number of bits) - 1 exist.
+ */
+#define ICX_TOPO_CHA_CAP	0x780
 
 /*
  * CHA (caching and home agent, one per L3 slice): MSRs as on silicon,
@@ -158,10 +164,16 @@
  * (config:8-15,32-57 in perf's format, as upstream), i.e. the low byte
  * and the 24 bits above it of perf's JSON "UMask".
  */
-#define ICX_NR_CHAS		8	/* CHAs (L3 slices) per socket */
+#define ICX_MAX_CHAS		40	/* CHAs (L3 slices) per socket, at most */
 #define ICX_MEM_NR_CTRS		4	/* counters of a CHA, IMC or UPI box */
-#define ICX_CHA_OFFSETS		{ 0x2a0, 0x2ae, 0x2bc, 0x2ca,	\
-				  0x2d8, 0x2e6, 0x2f4, 0x302 }
+#define ICX_CHA_OFFSETS		{ 0x2a0, 0x2ae, 0x2bc, 0x2ca, 0x2d8,	\
+				  0x2e6, 0x2f4, 0x302, 0x310, 0x31e,	\
+				  0x32c, 0x33a, 0x348, 0x356, 0x364,	\
+				  0x372, 0x380, 0x38e, 0x3aa, 0x3b8,	\
+				  0x3c6, 0x3d4, 0x3e2, 0x3f0, 0x3fe,	\
+				  0x40c, 0x41a, 0x428, 0x436, 0x444,	\
+				  0x452, 0x460, 0x46e, 0x47c, 0x0,	\
+				  0xe, 0x1c, 0x2a, 0x38, 0x46 }
 #define ICX_CHA_BOX_CTL(o)	ICX_MSR(0xb60 + (o))
 #define ICX_CHA_CTL(o, i)	ICX_MSR(0xb61 + (o) + (i))
 #define ICX_CHA_FILTER0(o)	ICX_MSR(0xb65 + (o))
@@ -176,6 +188,7 @@
 #define ICX_CHA_EV_TOR_INSERTS		0x35
 #define ICX_CHA_EV_TOR_OCCUPANCY	0x36	/* counter 0 only */
 /* The 32-bit TOR umask: requester, outcome, target, opcode */
+#define ICX_TOR_IA		BIT(0)		/* requests from cores */
 #define ICX_TOR_IO		BIT(2)		/* requests from IIO */
 #define ICX_TOR_HIT		BIT(8)		/* that hit in the L3 */
 #define ICX_TOR_MISS		BIT(9)		/* that miss */
@@ -186,6 +199,9 @@
 #define ICX_OPC_ITOM		0x6621		/* device write of a full line */
 #define ICX_OPC_ITOMCACHENEAR	0x66a1		/* device write of part of one */
 #define ICX_OPC_RFO		0x6401		/* read for ownership */
+#define ICX_OPC_IA_DRD		0x640b		/* a core's demand data read */
+#define ICX_OPC_IA_RFO		0x6403		/* a core's read for ownership */
+#define ICX_OPC_IA_CRD		0x6407		/* a core's code read */
 
 /*
  * IMC channels (4 controllers x 3 channels) and UPI links: on silicon
