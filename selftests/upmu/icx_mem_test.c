@@ -1056,7 +1056,8 @@ TEST_F(icx_mem, perf_json_names_upmu_perf)
 	perf_json_names(_metadata, perf);
 }
 
-TEST_F(icx_mem, perf_metrics_debian)
+/* Many perf stat runs: under a loaded debug guest near the default 120 s. */
+TEST_F_TIMEOUT(icx_mem, perf_metrics_debian, 300)
 {
 	const char *perf = getenv("PERF") ?: "/usr/bin/perf";
 
@@ -1064,7 +1065,7 @@ TEST_F(icx_mem, perf_metrics_debian)
 	perf_metrics(_metadata, perf, metrics_61, ARRAY_SIZE(metrics_61));
 }
 
-TEST_F(icx_mem, perf_metrics_upmu_perf)
+TEST_F_TIMEOUT(icx_mem, perf_metrics_upmu_perf, 300)
 {
 	const char *perf = getenv("UPMU_PERF");
 
