@@ -3,8 +3,8 @@
  * upmu_bench's icx section (bench/README): what a read of an Ice Lake-X
  * uncore counter costs, IIO, CHA, IMC and UPI, against cpu-clock on the
  * same CPU (the hardening issue's read goal, applied to this family),
- * and whether it grows with the simulator's traffic: each turn of a
- * round with one flow and with sixteen flows over both sockets' stacks.
+ * and whether it grows with traffic the counters do not see: each turn
+ * of a round with one flow and with fifteen more on the other socket.
  * A register read must not walk every block and flow.
  */
 
@@ -30,14 +30,18 @@ static const char * const icx_spec[ICX_READERS] = {
 
 static const char *icx_dir;
 
-/* Flow @id (1..16): a device's reads on socket (id & 1), stack id % 6, every third remote. */
+/*
+ * Flow @id (1..16): a device's reads of local memory, 1 below socket 0's
+ * stack 1, the others below socket 1's stack id % 6, where none of the
+ * counters read (socket 0's) sees them.
+ */
 static void icx_flow(char *buf, size_t len, int id)
 {
-	snprintf(buf, len, "add id=%d socket=%d stack=%d part=0 op=rd size=256 rate=1000000 lat=500%s",
-		 id, id == 1 ? 0 : id & 1, id == 1 ? 1 : id % 6, id % 3 ? "" : " dst=rem");
+	snprintf(buf, len, "add id=%d socket=%d stack=%d part=0 op=rd size=256 rate=1000000 lat=500",
+		 id, id == 1 ? 0 : 1, id == 1 ? 1 : id % 6);
 }
 
-/* Configuration @c: 0 one flow, 1 sixteen. 0 or -1. */
+/* Configuration @c: 0 one flow, 1 sixteen (fifteen on socket 1). 0 or -1. */
 static int icx_config(int c)
 {
 	static int now;
@@ -67,7 +71,7 @@ void section_icx(const char *dir, long n)
 	int c, i, cpu, round;
 
 	printf("\n== read() of an Ice Lake-X uncore counter on its die's CPU: %ld reads (at most %g s) x %d rounds,\n"
-	       "   each turn of a round with one flow and with sixteen\n", n, max_secs, rounds);
+	       "   each turn of a round with one flow and with fifteen more on the other socket\n", n, max_secs, rounds);
 	if (!dir) {
 		printf("  skipped: no simulated Ice Lake-X given (-X)\n");
 		return;

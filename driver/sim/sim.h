@@ -201,6 +201,8 @@ struct sim_cspmu;
  *	 with sim_regs_xfer(); @ops->xfer's cookie is this structure
  * @sd: the simulated SoC
  * @unit: the block's counters, brought up to date by each access
+ * @unit_at: if not NULL, the window has several: the one the register at
+ *	     an offset belongs to (@unit is then not used)
  * @size: bytes of the register window
  * @name: name of its debugfs file in regs/ (e.g. "pcie.0.4")
  *
@@ -211,6 +213,7 @@ struct sim_regs {
 	const struct upmu_regs_ops *ops;
 	struct sim_dev *sd;
 	struct sim_unit *unit;
+	struct sim_unit *(*unit_at)(struct sim_regs *r, u32 off);
 	u32 size;
 	char name[32];
 };
@@ -412,6 +415,8 @@ enum { SIM_ICX_CAS_RD, SIM_ICX_CAS_WR, SIM_ICX_NR_CAS };
  *	 goes to channel i % ICX_NR_IMCS
  * @xfers: lines it sent or fetched over UPI so far: the i-th goes over
  *	   link i % ICX_NR_UPIS
+ * @rxfers: lines of the other socket's that it served over UPI so far,
+ *	    as it counts them: the i-th over link i % ICX_NR_UPIS
  */
 struct sim_icx_mem {
 	struct sim_icx_box cha[ICX_MAX_CHAS];
@@ -420,13 +425,26 @@ struct sim_icx_mem {
 	u64 lines[SIM_ICX_NR_LINES];
 	u64 cas[SIM_ICX_NR_CAS];
 	u64 xfers;
+	u64 rxfers;
+};
+
+/**
+ * struct sim_icx_part - one socket's Ice Lake-X boxes as a register block
+ * @unit: they are brought up to date together, on their own
+ * @s: the socket
+ */
+struct sim_icx_part {
+	struct sim_unit unit;
+	u32 s;
 };
 
 /**
  * struct sim_icx - the Ice Lake-X uncore of a SoC (hw/icx_uncore.h)
  * @st: the stacks of each socket
  * @mem: the CHAs, IMCs and UPI links of each socket
- * @unit: all of it, brought up to date as one block
+ * @part: each socket's boxes, brought up to date as one block: a read
+ *	  of a socket's counters delivers the flows that reach that socket
+ *	  only
  * @load: per socket, the flows' fastest counter increments per s
  * @regs: its register window, ICX_SOCKET_STRIDE per socket
  * @pdev: its platform device
@@ -435,7 +453,7 @@ struct sim_icx_mem {
 struct sim_icx {
 	struct sim_icx_stack st[SIM_MAX_SOCKETS][ICX_NR_STACKS];
 	struct sim_icx_mem mem[SIM_MAX_SOCKETS];
-	struct sim_unit unit;
+	struct sim_icx_part part[SIM_MAX_SOCKETS];
 	u64 load[SIM_MAX_SOCKETS];
 	struct sim_regs regs;
 	struct platform_device *pdev;
@@ -668,6 +686,7 @@ sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
 	      u64 (*read)(struct sim_regs *r, u32 off, bool wide),
 	      void (*write)(struct sim_regs *r, u32 off, u32 val))
 {
+	struct sim_unit *unit = NULL;
 	struct sim_dev *sd = r->sd;
 	unsigned long flags;
 	bool exact = false;
@@ -678,10 +697,12 @@ sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
 		bool wide = x[i].flags & UPMU_XFER_64;
 		bool wr = x[i].flags & UPMU_XFER_WRITE;
 		u32 size = wide ? 8 : 4, off = x[i].off;
+		struct sim_unit *u = r->unit_at ? r->unit_at(r, off) : r->unit;
 
-		if (!i || (wr && !exact)) {
-			sim_unit_access(sd, r->unit, wr);
+		if (u && (u != unit || (wr && !exact))) {
+			sim_unit_access(sd, u, wr);
 			exact = wr || sd->manual;
+			unit = u;
 		}
 		if (off >= r->size || r->size - off < size || off % 4) {
 			if (!wr)
@@ -796,7 +817,7 @@ static inline u32 sim_icx_thresh(u64 ctl, bool iio)
 	return iio ? FIELD_GET(ICX_CTL_THRESH, ctl) : FIELD_GET(ICX_CTL_THRESH8, ctl);
 }
 
-u64 sim_icx_cycle(struct sim_dev *sd);
+u64 sim_icx_cycle(struct sim_dev *sd, unsigned int s);
 void sim_icx_count(u64 *ctr, struct sim_icx_thr *thr, u32 thresh, u64 val,
 		   u64 dur, const struct sim_txn *t, u64 cyc);
 void sim_icx_judge(u64 *ctr, struct sim_icx_thr *thr, u64 box_ctl, u64 ctl,
@@ -806,8 +827,9 @@ void sim_icx_box_tick(u64 box_ctl, const u64 *ctl, u64 *ctr,
 		      u8 clk, u64 c0, u64 c1);
 
 /* sim_icx_mem.c: the CHAs, IMCs and UPI links */
-void sim_icx_mem_deliver(struct sim_dev *sd, const struct sim_txn *t);
-void sim_icx_mem_tick(struct sim_dev *sd, u64 c0, u64 c1);
+void sim_icx_mem_deliver(struct sim_dev *sd, unsigned int s,
+			 const struct sim_txn *t);
+void sim_icx_mem_tick(struct sim_dev *sd, unsigned int s, u64 c0, u64 c1);
 bool sim_icx_mem_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r);
 int sim_icx_mem_resolve(struct sim_dev *sd, const struct sim_txn *t);
 

@@ -296,15 +296,16 @@ static u64 icx_irp_inc(u64 ctl, const struct icx_fx *fx, u64 *dur)
 /**
  * sim_icx_cycle() - the cycle an inject lands in
  * @sd: the SoC
+ * @s: the socket whose block counts it
  *
- * The Ice Lake-X block is up to date (sim_inject() brought it there), so
+ * The socket's block is up to date (sim_inject() brought it there), so
  * its time is now.
  *
  * Return: the current cycle.
  */
-u64 sim_icx_cycle(struct sim_dev *sd)
+u64 sim_icx_cycle(struct sim_dev *sd, unsigned int s)
 {
-	return sim_cycles_at(sd, sd->icx.unit.last_ns);
+	return sim_cycles_at(sd, sd->icx.part[s].unit.last_ns);
 }
 
 static u64 icx_dist(u64 a, u64 b)
@@ -417,19 +418,28 @@ void sim_icx_judge(u64 *ctr, struct sim_icx_thr *thr, u64 box_ctl, u64 ctl,
 		sim_icx_ctr_add(ctr, n);
 }
 
+/* The Ice Lake-X uncore of which @unit is socket *@s's block. */
+static struct sim_icx *icx_of(struct sim_unit *unit, unsigned int *s)
+{
+	struct sim_icx_part *p = container_of(unit, struct sim_icx_part, unit);
+
+	*s = p->s;
+	return container_of(p - p->s, struct sim_icx, part[0]);
+}
+
 static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 {
-	struct sim_icx *x = container_of(unit, struct sim_icx, unit);
+	unsigned int s, i;
+	struct sim_icx *x = icx_of(unit, &s);
 	struct sim_dev *sd = container_of(x, struct sim_dev, icx);
-	u64 cyc = sim_icx_cycle(sd), val, dur;
+	u64 cyc = sim_icx_cycle(sd, s), val, dur;
 	int k = icx_txn_stack(t);
 	struct sim_icx_stack *st;
 	struct icx_fx fx;
-	unsigned int i;
 
-	if (k < 0) {
-		/* a CPU's lines reach only the memory side */
-		sim_icx_mem_deliver(sd, t);
+	/* a CPU's lines, and remote memory's side, reach only the memory side */
+	if (k < 0 || s != t->socket) {
+		sim_icx_mem_deliver(sd, s, t);
 		return;
 	}
 	st = &x->st[t->socket][k];
@@ -453,7 +463,7 @@ static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 			      sim_icx_thresh(ctl, false), val, dur, t, cyc);
 	}
 	sim_icx_ctr_add(&st->bw_in[fx.part], fx.bw_in);
-	sim_icx_mem_deliver(sd, t);
+	sim_icx_mem_deliver(sd, s, t);
 }
 
 /**
@@ -488,31 +498,30 @@ void sim_icx_box_tick(u64 box_ctl, const u64 *ctl, u64 *ctr,
 	}
 }
 
+/* The cycles of socket @unit's boxes up to @now. */
 static void icx_tick(struct sim_unit *unit, u64 now)
 {
-	struct sim_icx *x = container_of(unit, struct sim_icx, unit);
+	unsigned int s, k;
+	struct sim_icx *x = icx_of(unit, &s);
 	struct sim_dev *sd = container_of(x, struct sim_dev, icx);
 	u64 c0 = sim_cycles_at(sd, unit->last_ns), c1 = sim_cycles_at(sd, now);
-	unsigned int s, k;
 
-	for (s = 0; s < sd->nr_sockets; s++) {
-		for (k = 0; k < ICX_NR_STACKS; k++) {
-			struct sim_icx_stack *st = &x->st[s][k];
+	for (k = 0; k < ICX_NR_STACKS; k++) {
+		struct sim_icx_stack *st = &x->st[s][k];
 
-			sim_icx_ctr_add(&st->ioclk, c1 - c0);
-			if (st->iio_on)
-				sim_icx_box_tick(st->iio_box_ctl, st->iio_ctl,
-						 st->iio_ctr, st->iio_thr,
-						 ICX_IIO_NR_CTRS, true,
-						 ICX_IIO_EV_CLOCKTICKS, c0, c1);
-			if (st->irp_on)
-				sim_icx_box_tick(st->irp_box_ctl, st->irp_ctl,
-						 st->irp_ctr, st->irp_thr,
-						 ICX_IRP_NR_CTRS, false,
-						 ICX_IRP_EV_CLOCKTICKS, c0, c1);
-		}
+		sim_icx_ctr_add(&st->ioclk, c1 - c0);
+		if (st->iio_on)
+			sim_icx_box_tick(st->iio_box_ctl, st->iio_ctl,
+					 st->iio_ctr, st->iio_thr,
+					 ICX_IIO_NR_CTRS, true,
+					 ICX_IIO_EV_CLOCKTICKS, c0, c1);
+		if (st->irp_on)
+			sim_icx_box_tick(st->irp_box_ctl, st->irp_ctl,
+					 st->irp_ctr, st->irp_thr,
+					 ICX_IRP_NR_CTRS, false,
+					 ICX_IRP_EV_CLOCKTICKS, c0, c1);
 	}
-	sim_icx_mem_tick(sd, c0, c1);
+	sim_icx_mem_tick(sd, s, c0, c1);
 }
 
 /* ---- register interface ------------------------------------------------ */
@@ -540,13 +549,19 @@ static bool icx_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
 		struct sim_icx_stack *st = &x->st[s][k];
 		u64 *ictl = st->iio_ctl, *ictr = st->iio_ctr;
 		u64 *rctl = st->irp_ctl, *rctr = st->irp_ctr;
-		u32 o = icx_box_off[k];
+		u32 o = icx_box_off[k], bo = icx_bw_off[k];
 
+		/* a register access must not compare with every register */
+		if ((off < ICX_IRP_BOX_CTL(o) ||
+		     off > ICX_IIO_CTL(o, ICX_IIO_NR_CTRS - 1)) &&
+		    (off < ICX_IIO_BW_IN(bo, 0) ||
+		     off > ICX_IIO_BW_IN(bo, ICX_NR_PARTS - 1)))
+			continue;
 		if (off == ICX_IIO_IOCLK(o))
 			return icx_box_ref(r, &st->ioclk, NULL, NULL, NULL, 0,
 					   false, true, NULL, 0);
 		for (i = 0; i < ICX_NR_PARTS; i++)
-			if (off == ICX_IIO_BW_IN(icx_bw_off[k], i))
+			if (off == ICX_IIO_BW_IN(bo, i))
 				return icx_box_ref(r, &st->bw_in[i], NULL, NULL,
 						   NULL, 0, false, true, NULL, 0);
 		if (off == ICX_IIO_BOX_CTL(o))
@@ -680,16 +695,29 @@ static const struct upmu_regs_ops sim_icx_regs_ops = {
 
 /* ---- the block type ----------------------------------------------------- */
 
+/* Each socket's window is its block. */
+static struct sim_unit *icx_unit_at(struct sim_regs *r, u32 off)
+{
+	struct sim_icx *x = container_of(r, struct sim_icx, regs);
+	u32 s = off / ICX_SOCKET_STRIDE;
+
+	return s < r->sd->nr_sockets ? &x->part[s].unit : NULL;
+}
+
 static void sim_icx_init(struct sim_dev *sd)
 {
 	struct sim_icx *x = &sd->icx;
+	unsigned int s;
 
-	x->unit.last_ns = sim_now(sd);
-	x->unit.tick = icx_tick;
-	x->unit.deliver = icx_deliver;
+	for (s = 0; s < SIM_MAX_SOCKETS; s++) {
+		x->part[s].s = s;
+		x->part[s].unit.last_ns = sim_now(sd);
+		x->part[s].unit.tick = icx_tick;
+		x->part[s].unit.deliver = icx_deliver;
+	}
 	x->regs.ops = &sim_icx_regs_ops;
 	x->regs.sd = sd;
-	x->regs.unit = &x->unit;
+	x->regs.unit_at = icx_unit_at;
 	x->regs.size = ICX_SOCKET_STRIDE * sd->nr_sockets;
 	strscpy(x->regs.name, "icx", sizeof(x->regs.name));
 }
@@ -714,10 +742,16 @@ static void sim_icx_del(struct sim_dev *sd)
 static unsigned int sim_icx_units(struct sim_dev *sd, const struct sim_txn *t,
 				  struct sim_unit **u)
 {
+	u32 ms = (t->socket + 1) % sd->nr_sockets;
+
 	if (!sim_has(sd, SIM_BLK_ICX))
 		return 0;
-	u[0] = &sd->icx.unit;
-	return 1;
+	u[0] = &sd->icx.part[t->socket].unit;
+	/* remote memory's channels and links */
+	if (t->dst != SIM_DST_REM || ms == t->socket)
+		return 1;
+	u[1] = &sd->icx.part[ms].unit;
+	return 2;
 }
 
 /*
@@ -752,8 +786,10 @@ static unsigned int sim_icx_reach(struct sim_dev *sd, const struct sim_txn *t,
 
 static void sim_icx_catch_up(struct sim_dev *sd, u64 now)
 {
-	if (sim_has(sd, SIM_BLK_ICX))
-		sim_unit_catch_up(sd, &sd->icx.unit, now);
+	unsigned int s;
+
+	for (s = 0; sim_has(sd, SIM_BLK_ICX) && s < sd->nr_sockets; s++)
+		sim_unit_catch_up(sd, &sd->icx.part[s].unit, now);
 }
 
 /*

@@ -190,32 +190,31 @@ static void icx_cas(struct sim_icx_mem *m, unsigned int k, u64 n,
 }
 
 /*
- * @n lines over UPI between socket @m (the device's) and @peer: their
- * data from @peer to @m if @to_dev (reads), else from @m to @peer.
+ * Socket @m's side of @n lines over UPI: it sends their data if
+ * @tx_data, 9 flits a line, and takes one non-data flit for each (a
+ * read's request, a write's completion), else the other way round.
+ * @seen: the lines this side has carried so far; the i-th goes over
+ * link i % ICX_NR_UPIS.
  */
-static void icx_upi(struct sim_icx_mem *m, struct sim_icx_mem *peer, u64 n,
-		    bool to_dev, const struct icx_at *at)
+static void icx_upi(struct sim_icx_mem *m, u64 *seen, u64 n, bool tx_data,
+		    const struct icx_at *at)
 {
 	static const u32 data = ICX_FLITS_ALL_DATA, ctrl = ICX_FLITS_NON_DATA;
-	struct sim_icx_mem *src = to_dev ? peer : m, *dst = to_dev ? m : peer;
+	u8 dev = tx_data ? ICX_UPI_EV_TXL_FLITS : ICX_UPI_EV_RXL_FLITS;
+	u8 ret = tx_data ? ICX_UPI_EV_RXL_FLITS : ICX_UPI_EV_TXL_FLITS;
 	unsigned int l;
 
 	for (l = 0; l < ICX_NR_UPIS; l++) {
 		u64 k;
 
-		if (!src->upi[l].on && !dst->upi[l].on)
+		if (!m->upi[l].on)
 			continue;
-		k = icx_share(m->xfers, n, l, ICX_NR_UPIS);
-		icx_box_count(&src->upi[l], ICX_UPI_EV_TXL_FLITS, icx_flit_match,
-			      &data, k * ICX_FLITS_PER_LINE, 1, at);
-		icx_box_count(&dst->upi[l], ICX_UPI_EV_RXL_FLITS, icx_flit_match,
-			      &data, k * ICX_FLITS_PER_LINE, 1, at);
-		icx_box_count(&dst->upi[l], ICX_UPI_EV_TXL_FLITS, icx_flit_match,
-			      &ctrl, k, 1, at);
-		icx_box_count(&src->upi[l], ICX_UPI_EV_RXL_FLITS, icx_flit_match,
-			      &ctrl, k, 1, at);
+		k = icx_share(*seen, n, l, ICX_NR_UPIS);
+		icx_box_count(&m->upi[l], dev, icx_flit_match, &data,
+			      k * ICX_FLITS_PER_LINE, 1, at);
+		icx_box_count(&m->upi[l], ret, icx_flit_match, &ctrl, k, 1, at);
 	}
-	m->xfers += n;
+	*seen += n;
 }
 
 /*
@@ -246,23 +245,27 @@ static bool icx_lines_of(const struct sim_txn *t, u64 *n)
 /**
  * sim_icx_mem_deliver() - what a batch does to the CHAs, IMCs and UPI
  * @sd: the SoC
+ * @s: the socket whose boxes count it now (its block is being brought up
+ *     to date): the requester's CHAs and UPI links, the memory's
+ *     channels, the remote memory's UPI links
  * @t: the batch; a device's (inbound) transactions and a CPU's accesses
  *     of memory reach them, a CPU's MMIO accesses do not
  */
-void sim_icx_mem_deliver(struct sim_dev *sd, const struct sim_txn *t)
+void sim_icx_mem_deliver(struct sim_dev *sd, unsigned int s,
+			 const struct sim_txn *t)
 {
 	struct sim_icx *x = &sd->icx;
 	bool remote = t->dst == SIM_DST_REM, cpu = sim_icx_cpu_txn(t), to_req;
 	u32 ms = remote ? (t->socket + 1) % sd->nr_sockets : t->socket;
 	struct sim_icx_mem *m = &x->mem[t->socket], *home = &x->mem[ms];
-	struct icx_at at = { .t = t, .cyc = sim_icx_cycle(sd) };
+	struct icx_at at = { .t = t, .cyc = sim_icx_cycle(sd, s) };
 	u64 n[SIM_ICX_NR_LINES] = {}, rds, wrs;
 	unsigned int k;
 
 	if (t->rc == SIM_NO_RC && !cpu)
 		return;
 	to_req = icx_lines_of(t, n);
-	for (k = 0; k < SIM_ICX_NR_LINES; k++) {
+	for (k = 0; s == t->socket && k < SIM_ICX_NR_LINES; k++) {
 		struct icx_lines l = { .req = cpu ? ICX_TOR_IA : ICX_TOR_IO,
 				       .opc = icx_opc[k], .hit = t->hit,
 				       .remote = remote };
@@ -276,12 +279,18 @@ void sim_icx_mem_deliver(struct sim_dev *sd, const struct sim_txn *t)
 	rds = n[SIM_ICX_RD] + n[SIM_ICX_WR_PART] + n[SIM_ICX_DRD] +
 	      n[SIM_ICX_RFO] + n[SIM_ICX_CRD];
 	wrs = n[SIM_ICX_WR_FULL] + n[SIM_ICX_WR_PART];
-	if (rds)
+	if (rds && s == ms)
 		icx_cas(home, SIM_ICX_CAS_RD, rds, &at);
-	if (wrs)
+	if (wrs && s == ms)
 		icx_cas(home, SIM_ICX_CAS_WR, wrs, &at);
-	if (remote)
-		icx_upi(m, home, rds + wrs - n[SIM_ICX_WR_PART], to_req, &at);
+	if (!remote)
+		return;
+	/* a read's data comes to the requester, a write's goes from it */
+	if (s == t->socket)
+		icx_upi(m, &m->xfers, rds + wrs - n[SIM_ICX_WR_PART], !to_req, &at);
+	else
+		icx_upi(home, &home->rxfers, rds + wrs - n[SIM_ICX_WR_PART],
+			to_req, &at);
 }
 
 static void icx_clock(struct sim_icx_box *box, unsigned int nr, u8 ev,
@@ -306,19 +315,18 @@ static void icx_dclk(struct sim_icx_box *imc, u64 c0, u64 c1)
 			sim_icx_ctr_add(&imc[b].ctr[ICX_IMC_FIXED], c1 - c0);
 }
 
-/* Cycles [@c0, @c1) of every CHA, IMC and UPI box (sim_icx_box_tick()). */
-void sim_icx_mem_tick(struct sim_dev *sd, u64 c0, u64 c1)
+/*
+ * Cycles [@c0, @c1) of socket @s's CHA, IMC and UPI boxes
+ * (sim_icx_box_tick()).
+ */
+void sim_icx_mem_tick(struct sim_dev *sd, unsigned int s, u64 c0, u64 c1)
 {
-	unsigned int s;
+	struct sim_icx_mem *m = &sd->icx.mem[s];
 
-	for (s = 0; s < sd->nr_sockets; s++) {
-		struct sim_icx_mem *m = &sd->icx.mem[s];
-
-		icx_clock(m->cha, sd->icx.nr_chas, ICX_CHA_EV_CLOCKTICKS, c0, c1);
-		icx_clock(m->imc, ICX_NR_IMCS, ICX_IMC_EV_CLOCKTICKS, c0, c1);
-		icx_dclk(m->imc, c0, c1);
-		icx_clock(m->upi, ICX_NR_UPIS, ICX_UPI_EV_CLOCKTICKS, c0, c1);
-	}
+	icx_clock(m->cha, sd->icx.nr_chas, ICX_CHA_EV_CLOCKTICKS, c0, c1);
+	icx_clock(m->imc, ICX_NR_IMCS, ICX_IMC_EV_CLOCKTICKS, c0, c1);
+	icx_dclk(m->imc, c0, c1);
+	icx_clock(m->upi, ICX_NR_UPIS, ICX_UPI_EV_CLOCKTICKS, c0, c1);
 }
 
 /*
