@@ -206,8 +206,9 @@ TEST_F(icx_mem, tor_reads_per_cha)
 	/* socket 1's CHAs, and writes, are not these */
 	ASSERT_EQ(0, inject("socket=1 stack=0 op=rd size=64 count=8"));
 	ASSERT_EQ(0, inject("socket=0 stack=0 op=wr size=64 count=8"));
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 4; i++) {
 		EXPECT_EQ(want0[i], count_of(_metadata, fd[i])) TH_LOG("event %u", i);
+	}
 	EXPECT_EQ(0ULL, count_of(_metadata, r5));
 	EXPECT_EQ(2ULL, count_of(_metadata, m5));
 	close(m5);
@@ -630,11 +631,13 @@ static void sums_expect(struct __test_metadata *_metadata,
 	ASSERT_GE(SUM_MAX, (int)n);
 	for (i = 0; i < n; i++)
 		box_open(_metadata, &e[i], w[i].kind, w[i].nr, w[i].spec, w[i].cpu);
-	for (i = 0; i < nt; i++)
+	for (i = 0; i < nt; i++) {
 		ASSERT_EQ(0, inject(traffic[i])) TH_LOG("%s", traffic[i]);
-	for (i = 0; i < n; i++)
+	}
+	for (i = 0; i < n; i++) {
 		EXPECT_EQ(w[i].want, sum_take(_metadata, &e[i]))
 			TH_LOG("%s/%s/ on CPU %d", w[i].kind, w[i].spec, w[i].cpu);
+	}
 }
 
 /*

@@ -623,8 +623,9 @@ TEST_F(icx, iostat_group_counts)
 	ASSERT_EQ(0, inject("socket=0 stack=0 part=0 op=wr size=128 count=1"));
 	ASSERT_EQ(0, inject("socket=0 to_stack=0 to_part=0 op=rd size=4 count=4"));
 	ASSERT_EQ(0, inject("socket=0 to_stack=0 to_part=0 op=wr size=8 count=1"));
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 4; i++) {
 		EXPECT_EQ(want[i], count_of(_metadata, fds[i])) TH_LOG("%s", iostat[i]);
+	}
 	for (i = 4; i-- > 0;)
 		close(fds[i]);
 }

@@ -631,16 +631,19 @@ TEST_F(aux, profiles)
 
 	ASSERT_EQ(8, first_meta(_metadata, &self->s, self->r, "port_traffic"));
 	EXPECT_EQ(1ULL << 20, m->v[M_PERIOD]);
-	for (i = 0; i < 8; i++)
+	for (i = 0; i < 8; i++) {
 		EXPECT_EQ(port[i], m->v[M_IDS + i]) TH_LOG("id %u", i);
+	}
 	ASSERT_EQ(4, first_meta(_metadata, &self->s, self->r, "pcie,dev_period=12,single=1"));
 	EXPECT_EQ(1ULL << 12, m->v[M_PERIOD]);
 	EXPECT_EQ((uint64_t)NIC_MODE_SINGLE, m->v[M_MODE_FLAGS]);
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 4; i++) {
 		EXPECT_EQ(pcie[i], m->v[M_IDS + i]) TH_LOG("id %u", i);
+	}
 	ASSERT_EQ(8, first_meta(_metadata, &self->s, self->r, "doca_default"));
-	for (i = 0; i < 8; i++)
+	for (i = 0; i < 8; i++) {
 		EXPECT_EQ(doca[i], m->v[M_IDS + i]) TH_LOG("id %u", i);
+	}
 	/* 2^10 samples of 8 IDs do not fit, 2^9 do; 2^10 asked for does not */
 	EXPECT_EQ(-EINVAL, stream_open(&self->s, "port_traffic,log_samples=10", 4, true));
 	stream_close(&self->s);

@@ -922,8 +922,9 @@ TEST_F(nic, ownership)
 	fd[0] = FW_OPEN(0);	/* A */
 	fd[1] = FW_OPEN(1);	/* B, on the other PF */
 	fd[2] = FW_OPEN(0);	/* C, A's PF */
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 3; i++) {
 		ASSERT_NE(0U, uid[i] = uid_of(fd[i]));
+	}
 
 	/* scopes: taking ownership writes, the state is a query */
 	hdr_in(in, NIC_OP_EXT_OWNERSHIP);
@@ -1221,8 +1222,9 @@ TEST_F(nic, del_device_with_files_open)
 		}
 	}
 	/* each has its file open and an RPC done */
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 4; i++) {
 		ASSERT_EQ(1, read(ready[0], &c, 1));
+	}
 	close(ready[0]);
 	close(ready[1]);
 	ASSERT_EQ(0, sim_del(SIM_ID));

@@ -163,12 +163,14 @@ TEST_F(tgt, slots_shared_and_limited)
 	EXPECT_LE(0, i);
 	close(i);
 	/* every range counts exactly its own traffic */
-	for (i = 0; i < 8; i++)
+	for (i = 0; i < 8; i++) {
 		ASSERT_EQ(0, sim_ctl(SIM_ID, "inject", "to_rc=1 addr=%#x count=%d",
 				     0x10000 * (i + 1) + 0x10, i + 1));
+	}
 	ASSERT_EQ(0, inject("to_rc=1 addr=0x90000 count=50"));
-	for (i = 0; i < 8; i++)
+	for (i = 0; i < 8; i++) {
 		EXPECT_EQ((uint64_t)i + 1, count_of(_metadata, fd[i])) TH_LOG("range %d", i);
+	}
 	EXPECT_EQ(4ULL * 64, count_of(_metadata, alias));
 	/* a slot frees when its last user goes */
 	close(fd[3]);
@@ -236,12 +238,14 @@ TEST_F_TIMEOUT(tgt, slots_multiplexed, 120)
 		ASSERT_LE(0, fd[i]) TH_LOG("range %d: %d", i, fd[i]);
 		prev[i] = 0;
 	}
-	for (i = 0; i < 9; i++)
+	for (i = 0; i < 9; i++) {
 		ASSERT_EQ(0, ioctl(fd[i], PERF_EVENT_IOC_ENABLE, 0));
+	}
 	for (round = 0; round < MUX_ROUNDS && nr_ran < 9; round++) {
-		for (i = 0; i < 9; i++)
+		for (i = 0; i < 9; i++) {
 			ASSERT_EQ(0, sim_ctl(SIM_ID, "inject", "to_rc=1 addr=%#x count=%d",
 					     0x10000 * (i + 1), 10 + i));
+		}
 		for (i = 0; i < 9; i++) {
 			uint64_t d;
 

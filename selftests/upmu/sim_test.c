@@ -273,8 +273,9 @@ TEST_F_TIMEOUT(sim, counter_layout_32bit, 120)
 	NEW(1, "width=32 clock=manual counters=8 rcs=0 blocks=ucf");
 	EXPECT_EQ(31U, (R32("ucf.0", PMCFGR) >> 8) & 0x3f);
 	program_ucf_counters(_metadata);
-	for (n = 0; n < 8; n++)
+	for (n = 0; n < 8; n++) {
 		EXPECT_EQ(256U - (1U << n), R32("ucf.0", PMEVCNTR32(n))) TH_LOG("counter %u", n);
+	}
 	EXPECT_EQ(1000U, R32("ucf.0", PMEVCNTR32(CYCLE_IDX)));
 	/* nothing above the cycle counter; 64-bit reads of 32-bit registers RAZ */
 	for (n = 0x80; n < 0x100; n += 4) {

@@ -747,10 +747,11 @@ TEST_F(stress, hotplug_vs_init)
 		pthread_barrier_wait(&hp.barrier);
 		EXPECT_EQ(0, inject(HP_INJECT));
 		pthread_barrier_wait(&hp.barrier);
-		for (e = 0; e < NR_HP_EVENTS; e++)
+		for (e = 0; e < NR_HP_EVENTS; e++) {
 			EXPECT_EQ((round + 1) * hp_events[e].per_round,
 				  count_of(_metadata, hp.kept[e]))
 				TH_LOG("kept event %u, round %lu", e, round);
+		}
 	}
 	hp.quit = true;
 	pthread_barrier_wait(&hp.barrier);

@@ -127,8 +127,9 @@ TEST_F(ucf, every_event_exact)
 			fd[i] = pmu_open(UCF0, mix_counts[base + i].ev, -1);
 			ASSERT_LE(0, fd[i]) TH_LOG("%s: %d", mix_counts[base + i].ev, fd[i]);
 		}
-		for (j = 0; j < ARRAY_SIZE(mix); j++)
+		for (j = 0; j < ARRAY_SIZE(mix); j++) {
 			ASSERT_EQ(0, inject(mix[j]));
+		}
 		for (i = 0; i < k; i++) {
 			EXPECT_EQ(mix_counts[base + i].want, count_of(_metadata, fd[i]))
 				TH_LOG("%s", mix_counts[base + i].ev);
