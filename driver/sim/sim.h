@@ -801,6 +801,21 @@ static inline bool sim_icx_cpu_txn(const struct sim_txn *t)
 	return t->rc == SIM_NO_RC && t->to_rc == SIM_NO_RC;
 }
 
+/*
+ * The socket whose links socket @s's go to, where its remote memory is
+ * (the UPI topology and the traffic model agree on it).
+ */
+static inline u32 sim_icx_peer(const struct sim_dev *sd, u32 s)
+{
+	return (s + 1) % sd->nr_sockets;
+}
+
+/* The socket of the memory @t reaches (dst=rem: the peer's). */
+static inline u32 sim_icx_home(const struct sim_dev *sd, const struct sim_txn *t)
+{
+	return t->dst == SIM_DST_REM ? sim_icx_peer(sd, t->socket) : t->socket;
+}
+
 static inline bool sim_icx_counting(u64 box_ctl, u64 ctl)
 {
 	return !(box_ctl & ICX_BOX_CTL_FRZ) && (ctl & ICX_CTL_EN);

@@ -609,7 +609,7 @@ static u64 icx_topo_read(struct sim_dev *sd, u32 s, u32 off)
 	for (k = 0; k < ICX_NR_UPIS; k++)
 		if (off == ICX_TOPO_UPI(k) && sd->nr_sockets > 1)
 			return ICX_UPI_TOPO_UP | FIELD_PREP(ICX_UPI_TOPO_PORT, k) |
-			       FIELD_PREP(ICX_UPI_TOPO_DIE, (s + 1) % sd->nr_sockets);
+			       FIELD_PREP(ICX_UPI_TOPO_DIE, sim_icx_peer(sd, s));
 	for (k = 0; k < ICX_NR_STACKS; k++) {
 		if (off == ICX_TOPO_STACK(k))
 			return ICX_TOPO_VALID |
@@ -742,13 +742,13 @@ static void sim_icx_del(struct sim_dev *sd)
 static unsigned int sim_icx_units(struct sim_dev *sd, const struct sim_txn *t,
 				  struct sim_unit **u)
 {
-	u32 ms = (t->socket + 1) % sd->nr_sockets;
+	u32 ms = sim_icx_home(sd, t);
 
 	if (!sim_has(sd, SIM_BLK_ICX))
 		return 0;
 	u[0] = &sd->icx.part[t->socket].unit;
 	/* remote memory's channels and links */
-	if (t->dst != SIM_DST_REM || ms == t->socket)
+	if (ms == t->socket)
 		return 1;
 	u[1] = &sd->icx.part[ms].unit;
 	return 2;

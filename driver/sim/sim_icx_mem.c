@@ -256,7 +256,7 @@ void sim_icx_mem_deliver(struct sim_dev *sd, unsigned int s,
 {
 	struct sim_icx *x = &sd->icx;
 	bool remote = t->dst == SIM_DST_REM, cpu = sim_icx_cpu_txn(t), to_req;
-	u32 ms = remote ? (t->socket + 1) % sd->nr_sockets : t->socket;
+	u32 ms = sim_icx_home(sd, t);
 	struct sim_icx_mem *m = &x->mem[t->socket], *home = &x->mem[ms];
 	struct icx_at at = { .t = t, .cyc = sim_icx_cycle(sd, s) };
 	u64 n[SIM_ICX_NR_LINES] = {}, rds, wrs;
