@@ -1031,12 +1031,13 @@ static void perf_cha40_cpu(struct __test_metadata *_metadata, const char *perf)
 	perf_metrics(_metadata, perf, cpu_metrics, ARRAY_SIZE(cpu_metrics));
 }
 
-TEST_F(icx_mem, perf_cha40_cpu_debian)
+/* 40 CHA PMUs on two dies: perf opens 80 boxes per event, slow on a debug guest. */
+TEST_F_TIMEOUT(icx_mem, perf_cha40_cpu_debian, 300)
 {
 	perf_cha40_cpu(_metadata, getenv("PERF") ?: "/usr/bin/perf");
 }
 
-TEST_F(icx_mem, perf_cha40_cpu_upmu_perf)
+TEST_F_TIMEOUT(icx_mem, perf_cha40_cpu_upmu_perf, 300)
 {
 	const char *perf = getenv("UPMU_PERF");
 
