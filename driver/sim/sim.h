@@ -342,37 +342,7 @@ struct sim_icx_thr {
 };
 
 /**
- * struct sim_icx_stack - the PMU boxes of one Ice Lake-X IIO stack
- * @iio_box_ctl: IIO box control
- * @iio_ctl: IIO counter controls
- * @iio_ctr: IIO counters
- * @iio_thr: their threshold state
- * @irp_box_ctl: IRP box control
- * @irp_ctl: IRP counter controls
- * @irp_ctr: IRP counters
- * @irp_thr: their threshold state
- * @ioclk: free-running IIO clock counter
- * @bw_in: free-running inbound bandwidth counter of each part
- * @iio_on: bit i set while iio_ctl[i] enables its counter
- * @irp_on: the same of irp_ctl
- */
-struct sim_icx_stack {
-	u64 iio_box_ctl;
-	u64 iio_ctl[ICX_IIO_NR_CTRS];
-	u64 iio_ctr[ICX_IIO_NR_CTRS];
-	struct sim_icx_thr iio_thr[ICX_IIO_NR_CTRS];
-	u64 irp_box_ctl;
-	u64 irp_ctl[ICX_IRP_NR_CTRS];
-	u64 irp_ctr[ICX_IRP_NR_CTRS];
-	struct sim_icx_thr irp_thr[ICX_IRP_NR_CTRS];
-	u64 ioclk;
-	u64 bw_in[ICX_NR_PARTS];
-	u8 iio_on;
-	u8 irp_on;
-};
-
-/**
- * struct sim_icx_box - a CHA, IMC or UPI PMU box
+ * struct sim_icx_box - an Ice Lake-X PMU box: IIO, IRP, CHA, IMC or UPI
  * @box_ctl: box control
  * @ctl: counter controls (an IMC's fixed counter's last)
  * @ctr: counters
@@ -390,6 +360,25 @@ struct sim_icx_box {
 	struct sim_icx_thr thr[ICX_IMC_NR_CTRS];
 	u64 filter;
 	u8 on;
+};
+
+/* The kinds of Ice Lake-X PMU boxes (sim_icx.c's icx_kinds[]) */
+enum sim_icx_kind {
+	SIM_ICX_IIO, SIM_ICX_IRP, SIM_ICX_CHA, SIM_ICX_IMC, SIM_ICX_UPI,
+	SIM_ICX_NR_KINDS
+};
+
+/**
+ * struct sim_icx_stack - the PMU boxes of one Ice Lake-X IIO stack
+ * @iio: its IIO box
+ * @irp: its IRP box
+ * @bw_in: free-running inbound bandwidth counter of each part (its
+ *	   free-running ioclk is &sim_icx_part.ioclk_ns's)
+ */
+struct sim_icx_stack {
+	struct sim_icx_box iio;
+	struct sim_icx_box irp;
+	u64 bw_in[ICX_NR_PARTS];
 };
 
 /*
@@ -432,11 +421,23 @@ struct sim_icx_mem {
  * struct sim_icx_part - one socket's Ice Lake-X boxes as a register block
  * @unit: they are brought up to date together, on their own
  * @s: the socket
+ * @on: of each kind (SIM_ICX_*), bit b set while box b has an enabled
+ *	counter: traffic visits only these
+ * @tick: of each kind, bit b set while box b has an enabled counter that
+ *	  cycles advance (clockticks, the IMC's fixed counter, a
+ *	  threshold): a catch-up's cycles visit only these
+ * @ioclk_ns: the sim time its ioclk counters count cycles from: they
+ *	      are read as the cycles since then, not ticked
  */
 struct sim_icx_part {
 	struct sim_unit unit;
 	u32 s;
+	unsigned long on[SIM_ICX_NR_KINDS];
+	unsigned long tick[SIM_ICX_NR_KINDS];
+	u64 ioclk_ns;
 };
+
+static_assert(ICX_MAX_CHAS <= BITS_PER_LONG);
 
 /**
  * struct sim_icx - the Ice Lake-X uncore of a SoC (hw/icx_uncore.h)
@@ -449,6 +450,8 @@ struct sim_icx_part {
  * @regs: its register window, ICX_SOCKET_STRIDE per socket
  * @pdev: its platform device
  * @nr_chas: CHAs per socket (new_device cha=, SIM_ICX_DEF_CHAS)
+ * @map: what the register at each 8-byte offset of a socket's window is
+ *	 (SIM_ICX_REG_*, 0 where none is): an access finds it in one step
  */
 struct sim_icx {
 	struct sim_icx_stack st[SIM_MAX_SOCKETS][ICX_NR_STACKS];
@@ -458,6 +461,19 @@ struct sim_icx {
 	struct sim_regs regs;
 	struct platform_device *pdev;
 	u32 nr_chas;
+	u16 map[ICX_SOCKET_STRIDE / 8];
+};
+
+/* An entry of &sim_icx.map: the box's kind, its index, the register */
+#define SIM_ICX_REG_KIND	GENMASK(15, 13)	/* SIM_ICX_IIO, ... */
+#define SIM_ICX_REG_TYPE	GENMASK(12, 10)	/* SIM_ICX_R_* */
+#define SIM_ICX_REG_BOX		GENMASK(9, 4)	/* box (stack, CHA, ...) */
+#define SIM_ICX_REG_IDX		GENMASK(3, 0)	/* counter, or part of bw_in */
+
+/* The registers of a box, and the IIO's free-running ones */
+enum {
+	SIM_ICX_R_NONE, SIM_ICX_R_BOX_CTL, SIM_ICX_R_CTL, SIM_ICX_R_CTR,
+	SIM_ICX_R_FILTER, SIM_ICX_R_IOCLK, SIM_ICX_R_BW_IN
 };
 
 #define SIM_ICX_DEF_CHAS	8
@@ -772,27 +788,20 @@ extern const struct sim_block_type sim_icx_type;
 
 /**
  * struct sim_icx_ref - what a register of the Ice Lake-X window is
- * @reg: the register
- * @ctl: a box control or counter control: the box's counter controls
- * @ctr: and its counters (cleared by the resets)
- * @thr: and their threshold state (cleared with the controls)
- * @nr: counters of the box
- * @box: @reg is a box control
- * @ro: @reg is read-only (counters, topology)
- * @on: a box or counter control: the box's enabled counters
- *	(sim_icx_box.on)
- * @bit: a counter control: its bit in @on
+ * @box: its box, if it is a box's
+ * @reg: the register, or NULL (ioclk, computed when read)
+ * @kind: its box's kind (SIM_ICX_*)
+ * @b: its box's index among those of its kind on the socket
+ * @type: SIM_ICX_R_*
+ * @idx: a counter's or a control's index in its box
  */
 struct sim_icx_ref {
+	struct sim_icx_box *box;
 	u64 *reg;
-	u64 *ctl;
-	u64 *ctr;
-	struct sim_icx_thr *thr;
-	unsigned int nr;
-	bool box;
-	bool ro;
-	u8 *on;
-	u8 bit;
+	u8 kind;
+	u8 b;
+	u8 type;
+	u8 idx;
 };
 
 /* @t is a CPU's access of memory: no PCIe initiator, no target. */
@@ -837,15 +846,13 @@ void sim_icx_count(u64 *ctr, struct sim_icx_thr *thr, u32 thresh, u64 val,
 		   u64 dur, const struct sim_txn *t, u64 cyc);
 void sim_icx_judge(u64 *ctr, struct sim_icx_thr *thr, u64 box_ctl, u64 ctl,
 		   u32 thresh, u64 base, u64 c0, u64 c1);
-void sim_icx_box_tick(u64 box_ctl, const u64 *ctl, u64 *ctr,
-		      struct sim_icx_thr *thr, unsigned int nr, bool iio,
-		      u8 clk, u64 c0, u64 c1);
+void sim_icx_map_set(struct sim_icx *x, u32 off, unsigned int type,
+		     unsigned int kind, unsigned int b, unsigned int idx);
 
 /* sim_icx_mem.c: the CHAs, IMCs and UPI links */
 void sim_icx_mem_deliver(struct sim_dev *sd, unsigned int s,
 			 const struct sim_txn *t);
-void sim_icx_mem_tick(struct sim_dev *sd, unsigned int s, u64 c0, u64 c1);
-bool sim_icx_mem_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r);
+void sim_icx_mem_map(struct sim_icx *x);
 int sim_icx_mem_resolve(struct sim_dev *sd, const struct sim_txn *t);
 
 /* sim_nic.c */

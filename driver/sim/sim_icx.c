@@ -444,154 +444,222 @@ static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 	}
 	st = &x->st[t->socket][k];
 	icx_effects(sd, t, &fx);
-	for (i = 0; st->iio_on && i < ICX_IIO_NR_CTRS; i++) {
-		u64 ctl = st->iio_ctl[i];
+	for (i = 0; st->iio.on && i < ICX_IIO_NR_CTRS; i++) {
+		u64 ctl = st->iio.ctl[i];
 
-		if (!sim_icx_counting(st->iio_box_ctl, ctl))
+		if (!sim_icx_counting(st->iio.box_ctl, ctl))
 			continue;
 		val = icx_iio_inc(ctl, &fx, &dur);
-		sim_icx_count(&st->iio_ctr[i], &st->iio_thr[i],
+		sim_icx_count(&st->iio.ctr[i], &st->iio.thr[i],
 			      sim_icx_thresh(ctl, true), val, dur, t, cyc);
 	}
-	for (i = 0; st->irp_on && i < ICX_IRP_NR_CTRS; i++) {
-		u64 ctl = st->irp_ctl[i];
+	for (i = 0; st->irp.on && i < ICX_IRP_NR_CTRS; i++) {
+		u64 ctl = st->irp.ctl[i];
 
-		if (!sim_icx_counting(st->irp_box_ctl, ctl))
+		if (!sim_icx_counting(st->irp.box_ctl, ctl))
 			continue;
 		val = icx_irp_inc(ctl, &fx, &dur);
-		sim_icx_count(&st->irp_ctr[i], &st->irp_thr[i],
+		sim_icx_count(&st->irp.ctr[i], &st->irp.thr[i],
 			      sim_icx_thresh(ctl, false), val, dur, t, cyc);
 	}
 	sim_icx_ctr_add(&st->bw_in[fx.part], fx.bw_in);
 	sim_icx_mem_deliver(sd, s, t);
 }
 
-/**
- * sim_icx_box_tick() - the cycles [@c0, @c1) of a box's general counters
- * @box_ctl: its control
- * @ctl: its counters' controls
- * @ctr: its counters
- * @thr: their threshold state
- * @nr: how many
- * @iio: it is an IIO box (12-bit thresholds)
- * @clk: its clockticks event
- * @c0: the first cycle not counted yet
- * @c1: the current cycle
- *
- * The clockticks, and the judgement of the counters with a threshold.
+/*
+ * The kinds of boxes: their general counters (and the IMC's fixed one),
+ * the event that counts cycles, the width of their thresholds.
  */
-void sim_icx_box_tick(u64 box_ctl, const u64 *ctl, u64 *ctr,
-		      struct sim_icx_thr *thr, unsigned int nr, bool iio,
-		      u8 clk, u64 c0, u64 c1)
+static const struct {
+	u8 nr;
+	u8 clk;
+	bool iio;
+} icx_kinds[SIM_ICX_NR_KINDS] = {
+	[SIM_ICX_IIO] = { ICX_IIO_NR_CTRS, ICX_IIO_EV_CLOCKTICKS, true },
+	[SIM_ICX_IRP] = { ICX_IRP_NR_CTRS, ICX_IRP_EV_CLOCKTICKS },
+	[SIM_ICX_CHA] = { ICX_MEM_NR_CTRS, ICX_CHA_EV_CLOCKTICKS },
+	[SIM_ICX_IMC] = { ICX_IMC_NR_CTRS, ICX_IMC_EV_CLOCKTICKS },
+	[SIM_ICX_UPI] = { ICX_MEM_NR_CTRS, ICX_UPI_EV_CLOCKTICKS },
+};
+
+/* Box @b of kind @k of socket @s. */
+static struct sim_icx_box *icx_box(struct sim_icx *x, unsigned int s,
+				   unsigned int k, unsigned int b)
+{
+	switch (k) {
+	case SIM_ICX_IIO:
+		return &x->st[s][b].iio;
+	case SIM_ICX_IRP:
+		return &x->st[s][b].irp;
+	case SIM_ICX_CHA:
+		return &x->mem[s].cha[b];
+	case SIM_ICX_IMC:
+		return &x->mem[s].imc[b];
+	}
+	return &x->mem[s].upi[b];
+}
+
+/* Counter @i of a box of kind @k is the IMC's fixed counter. */
+static bool icx_fixed(unsigned int k, unsigned int i)
+{
+	return k == SIM_ICX_IMC && i == ICX_IMC_FIXED;
+}
+
+/*
+ * Do cycles advance counter @i of @box, of kind @k: clockticks, the IMC's
+ * fixed counter, or a threshold's judgement?
+ */
+static bool icx_clocked(const struct sim_icx_box *box, unsigned int k,
+			unsigned int i)
+{
+	u64 ctl = box->ctl[i];
+
+	return icx_fixed(k, i) || FIELD_GET(ICX_CTL_EVENT, ctl) == icx_kinds[k].clk ||
+	       sim_icx_thresh(ctl, icx_kinds[k].iio);
+}
+
+/*
+ * The cycles [@c0, @c1) of @box, of kind @k: its clockticks and fixed
+ * counters, and the judgement of its counters with a threshold.
+ */
+static void icx_box_tick(struct sim_icx_box *box, unsigned int k, u64 c0,
+			 u64 c1)
 {
 	unsigned int i;
 
-	for (i = 0; i < nr; i++) {
-		bool is_clk = FIELD_GET(ICX_CTL_EVENT, ctl[i]) == clk;
-		u32 thresh = sim_icx_thresh(ctl[i], iio);
+	for (i = 0; i < icx_kinds[k].nr; i++) {
+		u64 ctl = box->ctl[i];
+		bool is_clk = icx_fixed(k, i) ||
+			      FIELD_GET(ICX_CTL_EVENT, ctl) == icx_kinds[k].clk;
+		u32 thresh = icx_fixed(k, i) ? 0 : sim_icx_thresh(ctl, icx_kinds[k].iio);
 
 		if (thresh)
-			sim_icx_judge(&ctr[i], &thr[i], box_ctl, ctl[i], thresh,
-				      is_clk, c0, c1);
-		else if (is_clk && sim_icx_counting(box_ctl, ctl[i]))
-			sim_icx_ctr_add(&ctr[i], c1 - c0);
+			sim_icx_judge(&box->ctr[i], &box->thr[i], box->box_ctl,
+				      ctl, thresh, is_clk, c0, c1);
+		else if (is_clk && sim_icx_counting(box->box_ctl, ctl))
+			sim_icx_ctr_add(&box->ctr[i], c1 - c0);
 	}
 }
 
-/* The cycles of socket @unit's boxes up to @now. */
+/*
+ * The cycles of socket @unit's boxes up to @now: only those in
+ * &sim_icx_part.tick (the free-running ioclk is read as cycles since
+ * &sim_icx_part.ioclk_ns).
+ */
 static void icx_tick(struct sim_unit *unit, u64 now)
 {
-	unsigned int s, k;
+	struct sim_icx_part *p = container_of(unit, struct sim_icx_part, unit);
+	unsigned int s, k, b;
 	struct sim_icx *x = icx_of(unit, &s);
 	struct sim_dev *sd = container_of(x, struct sim_dev, icx);
-	u64 c0 = sim_cycles_at(sd, unit->last_ns), c1 = sim_cycles_at(sd, now);
+	u64 c0, c1;
 
-	for (k = 0; k < ICX_NR_STACKS; k++) {
-		struct sim_icx_stack *st = &x->st[s][k];
-
-		sim_icx_ctr_add(&st->ioclk, c1 - c0);
-		if (st->iio_on)
-			sim_icx_box_tick(st->iio_box_ctl, st->iio_ctl,
-					 st->iio_ctr, st->iio_thr,
-					 ICX_IIO_NR_CTRS, true,
-					 ICX_IIO_EV_CLOCKTICKS, c0, c1);
-		if (st->irp_on)
-			sim_icx_box_tick(st->irp_box_ctl, st->irp_ctl,
-					 st->irp_ctr, st->irp_thr,
-					 ICX_IRP_NR_CTRS, false,
-					 ICX_IRP_EV_CLOCKTICKS, c0, c1);
-	}
-	sim_icx_mem_tick(sd, s, c0, c1);
+	for (k = 0; k < SIM_ICX_NR_KINDS && !p->tick[k]; k++)
+		;
+	if (k == SIM_ICX_NR_KINDS)
+		return;
+	c0 = sim_cycles_at(sd, unit->last_ns);
+	c1 = sim_cycles_at(sd, now);
+	for (; k < SIM_ICX_NR_KINDS; k++)
+		for_each_set_bit(b, &p->tick[k], BITS_PER_LONG)
+			icx_box_tick(icx_box(x, s, k, b), k, c0, c1);
 }
 
 /* ---- register interface ------------------------------------------------ */
 
-/*
- * @r is the register @reg of a box, or the box's control if @box; @on
- * the box's enabled counters if @reg is a control, @bit its counter's.
- */
-static bool icx_box_ref(struct sim_icx_ref *r, u64 *reg, u64 *ctl, u64 *ctr,
-			struct sim_icx_thr *thr, unsigned int nr, bool box,
-			bool ro, u8 *on, unsigned int bit)
+/* Entry @off (8-aligned) of &sim_icx.map: a @type register of box @b. */
+void sim_icx_map_set(struct sim_icx *x, u32 off, unsigned int type,
+		     unsigned int kind, unsigned int b, unsigned int idx)
 {
-	*r = (struct sim_icx_ref){ .reg = reg, .ctl = ctl, .ctr = ctr,
-				   .thr = thr, .nr = nr, .box = box, .ro = ro,
-				   .on = on, .bit = bit };
+	x->map[off / 8] = FIELD_PREP(SIM_ICX_REG_TYPE, type) |
+			  FIELD_PREP(SIM_ICX_REG_KIND, kind) |
+			  FIELD_PREP(SIM_ICX_REG_BOX, b) |
+			  FIELD_PREP(SIM_ICX_REG_IDX, idx);
+}
+
+/* Every PMU register of a socket's window, into &sim_icx.map. */
+static void icx_map(struct sim_icx *x)
+{
+	unsigned int k, i, b;
+
+	memset(x->map, 0, sizeof(x->map));
+	for (b = 0; b < ICX_NR_STACKS; b++) {
+		u32 o = icx_box_off[b];
+
+		sim_icx_map_set(x, ICX_IIO_BOX_CTL(o), SIM_ICX_R_BOX_CTL,
+				SIM_ICX_IIO, b, 0);
+		sim_icx_map_set(x, ICX_IRP_BOX_CTL(o), SIM_ICX_R_BOX_CTL,
+				SIM_ICX_IRP, b, 0);
+		for (k = SIM_ICX_IIO; k <= SIM_ICX_IRP; k++) {
+			for (i = 0; i < icx_kinds[k].nr; i++) {
+				bool iio = k == SIM_ICX_IIO;
+
+				sim_icx_map_set(x, iio ? ICX_IIO_CTL(o, i) :
+						ICX_IRP_CTL(o, i), SIM_ICX_R_CTL, k, b, i);
+				sim_icx_map_set(x, iio ? ICX_IIO_CTR(o, i) :
+						ICX_IRP_CTR(o, i), SIM_ICX_R_CTR, k, b, i);
+			}
+		}
+		sim_icx_map_set(x, ICX_IIO_IOCLK(o), SIM_ICX_R_IOCLK,
+				SIM_ICX_IIO, b, 0);
+		for (i = 0; i < ICX_NR_PARTS; i++)
+			sim_icx_map_set(x, ICX_IIO_BW_IN(icx_bw_off[b], i),
+					SIM_ICX_R_BW_IN, SIM_ICX_IIO, b, i);
+	}
+	sim_icx_mem_map(x);
+}
+
+/* The register at @off (8-aligned) of socket @s's window, if any. */
+static bool icx_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
+{
+	u16 e = x->map[off / 8];
+	struct sim_icx_box *box;
+
+	r->type = FIELD_GET(SIM_ICX_REG_TYPE, e);
+	if (r->type == SIM_ICX_R_NONE)
+		return false;
+	r->kind = FIELD_GET(SIM_ICX_REG_KIND, e);
+	r->b = FIELD_GET(SIM_ICX_REG_BOX, e);
+	r->idx = FIELD_GET(SIM_ICX_REG_IDX, e);
+	box = icx_box(x, s, r->kind, r->b);
+	r->box = box;
+	switch (r->type) {
+	case SIM_ICX_R_BOX_CTL:
+		r->reg = &box->box_ctl;
+		break;
+	case SIM_ICX_R_CTL:
+		r->reg = &box->ctl[r->idx];
+		break;
+	case SIM_ICX_R_CTR:
+		r->reg = &box->ctr[r->idx];
+		break;
+	case SIM_ICX_R_FILTER:
+		r->reg = &box->filter;
+		break;
+	case SIM_ICX_R_BW_IN:
+		r->reg = &x->st[s][r->b].bw_in[r->idx];
+		break;
+	default:
+		r->reg = NULL;
+	}
 	return true;
 }
 
-/* The 64-bit register at @off (8-aligned) of socket @s's window, if any. */
-static bool icx_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
+/*
+ * The masks of socket @s in which box @ref->b of its kind belongs, after
+ * a write to one of its controls.
+ */
+static void icx_box_masks(struct sim_icx *x, u32 s, const struct sim_icx_ref *r)
 {
-	unsigned int k, i;
+	struct sim_icx_part *p = &x->part[s];
+	unsigned long b = r->b, on = r->box->on;
+	bool tick = false;
+	unsigned int i;
 
-	for (k = 0; k < ICX_NR_STACKS; k++) {
-		struct sim_icx_stack *st = &x->st[s][k];
-		u64 *ictl = st->iio_ctl, *ictr = st->iio_ctr;
-		u64 *rctl = st->irp_ctl, *rctr = st->irp_ctr;
-		u32 o = icx_box_off[k], bo = icx_bw_off[k];
-
-		/* a register access must not compare with every register */
-		if ((off < ICX_IRP_BOX_CTL(o) ||
-		     off > ICX_IIO_CTL(o, ICX_IIO_NR_CTRS - 1)) &&
-		    (off < ICX_IIO_BW_IN(bo, 0) ||
-		     off > ICX_IIO_BW_IN(bo, ICX_NR_PARTS - 1)))
-			continue;
-		if (off == ICX_IIO_IOCLK(o))
-			return icx_box_ref(r, &st->ioclk, NULL, NULL, NULL, 0,
-					   false, true, NULL, 0);
-		for (i = 0; i < ICX_NR_PARTS; i++)
-			if (off == ICX_IIO_BW_IN(bo, i))
-				return icx_box_ref(r, &st->bw_in[i], NULL, NULL,
-						   NULL, 0, false, true, NULL, 0);
-		if (off == ICX_IIO_BOX_CTL(o))
-			return icx_box_ref(r, &st->iio_box_ctl, ictl, ictr,
-					   st->iio_thr, ICX_IIO_NR_CTRS, true, false,
-					   &st->iio_on, 0);
-		if (off == ICX_IRP_BOX_CTL(o))
-			return icx_box_ref(r, &st->irp_box_ctl, rctl, rctr,
-					   st->irp_thr, ICX_IRP_NR_CTRS, true, false,
-					   &st->irp_on, 0);
-		for (i = 0; i < ICX_IIO_NR_CTRS; i++) {
-			if (off == ICX_IIO_CTR(o, i))
-				return icx_box_ref(r, &ictr[i], NULL, NULL, NULL, 0,
-						   false, true, NULL, 0);
-			if (off == ICX_IIO_CTL(o, i))
-				return icx_box_ref(r, &ictl[i], NULL, &ictr[i],
-						   &st->iio_thr[i], 1, false, false,
-						   &st->iio_on, i);
-		}
-		for (i = 0; i < ICX_IRP_NR_CTRS; i++) {
-			if (off == ICX_IRP_CTR(o, i))
-				return icx_box_ref(r, &rctr[i], NULL, NULL, NULL, 0,
-						   false, true, NULL, 0);
-			if (off == ICX_IRP_CTL(o, i))
-				return icx_box_ref(r, &rctl[i], NULL, &rctr[i],
-						   &st->irp_thr[i], 1, false, false,
-						   &st->irp_on, i);
-		}
-	}
-	return sim_icx_mem_ref(x, s, off, r);
+	for_each_set_bit(i, &on, ICX_IMC_NR_CTRS)
+		tick |= icx_clocked(r->box, r->kind, i);
+	__assign_bit(b, &p->on[r->kind], on);
+	__assign_bit(b, &p->tick[r->kind], tick);
 }
 
 /*
@@ -637,7 +705,14 @@ static u64 icx_regs_read(struct sim_regs *r, u32 off, bool wide)
 
 	if (s >= sd->nr_sockets)
 		return 0;
-	v = icx_ref(x, s, woff, &ref) ? *ref.reg : icx_topo_read(sd, s, woff);
+	if (!icx_ref(x, s, woff, &ref))
+		v = icx_topo_read(sd, s, woff);
+	else if (ref.reg)
+		v = *ref.reg;
+	else	/* ioclk */
+		v = (sim_cycles_at(sd, x->part[s].unit.last_ns) -
+		     sim_cycles_at(sd, x->part[s].ioclk_ns)) &
+		    GENMASK_ULL(ICX_CTR_BITS - 1, 0);
 	if (wide)
 		return off & 4 ? 0 : v;
 	return off & 4 ? upper_32_bits(v) : lower_32_bits(v);
@@ -652,36 +727,52 @@ static void icx_regs_write(struct sim_regs *r, u32 off, u32 val)
 {
 	struct sim_icx *x = container_of(r, struct sim_icx, regs);
 	u32 s = off / ICX_SOCKET_STRIDE, woff = off % ICX_SOCKET_STRIDE & ~7U;
+	struct sim_icx_box *box;
 	struct sim_icx_ref ref;
 
-	if (s >= r->sd->nr_sockets || !icx_ref(x, s, woff, &ref) || ref.ro)
+	if (s >= r->sd->nr_sockets || !icx_ref(x, s, woff, &ref))
 		return;
-	if (!ref.box && ref.thr)
-		*ref.thr = (struct sim_icx_thr){};
-	if (off & 4) {		/* the upper half: ch_mask, fc_mask, thresh */
-		*ref.reg = (u64)val << 32 | lower_32_bits(*ref.reg);
-		return;
-	}
-	if (ref.box) {
+	box = ref.box;
+	switch (ref.type) {
+	case SIM_ICX_R_BOX_CTL:
+		if (off & 4) {
+			*ref.reg = (u64)val << 32 | lower_32_bits(*ref.reg);
+			return;
+		}
 		if (val & ICX_BOX_CTL_RST_CTRL) {
-			memset(ref.ctl, 0, ref.nr * sizeof(*ref.ctl));
-			memset(ref.thr, 0, ref.nr * sizeof(*ref.thr));
-			*ref.on = 0;
+			memset(box->ctl, 0, sizeof(box->ctl));
+			memset(box->thr, 0, sizeof(box->thr));
+			box->on = 0;
 		}
 		if (val & ICX_BOX_CTL_RST_CTRS)
-			memset(ref.ctr, 0, ref.nr * sizeof(*ref.ctr));
-		*ref.reg = val & (ICX_BOX_CTL_FRZ | ICX_BOX_CTL_FRZ_EN);
+			memset(box->ctr, 0, sizeof(box->ctr));
+		box->box_ctl = val & (ICX_BOX_CTL_FRZ | ICX_BOX_CTL_FRZ_EN);
+		break;
+	case SIM_ICX_R_CTL:
+		box->thr[ref.idx] = (struct sim_icx_thr){};
+		if (off & 4) {	/* the upper half: ch_mask, fc_mask, thresh */
+			*ref.reg = (u64)val << 32 | lower_32_bits(*ref.reg);
+			break;
+		}
+		if (val & ICX_CTL_RST)
+			box->ctr[ref.idx] = 0;
+		*ref.reg = (*ref.reg & GENMASK_ULL(63, 32)) | (val & ~(u32)ICX_CTL_RST);
+		if (val & ICX_CTL_EN)
+			box->on |= BIT(ref.idx);
+		else
+			box->on &= ~BIT(ref.idx);
+		break;
+	case SIM_ICX_R_FILTER:
+		if (off & 4)
+			*ref.reg = (u64)val << 32 | lower_32_bits(*ref.reg);
+		else
+			*ref.reg = (*ref.reg & GENMASK_ULL(63, 32)) |
+				   (val & ~(u32)ICX_CTL_RST);
+		return;
+	default:	/* counters are read-only */
 		return;
 	}
-	if (ref.ctr && (val & ICX_CTL_RST))
-		*ref.ctr = 0;
-	*ref.reg = (*ref.reg & GENMASK_ULL(63, 32)) | (val & ~(u32)ICX_CTL_RST);
-	if (!ref.on)
-		return;
-	if (val & ICX_CTL_EN)
-		*ref.on |= BIT(ref.bit);
-	else
-		*ref.on &= ~BIT(ref.bit);
+	icx_box_masks(x, s, &ref);
 }
 
 static void icx_regs_xfer(void *ctx, struct upmu_reg_xfer *x, unsigned int n)
@@ -712,6 +803,7 @@ static void sim_icx_init(struct sim_dev *sd)
 	for (s = 0; s < SIM_MAX_SOCKETS; s++) {
 		x->part[s].s = s;
 		x->part[s].unit.last_ns = sim_now(sd);
+		x->part[s].ioclk_ns = x->part[s].unit.last_ns;
 		x->part[s].unit.tick = icx_tick;
 		x->part[s].unit.deliver = icx_deliver;
 	}
@@ -729,6 +821,7 @@ static int sim_icx_add(struct sim_dev *sd)
 		{ }
 	};
 
+	icx_map(&sd->icx);
 	sd->icx.pdev = sim_add_pdev(sd, "upmu-icx-uncore", &sd->icx.regs, 0, 0,
 				    props);
 	return PTR_ERR_OR_ZERO(sd->icx.pdev);

@@ -151,20 +151,17 @@ static bool icx_flit_match(u32 um, const void *arg)
 
 /*
  * @n lines of kind @k of socket @m's @nr CHAs, each the batch's latency
- * in the TOR.
+ * in the TOR; @on: the CHAs with an enabled counter.
  */
-static void icx_cha_lines(struct sim_icx_mem *m, unsigned int nr,
-			  unsigned int k, u64 n, const struct icx_lines *l,
-			  const struct icx_at *at)
+static void icx_cha_lines(struct sim_icx_mem *m, unsigned long on,
+			  unsigned int nr, unsigned int k, u64 n,
+			  const struct icx_lines *l, const struct icx_at *at)
 {
 	unsigned int c;
 
-	for (c = 0; c < nr; c++) {
-		u64 in;
+	for_each_set_bit(c, &on, nr) {
+		u64 in = icx_share(m->lines[k], n, c, nr);
 
-		if (!m->cha[c].on)
-			continue;
-		in = icx_share(m->lines[k], n, c, nr);
 		icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_INSERTS, icx_tor_match, l,
 			      in, 1, at);
 		icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_OCCUPANCY, icx_tor_match, l,
@@ -173,19 +170,17 @@ static void icx_cha_lines(struct sim_icx_mem *m, unsigned int nr,
 	m->lines[k] += n;
 }
 
-/* @n CAS commands of kind @k on socket @m's channels. */
-static void icx_cas(struct sim_icx_mem *m, unsigned int k, u64 n,
-		    const struct icx_at *at)
+/* @n CAS commands of kind @k on socket @m's channels (@on: enabled). */
+static void icx_cas(struct sim_icx_mem *m, unsigned long on, unsigned int k,
+		    u64 n, const struct icx_at *at)
 {
 	static const u32 bits[SIM_ICX_NR_CAS] = { ICX_CAS_RD, ICX_CAS_WR };
 	unsigned int c;
 
-	for (c = 0; c < ICX_NR_IMCS; c++)
-		if (m->imc[c].on)
-			icx_box_count(&m->imc[c], ICX_IMC_EV_CAS_COUNT,
-				      icx_cas_match, &bits[k],
-				      icx_share(m->cas[k], n, c, ICX_NR_IMCS),
-				      1, at);
+	for_each_set_bit(c, &on, ICX_NR_IMCS)
+		icx_box_count(&m->imc[c], ICX_IMC_EV_CAS_COUNT, icx_cas_match,
+			      &bits[k], icx_share(m->cas[k], n, c, ICX_NR_IMCS),
+			      1, at);
 	m->cas[k] += n;
 }
 
@@ -194,22 +189,19 @@ static void icx_cas(struct sim_icx_mem *m, unsigned int k, u64 n,
  * @tx_data, 9 flits a line, and takes one non-data flit for each (a
  * read's request, a write's completion), else the other way round.
  * @seen: the lines this side has carried so far; the i-th goes over
- * link i % ICX_NR_UPIS.
+ * link i % ICX_NR_UPIS.  @on: the links with an enabled counter.
  */
-static void icx_upi(struct sim_icx_mem *m, u64 *seen, u64 n, bool tx_data,
-		    const struct icx_at *at)
+static void icx_upi(struct sim_icx_mem *m, unsigned long on, u64 *seen, u64 n,
+		    bool tx_data, const struct icx_at *at)
 {
 	static const u32 data = ICX_FLITS_ALL_DATA, ctrl = ICX_FLITS_NON_DATA;
 	u8 dev = tx_data ? ICX_UPI_EV_TXL_FLITS : ICX_UPI_EV_RXL_FLITS;
 	u8 ret = tx_data ? ICX_UPI_EV_RXL_FLITS : ICX_UPI_EV_TXL_FLITS;
 	unsigned int l;
 
-	for (l = 0; l < ICX_NR_UPIS; l++) {
-		u64 k;
+	for_each_set_bit(l, &on, ICX_NR_UPIS) {
+		u64 k = icx_share(*seen, n, l, ICX_NR_UPIS);
 
-		if (!m->upi[l].on)
-			continue;
-		k = icx_share(*seen, n, l, ICX_NR_UPIS);
 		icx_box_count(&m->upi[l], dev, icx_flit_match, &data,
 			      k * ICX_FLITS_PER_LINE, 1, at);
 		icx_box_count(&m->upi[l], ret, icx_flit_match, &ctrl, k, 1, at);
@@ -258,6 +250,7 @@ void sim_icx_mem_deliver(struct sim_dev *sd, unsigned int s,
 	bool remote = t->dst == SIM_DST_REM, cpu = sim_icx_cpu_txn(t), to_req;
 	u32 ms = sim_icx_home(sd, t);
 	struct sim_icx_mem *m = &x->mem[t->socket], *home = &x->mem[ms];
+	const unsigned long *on = x->part[t->socket].on, *hon = x->part[ms].on;
 	struct icx_at at = { .t = t, .cyc = sim_icx_cycle(sd, s) };
 	u64 n[SIM_ICX_NR_LINES] = {}, rds, wrs;
 	unsigned int k;
@@ -271,7 +264,8 @@ void sim_icx_mem_deliver(struct sim_dev *sd, unsigned int s,
 				       .remote = remote };
 
 		if (n[k])
-			icx_cha_lines(m, x->nr_chas, k, n[k], &l, &at);
+			icx_cha_lines(m, on[SIM_ICX_CHA], x->nr_chas, k, n[k],
+				      &l, &at);
 	}
 	if (t->hit)
 		return;
@@ -280,136 +274,60 @@ void sim_icx_mem_deliver(struct sim_dev *sd, unsigned int s,
 	      n[SIM_ICX_RFO] + n[SIM_ICX_CRD];
 	wrs = n[SIM_ICX_WR_FULL] + n[SIM_ICX_WR_PART];
 	if (rds && s == ms)
-		icx_cas(home, SIM_ICX_CAS_RD, rds, &at);
+		icx_cas(home, hon[SIM_ICX_IMC], SIM_ICX_CAS_RD, rds, &at);
 	if (wrs && s == ms)
-		icx_cas(home, SIM_ICX_CAS_WR, wrs, &at);
+		icx_cas(home, hon[SIM_ICX_IMC], SIM_ICX_CAS_WR, wrs, &at);
 	if (!remote)
 		return;
 	/* a read's data comes to the requester, a write's goes from it */
 	if (s == t->socket)
-		icx_upi(m, &m->xfers, rds + wrs - n[SIM_ICX_WR_PART], !to_req, &at);
+		icx_upi(m, on[SIM_ICX_UPI], &m->xfers,
+			rds + wrs - n[SIM_ICX_WR_PART], !to_req, &at);
 	else
-		icx_upi(home, &home->rxfers, rds + wrs - n[SIM_ICX_WR_PART],
-			to_req, &at);
-}
-
-static void icx_clock(struct sim_icx_box *box, unsigned int nr, u8 ev,
-		      u64 c0, u64 c1)
-{
-	unsigned int b;
-
-	for (b = 0; b < nr; b++)
-		if (box[b].on)
-			sim_icx_box_tick(box[b].box_ctl, box[b].ctl, box[b].ctr,
-					 box[b].thr, ICX_MEM_NR_CTRS, false, ev,
-					 c0, c1);
-}
-
-/* The IMCs' fixed counters: the DRAM clock, here the clock (clock_mhz). */
-static void icx_dclk(struct sim_icx_box *imc, u64 c0, u64 c1)
-{
-	unsigned int b;
-
-	for (b = 0; b < ICX_NR_IMCS; b++)
-		if (sim_icx_counting(imc[b].box_ctl, imc[b].ctl[ICX_IMC_FIXED]))
-			sim_icx_ctr_add(&imc[b].ctr[ICX_IMC_FIXED], c1 - c0);
-}
-
-/*
- * Cycles [@c0, @c1) of socket @s's CHA, IMC and UPI boxes
- * (sim_icx_box_tick()).
- */
-void sim_icx_mem_tick(struct sim_dev *sd, unsigned int s, u64 c0, u64 c1)
-{
-	struct sim_icx_mem *m = &sd->icx.mem[s];
-
-	icx_clock(m->cha, sd->icx.nr_chas, ICX_CHA_EV_CLOCKTICKS, c0, c1);
-	icx_clock(m->imc, ICX_NR_IMCS, ICX_IMC_EV_CLOCKTICKS, c0, c1);
-	icx_dclk(m->imc, c0, c1);
-	icx_clock(m->upi, ICX_NR_UPIS, ICX_UPI_EV_CLOCKTICKS, c0, c1);
-}
-
-/*
- * The register at @rel of @box (ICX_MEM_* or the CHA's layout), which
- * has @nr counters.
- */
-static bool icx_mem_box_ref(struct sim_icx_box *box, unsigned int nr, u32 rel,
-			    u32 box_ctl, u32 ctl0, u32 ctr0, u32 filter,
-			    struct sim_icx_ref *r)
-{
-	unsigned int i;
-
-	*r = (struct sim_icx_ref){ .ctl = box->ctl, .ctr = box->ctr,
-				   .thr = box->thr, .nr = nr, .on = &box->on };
-	if (rel == box_ctl) {
-		r->reg = &box->box_ctl;
-		r->box = true;
-		return true;
-	}
-	if (filter && rel == filter) {
-		r->reg = &box->filter;
-		r->ctr = NULL;
-		r->thr = NULL;
-		r->on = NULL;
-		return true;
-	}
-	for (i = 0; i < nr; i++) {
-		if (rel == ctl0 + 8 * i) {
-			r->reg = &box->ctl[i];
-			r->ctr = &box->ctr[i];
-			r->thr = &box->thr[i];
-			r->bit = i;
-			return true;
-		}
-		if (rel == ctr0 + 8 * i) {
-			r->reg = &box->ctr[i];
-			r->thr = NULL;
-			r->ro = true;
-			r->on = NULL;
-			return true;
-		}
-	}
-	return false;
+		icx_upi(home, hon[SIM_ICX_UPI], &home->rxfers,
+			rds + wrs - n[SIM_ICX_WR_PART], to_req, &at);
 }
 
 /**
- * sim_icx_mem_ref() - a CHA, IMC or UPI register of socket @s's window
- * @x: the Ice Lake-X uncore
- * @s: the socket
- * @off: offset in its window (8-aligned)
- * @r: filled in
+ * sim_icx_mem_map() - the CHA, IMC and UPI registers of the window
+ * @x: the Ice Lake-X uncore, its CHA count known
  *
- * Return: whether there is one.
+ * Into &sim_icx.map: each box's control, counter controls, counters and
+ * (CHA) filter.
  */
-bool sim_icx_mem_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
+void sim_icx_mem_map(struct sim_icx *x)
 {
-	struct sim_icx_mem *m = &x->mem[s];
-	u32 b;
+	unsigned int b, i;
 
 	for (b = 0; b < x->nr_chas; b++) {
-		u32 base = ICX_CHA_BOX_CTL(icx_cha_off[b]);
+		u32 o = icx_cha_off[b];
 
-		if (off >= base && off < base + ICX_MSR(ICX_CHA_MSRS))
-			return icx_mem_box_ref(&m->cha[b], ICX_MEM_NR_CTRS, off - base, 0,
-					       ICX_CHA_CTL(0, 0) - ICX_CHA_BOX_CTL(0),
-					       ICX_CHA_CTR(0, 0) - ICX_CHA_BOX_CTL(0),
-					       ICX_CHA_FILTER0(0) - ICX_CHA_BOX_CTL(0), r);
+		sim_icx_map_set(x, ICX_CHA_BOX_CTL(o), SIM_ICX_R_BOX_CTL,
+				SIM_ICX_CHA, b, 0);
+		sim_icx_map_set(x, ICX_CHA_FILTER0(o), SIM_ICX_R_FILTER,
+				SIM_ICX_CHA, b, 0);
+		for (i = 0; i < ICX_MEM_NR_CTRS; i++) {
+			sim_icx_map_set(x, ICX_CHA_CTL(o, i), SIM_ICX_R_CTL,
+					SIM_ICX_CHA, b, i);
+			sim_icx_map_set(x, ICX_CHA_CTR(o, i), SIM_ICX_R_CTR,
+					SIM_ICX_CHA, b, i);
+		}
 	}
-	if (off >= ICX_IMC_BOX(0) && off < ICX_IMC_BOX(ICX_NR_IMCS)) {
-		b = (off - ICX_IMC_BOX(0)) / (ICX_IMC_BOX(1) - ICX_IMC_BOX(0));
-		return icx_mem_box_ref(&m->imc[b], ICX_IMC_NR_CTRS,
-				       off - ICX_IMC_BOX(b),
-				       ICX_MEM_BOX_CTL, ICX_MEM_CTL(0),
-				       ICX_MEM_CTR(0), 0, r);
+	for (b = 0; b < ICX_NR_IMCS + ICX_NR_UPIS; b++) {
+		bool imc = b < ICX_NR_IMCS;
+		unsigned int k = imc ? SIM_ICX_IMC : SIM_ICX_UPI;
+		unsigned int nb = imc ? b : b - ICX_NR_IMCS;
+		u32 base = imc ? ICX_IMC_BOX(nb) : ICX_UPI_BOX(nb);
+
+		sim_icx_map_set(x, base + ICX_MEM_BOX_CTL, SIM_ICX_R_BOX_CTL,
+				k, nb, 0);
+		for (i = 0; i < (imc ? ICX_IMC_NR_CTRS : ICX_MEM_NR_CTRS); i++) {
+			sim_icx_map_set(x, base + ICX_MEM_CTL(i), SIM_ICX_R_CTL,
+					k, nb, i);
+			sim_icx_map_set(x, base + ICX_MEM_CTR(i), SIM_ICX_R_CTR,
+					k, nb, i);
+		}
 	}
-	if (off >= ICX_UPI_BOX(0) && off < ICX_UPI_BOX(ICX_NR_UPIS)) {
-		b = (off - ICX_UPI_BOX(0)) / (ICX_UPI_BOX(1) - ICX_UPI_BOX(0));
-		return icx_mem_box_ref(&m->upi[b], ICX_MEM_NR_CTRS,
-				       off - ICX_UPI_BOX(b),
-				       ICX_MEM_BOX_CTL, ICX_MEM_CTL(0),
-				       ICX_MEM_CTR(0), 0, r);
-	}
-	return false;
 }
 
 /**
