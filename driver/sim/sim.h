@@ -160,10 +160,23 @@ struct sim_unit {
 	u64 last_ns;
 	void (*tick)(struct sim_unit *unit, u64 now);
 	void (*deliver)(struct sim_unit *unit, const struct sim_txn *t);
+	struct list_head flows;
 };
 
 /* UCF, CMEM, PCIE, PCIE-TGT and up to 4 link routes */
 #define SIM_MAX_UNITS	8
+
+struct sim_flow;
+
+/**
+ * struct sim_flow_link - a flow in the list of a block it reaches
+ * @node: in &sim_unit.flows
+ * @flow: the flow
+ */
+struct sim_flow_link {
+	struct list_head node;
+	struct sim_flow *flow;
+};
 
 /**
  * struct sim_flow - continuous traffic: @rate transactions per second
@@ -176,6 +189,8 @@ struct sim_unit {
  * @stop_ns: sim time it was stopped
  * @units: the register blocks it reaches
  * @nr_units: their number
+ * @links: its entry in each of @units' lists, while it is in
+ *	   &sim_dev.flows: a block's catch-up visits only its own flows
  *
  * By sim time t it has delivered floor((t - @start_ns) * @rate / 10^9)
  * transactions (t no later than @stop_ns once stopped): sim_flow_due().
@@ -190,6 +205,7 @@ struct sim_flow {
 	u64 stop_ns;
 	struct sim_unit *units[SIM_MAX_UNITS];
 	unsigned int nr_units;
+	struct sim_flow_link links[SIM_MAX_UNITS];
 };
 
 struct sim_dev;
@@ -673,6 +689,11 @@ u64 sim_cycles_at(struct sim_dev *sd, u64 ns);
 u64 sim_flow_due(const struct sim_flow *f, u64 t);
 unsigned int sim_txn_units(struct sim_dev *sd, const struct sim_txn *t,
 			   struct sim_unit **u);
+void sim_unit_init(struct sim_dev *sd, struct sim_unit *unit,
+		   void (*tick)(struct sim_unit *unit, u64 now),
+		   void (*deliver)(struct sim_unit *unit,
+				   const struct sim_txn *t));
+void sim_flow_link(struct sim_dev *sd, struct sim_flow *f, bool add);
 void sim_unit_catch_up(struct sim_dev *sd, struct sim_unit *unit, u64 now);
 void sim_unit_access(struct sim_dev *sd, struct sim_unit *unit, bool write);
 void sim_catch_up(struct sim_dev *sd, u64 now);

@@ -334,9 +334,7 @@ static void link_init(struct sim_dev *sd, struct sim_link *l,
 	l->nr_inst = nr_inst;
 	l->nr_peers = 1;
 	l->peer_insts[0] = GENMASK(nr_inst - 1, 0);
-	l->unit.last_ns = sim_now(sd);
-	l->unit.tick = link_tick;
-	l->unit.deliver = link_deliver;
+	sim_unit_init(sd, &l->unit, link_tick, link_deliver);
 	l->regs.ops = &sim_link_regs_ops;
 	l->regs.sd = sd;
 	l->regs.unit = &l->unit;

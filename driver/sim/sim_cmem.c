@@ -189,9 +189,7 @@ void sim_cmem_init(struct sim_dev *sd, struct sim_cmem *c, u32 socket)
 {
 	c->sd = sd;
 	c->socket = socket;
-	c->unit.last_ns = sim_now(sd);
-	c->unit.tick = cmem_tick;
-	c->unit.deliver = cmem_deliver;
+	sim_unit_init(sd, &c->unit, cmem_tick, cmem_deliver);
 	c->regs.ops = &sim_cmem_regs_ops;
 	c->regs.sd = sd;
 	c->regs.unit = &c->unit;

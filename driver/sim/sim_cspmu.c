@@ -224,9 +224,7 @@ void sim_cspmu_init(struct sim_dev *sd, struct sim_cspmu *u,
 	u->instance = instance;
 	u->nr = sd->nr_counters;
 	u->mask = GENMASK_ULL(sd->width - 1, 0);
-	u->unit.last_ns = sim_now(sd);
-	u->unit.tick = cspmu_tick;
-	u->unit.deliver = cspmu_deliver;
+	sim_unit_init(sd, &u->unit, cspmu_tick, cspmu_deliver);
 	u->regs.ops = &sim_cspmu_regs_ops;
 	u->regs.sd = sd;
 	u->regs.unit = &u->unit;

@@ -297,8 +297,10 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 
 		raw_spin_lock_irqsave(&sd->lock, flags);
 		sim_catch_up(sd, sim_now(sd));
-		list_for_each_entry(f, &sd->flows, list)
+		list_for_each_entry(f, &sd->flows, list) {
 			sim_flow_load(sd, f, false);
+			sim_flow_link(sd, f, false);
+		}
 		list_splice_init(&sd->flows, &gone);
 		sd->nr_flows = 0;
 		raw_spin_unlock_irqrestore(&sd->lock, flags);
@@ -342,6 +344,7 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 		if (!ret) {
 			nf->start_ns = sim_now(sd);
 			list_add_tail(&nf->list, &sd->flows);
+			sim_flow_link(sd, nf, true);
 			sd->nr_flows++;
 			nf = NULL;
 		}
@@ -358,6 +361,7 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 		for (i = 0; i < f->nr_units; i++)
 			sim_unit_catch_up(sd, f->units[i], sim_now(sd));
 		sim_flow_load(sd, f, false);
+		sim_flow_link(sd, f, false);
 		list_del(&f->list);
 		sd->nr_flows--;
 		nf = f;		/* freed below, outside the lock */

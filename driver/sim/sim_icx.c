@@ -802,10 +802,8 @@ static void sim_icx_init(struct sim_dev *sd)
 
 	for (s = 0; s < SIM_MAX_SOCKETS; s++) {
 		x->part[s].s = s;
-		x->part[s].unit.last_ns = sim_now(sd);
+		sim_unit_init(sd, &x->part[s].unit, icx_tick, icx_deliver);
 		x->part[s].ioclk_ns = x->part[s].unit.last_ns;
-		x->part[s].unit.tick = icx_tick;
-		x->part[s].unit.deliver = icx_deliver;
 	}
 	x->regs.ops = &sim_icx_regs_ops;
 	x->regs.sd = sd;

@@ -571,9 +571,7 @@ int sim_nic_add(struct sim_dev *sd)
 	nic->log_max_samples = o->log_max_samples;
 	nic->log_min_period = o->log_min_period;
 	nic->nr_slots = NIC_DEF_SLOTS;
-	nic->unit.last_ns = sim_now(sd);
-	nic->unit.tick = nic_tick;
-	nic->unit.deliver = nic_deliver;
+	sim_unit_init(sd, &nic->unit, nic_tick, nic_deliver);
 	ret = nic_cntrs_init(nic);
 	if (!ret)
 		ret = nic_diag_alloc(nic);

@@ -256,6 +256,49 @@ unsigned int sim_txn_units(struct sim_dev *sd, const struct sim_txn *t,
 }
 
 /**
+ * sim_unit_init() - set up a register block of a new SoC
+ * @sd: the simulated SoC
+ * @unit: the block
+ * @tick: its clock-driven counters' advance (&sim_unit.tick)
+ * @deliver: its counting of a batch (&sim_unit.deliver)
+ *
+ * It starts at the current sim time, reached by no flow.
+ */
+void sim_unit_init(struct sim_dev *sd, struct sim_unit *unit,
+		   void (*tick)(struct sim_unit *unit, u64 now),
+		   void (*deliver)(struct sim_unit *unit,
+				   const struct sim_txn *t))
+{
+	unit->last_ns = sim_now(sd);
+	unit->tick = tick;
+	unit->deliver = deliver;
+	INIT_LIST_HEAD(&unit->flows);
+}
+
+/**
+ * sim_flow_link() - put a flow into the lists of the blocks it reaches
+ * @sd: the simulated SoC
+ * @f: the flow, its &sim_flow.units set
+ * @add: put it in (at the end: blocks see their flows in the order they
+ *	 were added), or take it out
+ *
+ * Called with sd->lock held.
+ */
+void sim_flow_link(struct sim_dev *sd, struct sim_flow *f, bool add)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&sd->lock);
+	for (i = 0; i < f->nr_units; i++) {
+		f->links[i].flow = f;
+		if (add)
+			list_add_tail(&f->links[i].node, &f->units[i]->flows);
+		else
+			list_del(&f->links[i].node);
+	}
+}
+
+/**
  * sim_unit_catch_up() - bring one register block up to sim time @now
  * @sd: the simulated SoC
  * @unit: the block
@@ -269,19 +312,15 @@ unsigned int sim_txn_units(struct sim_dev *sd, const struct sim_txn *t,
  */
 void sim_unit_catch_up(struct sim_dev *sd, struct sim_unit *unit, u64 now)
 {
-	struct sim_flow *f;
-	unsigned int i;
+	struct sim_flow_link *l;
 
 	lockdep_assert_held(&sd->lock);
 	if (now <= unit->last_ns)
 		return;
-	list_for_each_entry(f, &sd->flows, list) {
+	list_for_each_entry(l, &unit->flows, node) {
+		struct sim_flow *f = l->flow;
 		struct sim_txn t;
 
-		for (i = 0; i < f->nr_units && f->units[i] != unit; i++)
-			;
-		if (i == f->nr_units)
-			continue;
 		t = f->txn;
 		t.count = sim_flow_due(f, now) - sim_flow_due(f, unit->last_ns);
 		if (t.count)
