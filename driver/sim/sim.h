@@ -862,7 +862,7 @@ static inline u32 sim_icx_thresh(u64 ctl, bool iio)
 	return iio ? FIELD_GET(ICX_CTL_THRESH, ctl) : FIELD_GET(ICX_CTL_THRESH8, ctl);
 }
 
-u64 sim_icx_cycle(struct sim_dev *sd, unsigned int s);
+u64 sim_icx_cycle(struct sim_dev *sd, unsigned int s, const struct sim_txn *t);
 void sim_icx_count(u64 *ctr, struct sim_icx_thr *thr, u32 thresh, u64 val,
 		   u64 dur, const struct sim_txn *t, u64 cyc);
 void sim_icx_judge(u64 *ctr, struct sim_icx_thr *thr, u64 box_ctl, u64 ctl,

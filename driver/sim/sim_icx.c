@@ -119,7 +119,6 @@ struct icx_req {
  * @cmpl: completions with data of inbound reads (lines) inserted into the
  *	  completion buffer
  * @lat: cycles each entry stays in the completion buffer or the IRP
- * @bw_in: 32-byte units of data from the device into the SoC
  * @rd_lines: inbound read lines (IRP FAF)
  * @wr_lines: inbound write lines (IRP WR_PREF)
  * @lost_fwd: inbound write lines that lost their ownership (IRP LOST_FWD)
@@ -135,7 +134,6 @@ struct icx_fx {
 	unsigned int nr_req;
 	u64 cmpl;
 	u64 lat;
-	u64 bw_in;
 	u64 rd_lines;
 	u64 wr_lines;
 	u64 lost_fwd;
@@ -154,6 +152,19 @@ static int icx_txn_stack(const struct sim_txn *t)
 	if (t->to_rc != SIM_NO_RC)
 		return t->to_rc;
 	return -1;
+}
+
+/*
+ * 32-byte units of data from the device into the SoC (bw_in) of @t: an
+ * inbound write's, an outbound read's completions.
+ */
+static u64 icx_bw_in(const struct sim_txn *t)
+{
+	bool rd = t->op == SIM_OP_RD, inbound = t->rc != SIM_NO_RC;
+
+	if (inbound == rd)
+		return 0;
+	return DIV_ROUND_UP(t->size, ICX_BW_IN_BYTES) * t->count;
 }
 
 static void icx_effects(struct sim_dev *sd, const struct sim_txn *t,
@@ -187,8 +198,6 @@ static void icx_effects(struct sim_dev *sd, const struct sim_txn *t,
 		} else {
 			fx->hits[t->page] = n;
 		}
-		if (!rd)
-			fx->bw_in = DIV_ROUND_UP(t->size, ICX_BW_IN_BYTES) * n;
 		return;
 	}
 	fx->part = t->to_rp;
@@ -208,7 +217,6 @@ static void icx_effects(struct sim_dev *sd, const struct sim_txn *t,
 	fx->req[fx->nr_req++] = (struct icx_req){
 		.umask = ICX_REQ_CMPD, .fc = ICX_FC_CMPL, .data = data, .txns = lines,
 	};
-	fx->bw_in = DIV_ROUND_UP(t->size, ICX_BW_IN_BYTES) * n;
 }
 
 /*
@@ -297,15 +305,17 @@ static u64 icx_irp_inc(u64 ctl, const struct icx_fx *fx, u64 *dur)
  * sim_icx_cycle() - the cycle an inject lands in
  * @sd: the SoC
  * @s: the socket whose block counts it
+ * @t: the batch
  *
  * The socket's block is up to date (sim_inject() brought it there), so
- * its time is now.
+ * its time is now.  A flow's batch has no cycle: sim_icx_count() spreads
+ * it over those the block catches up on.
  *
- * Return: the current cycle.
+ * Return: the current cycle, 0 for a flow's batch.
  */
-u64 sim_icx_cycle(struct sim_dev *sd, unsigned int s)
+u64 sim_icx_cycle(struct sim_dev *sd, unsigned int s, const struct sim_txn *t)
 {
-	return sim_cycles_at(sd, sd->icx.part[s].unit.last_ns);
+	return t->flow ? 0 : sim_cycles_at(sd, sd->icx.part[s].unit.last_ns);
 }
 
 static u64 icx_dist(u64 a, u64 b)
@@ -432,10 +442,10 @@ static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 	unsigned int s, i;
 	struct sim_icx *x = icx_of(unit, &s);
 	struct sim_dev *sd = container_of(x, struct sim_dev, icx);
-	u64 cyc = sim_icx_cycle(sd, s), val, dur;
 	int k = icx_txn_stack(t);
 	struct sim_icx_stack *st;
 	struct icx_fx fx;
+	u64 cyc, val, dur;
 
 	/* a CPU's lines, and remote memory's side, reach only the memory side */
 	if (k < 0 || s != t->socket) {
@@ -443,7 +453,12 @@ static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 		return;
 	}
 	st = &x->st[t->socket][k];
+	sim_icx_ctr_add(&st->bw_in[t->rc != SIM_NO_RC ? t->rp : t->to_rp],
+			icx_bw_in(t));
+	if (!st->iio.on && !st->irp.on)
+		goto mem;
 	icx_effects(sd, t, &fx);
+	cyc = sim_icx_cycle(sd, s, t);
 	for (i = 0; st->iio.on && i < ICX_IIO_NR_CTRS; i++) {
 		u64 ctl = st->iio.ctl[i];
 
@@ -462,7 +477,7 @@ static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 		sim_icx_count(&st->irp.ctr[i], &st->irp.thr[i],
 			      sim_icx_thresh(ctl, false), val, dur, t, cyc);
 	}
-	sim_icx_ctr_add(&st->bw_in[fx.part], fx.bw_in);
+mem:
 	sim_icx_mem_deliver(sd, s, t);
 }
 

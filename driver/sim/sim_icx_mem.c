@@ -65,11 +65,39 @@ static const u32 icx_opc[SIM_ICX_NR_LINES] = {
 	[SIM_ICX_CRD] = ICX_OPC_IA_CRD,
 };
 
-/* How many of the items [@first, @first + @n) go to box @b of @nr. */
-static u64 icx_share(u64 first, u64 n, unsigned int b, unsigned int nr)
+/**
+ * struct icx_rr - items [first, first + n) dealt round-robin to @nr boxes,
+ *		   item i to box i % @nr
+ * @q: every box gets @q
+ * @r: and the @r boxes from @start on (cyclically) one more
+ * @start: the box item first goes to
+ * @nr: the boxes
+ */
+struct icx_rr {
+	u64 q;
+	u32 r;
+	u32 start;
+	u32 nr;
+};
+
+/* Two divisions for a batch, none per box. */
+static struct icx_rr icx_rr(u64 first, u64 n, u32 nr)
 {
-	return div_u64(first + n + nr - 1 - b, nr) -
-	       div_u64(first + nr - 1 - b, nr);
+	struct icx_rr rr = { .nr = nr };
+	u32 start;
+
+	rr.q = div_u64_rem(n, nr, &rr.r);
+	div_u64_rem(first, nr, &start);
+	rr.start = start;
+	return rr;
+}
+
+/* How many of the items go to box @b. */
+static u64 icx_share(const struct icx_rr *rr, u32 b)
+{
+	u32 d = b >= rr->start ? b - rr->start : b + rr->nr - rr->start;
+
+	return rr->q + (d < rr->r);
 }
 
 /* The 32-bit umask of a CHA or UPI control: bits 8-15 and 32-55. */
@@ -157,10 +185,13 @@ static void icx_cha_lines(struct sim_icx_mem *m, unsigned long on,
 			  unsigned int nr, unsigned int k, u64 n,
 			  const struct icx_lines *l, const struct icx_at *at)
 {
+	struct icx_rr rr = {};
 	unsigned int c;
 
+	if (on)
+		rr = icx_rr(m->lines[k], n, nr);
 	for_each_set_bit(c, &on, nr) {
-		u64 in = icx_share(m->lines[k], n, c, nr);
+		u64 in = icx_share(&rr, c);
 
 		icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_INSERTS, icx_tor_match, l,
 			      in, 1, at);
@@ -175,12 +206,14 @@ static void icx_cas(struct sim_icx_mem *m, unsigned long on, unsigned int k,
 		    u64 n, const struct icx_at *at)
 {
 	static const u32 bits[SIM_ICX_NR_CAS] = { ICX_CAS_RD, ICX_CAS_WR };
+	struct icx_rr rr = {};
 	unsigned int c;
 
+	if (on)
+		rr = icx_rr(m->cas[k], n, ICX_NR_IMCS);
 	for_each_set_bit(c, &on, ICX_NR_IMCS)
 		icx_box_count(&m->imc[c], ICX_IMC_EV_CAS_COUNT, icx_cas_match,
-			      &bits[k], icx_share(m->cas[k], n, c, ICX_NR_IMCS),
-			      1, at);
+			      &bits[k], icx_share(&rr, c), 1, at);
 	m->cas[k] += n;
 }
 
@@ -197,10 +230,13 @@ static void icx_upi(struct sim_icx_mem *m, unsigned long on, u64 *seen, u64 n,
 	static const u32 data = ICX_FLITS_ALL_DATA, ctrl = ICX_FLITS_NON_DATA;
 	u8 dev = tx_data ? ICX_UPI_EV_TXL_FLITS : ICX_UPI_EV_RXL_FLITS;
 	u8 ret = tx_data ? ICX_UPI_EV_RXL_FLITS : ICX_UPI_EV_TXL_FLITS;
+	struct icx_rr rr = {};
 	unsigned int l;
 
+	if (on)
+		rr = icx_rr(*seen, n, ICX_NR_UPIS);
 	for_each_set_bit(l, &on, ICX_NR_UPIS) {
-		u64 k = icx_share(*seen, n, l, ICX_NR_UPIS);
+		u64 k = icx_share(&rr, l);
 
 		icx_box_count(&m->upi[l], dev, icx_flit_match, &data,
 			      k * ICX_FLITS_PER_LINE, 1, at);
@@ -251,7 +287,7 @@ void sim_icx_mem_deliver(struct sim_dev *sd, unsigned int s,
 	u32 ms = sim_icx_home(sd, t);
 	struct sim_icx_mem *m = &x->mem[t->socket], *home = &x->mem[ms];
 	const unsigned long *on = x->part[t->socket].on, *hon = x->part[ms].on;
-	struct icx_at at = { .t = t, .cyc = sim_icx_cycle(sd, s) };
+	struct icx_at at = { .t = t, .cyc = sim_icx_cycle(sd, s, t) };
 	u64 n[SIM_ICX_NR_LINES] = {}, rds, wrs;
 	unsigned int k;
 
