@@ -154,6 +154,12 @@ static int icx_txn_stack(const struct sim_txn *t)
 	return -1;
 }
 
+/* The part of the stack @t reaches (icx_txn_stack()). */
+static u32 icx_txn_part(const struct sim_txn *t)
+{
+	return t->rc != SIM_NO_RC ? t->rp : t->to_rp;
+}
+
 /*
  * 32-byte units of data from the device into the SoC (bw_in) of @t: an
  * inbound write's, an outbound read's completions.
@@ -174,9 +180,8 @@ static void icx_effects(struct sim_dev *sd, const struct sim_txn *t,
 	u64 lines = DIV_ROUND_UP(t->size, 64) * n;
 	bool rd = t->op == SIM_OP_RD;
 
-	*fx = (struct icx_fx){ .lat = t->lat_cycles };
+	*fx = (struct icx_fx){ .lat = t->lat_cycles, .part = icx_txn_part(t) };
 	if (t->rc != SIM_NO_RC) {
-		fx->part = t->rp;
 		fx->req[fx->nr_req++] = (struct icx_req){
 			.umask = rd ? ICX_REQ_MEM_READ : ICX_REQ_MEM_WRITE,
 			.fc = rd ? ICX_FC_NONPOSTED : ICX_FC_POSTED,
@@ -200,7 +205,6 @@ static void icx_effects(struct sim_dev *sd, const struct sim_txn *t,
 		}
 		return;
 	}
-	fx->part = t->to_rp;
 	fx->req[fx->nr_req++] = (struct icx_req){
 		.by_cpu = true,
 		.umask = rd ? ICX_REQ_MEM_READ : ICX_REQ_MEM_WRITE,
@@ -437,50 +441,6 @@ static struct sim_icx *icx_of(struct sim_unit *unit, unsigned int *s)
 	return container_of(p - p->s, struct sim_icx, part[0]);
 }
 
-static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
-{
-	unsigned int s, i;
-	struct sim_icx *x = icx_of(unit, &s);
-	struct sim_dev *sd = container_of(x, struct sim_dev, icx);
-	int k = icx_txn_stack(t);
-	struct sim_icx_stack *st;
-	struct icx_fx fx;
-	u64 cyc, val, dur;
-
-	/* a CPU's lines, and remote memory's side, reach only the memory side */
-	if (k < 0 || s != t->socket) {
-		sim_icx_mem_deliver(sd, s, t);
-		return;
-	}
-	st = &x->st[t->socket][k];
-	sim_icx_ctr_add(&st->bw_in[t->rc != SIM_NO_RC ? t->rp : t->to_rp],
-			icx_bw_in(t));
-	if (!st->iio.on && !st->irp.on)
-		goto mem;
-	icx_effects(sd, t, &fx);
-	cyc = sim_icx_cycle(sd, s, t);
-	for (i = 0; st->iio.on && i < ICX_IIO_NR_CTRS; i++) {
-		u64 ctl = st->iio.ctl[i];
-
-		if (!sim_icx_counting(st->iio.box_ctl, ctl))
-			continue;
-		val = icx_iio_inc(ctl, &fx, &dur);
-		sim_icx_count(&st->iio.ctr[i], &st->iio.thr[i],
-			      sim_icx_thresh(ctl, true), val, dur, t, cyc);
-	}
-	for (i = 0; st->irp.on && i < ICX_IRP_NR_CTRS; i++) {
-		u64 ctl = st->irp.ctl[i];
-
-		if (!sim_icx_counting(st->irp.box_ctl, ctl))
-			continue;
-		val = icx_irp_inc(ctl, &fx, &dur);
-		sim_icx_count(&st->irp.ctr[i], &st->irp.thr[i],
-			      sim_icx_thresh(ctl, false), val, dur, t, cyc);
-	}
-mem:
-	sim_icx_mem_deliver(sd, s, t);
-}
-
 /*
  * The kinds of boxes: their general counters (and the IMC's fixed one),
  * the event that counts cycles, the width of their thresholds.
@@ -514,6 +474,56 @@ static struct sim_icx_box *icx_box(struct sim_icx *x, unsigned int s,
 	return &x->mem[s].upi[b];
 }
 
+/*
+ * The counters of @box, a stack's box of kind @k (IIO or IRP), that
+ * count: each by what @fx adds to it.
+ */
+static void icx_stack_count(struct sim_icx_box *box, unsigned int k,
+			    const struct icx_fx *fx, const struct sim_txn *t,
+			    u64 cyc)
+{
+	unsigned int i;
+	u64 val, dur;
+
+	for (i = 0; box->on && i < icx_kinds[k].nr; i++) {
+		u64 ctl = box->ctl[i];
+
+		if (!sim_icx_counting(box->box_ctl, ctl))
+			continue;
+		val = k == SIM_ICX_IIO ? icx_iio_inc(ctl, fx, &dur) :
+					 icx_irp_inc(ctl, fx, &dur);
+		sim_icx_count(&box->ctr[i], &box->thr[i],
+			      sim_icx_thresh(ctl, icx_kinds[k].iio), val, dur,
+			      t, cyc);
+	}
+}
+
+static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
+{
+	unsigned int s;
+	struct sim_icx *x = icx_of(unit, &s);
+	struct sim_dev *sd = container_of(x, struct sim_dev, icx);
+	int k = icx_txn_stack(t);
+	struct sim_icx_stack *st;
+	struct icx_fx fx;
+	u64 cyc;
+
+	/* a CPU's lines, and remote memory's side, reach only the memory side */
+	if (k < 0 || s != t->socket) {
+		sim_icx_mem_deliver(sd, s, t);
+		return;
+	}
+	st = &x->st[t->socket][k];
+	sim_icx_ctr_add(&st->bw_in[icx_txn_part(t)], icx_bw_in(t));
+	if (st->iio.on || st->irp.on) {
+		icx_effects(sd, t, &fx);
+		cyc = sim_icx_cycle(sd, s, t);
+		icx_stack_count(&st->iio, SIM_ICX_IIO, &fx, t, cyc);
+		icx_stack_count(&st->irp, SIM_ICX_IRP, &fx, t, cyc);
+	}
+	sim_icx_mem_deliver(sd, s, t);
+}
+
 /* Counter @i of a box of kind @k is the IMC's fixed counter. */
 static bool icx_fixed(unsigned int k, unsigned int i)
 {
@@ -521,16 +531,21 @@ static bool icx_fixed(unsigned int k, unsigned int i)
 }
 
 /*
- * Do cycles advance counter @i of @box, of kind @k: clockticks, the IMC's
- * fixed counter, or a threshold's judgement?
+ * Does counter @i of @box, of kind @k, count cycles (clockticks, the
+ * IMC's fixed counter)?  Its threshold into *@thresh (0: none; the fixed
+ * counter has none).  Cycles advance it if either.
  */
-static bool icx_clocked(const struct sim_icx_box *box, unsigned int k,
-			unsigned int i)
+static bool icx_is_clk(const struct sim_icx_box *box, unsigned int k,
+		       unsigned int i, u32 *thresh)
 {
 	u64 ctl = box->ctl[i];
 
-	return icx_fixed(k, i) || FIELD_GET(ICX_CTL_EVENT, ctl) == icx_kinds[k].clk ||
-	       sim_icx_thresh(ctl, icx_kinds[k].iio);
+	if (icx_fixed(k, i)) {
+		*thresh = 0;
+		return true;
+	}
+	*thresh = sim_icx_thresh(ctl, icx_kinds[k].iio);
+	return FIELD_GET(ICX_CTL_EVENT, ctl) == icx_kinds[k].clk;
 }
 
 /*
@@ -544,9 +559,8 @@ static void icx_box_tick(struct sim_icx_box *box, unsigned int k, u64 c0,
 
 	for (i = 0; i < icx_kinds[k].nr; i++) {
 		u64 ctl = box->ctl[i];
-		bool is_clk = icx_fixed(k, i) ||
-			      FIELD_GET(ICX_CTL_EVENT, ctl) == icx_kinds[k].clk;
-		u32 thresh = icx_fixed(k, i) ? 0 : sim_icx_thresh(ctl, icx_kinds[k].iio);
+		u32 thresh;
+		bool is_clk = icx_is_clk(box, k, i, &thresh);
 
 		if (thresh)
 			sim_icx_judge(&box->ctr[i], &box->thr[i], box->box_ctl,
@@ -670,9 +684,10 @@ static void icx_box_masks(struct sim_icx *x, u32 s, const struct sim_icx_ref *r)
 	unsigned long b = r->b, on = r->box->on;
 	bool tick = false;
 	unsigned int i;
+	u32 thresh;
 
 	for_each_set_bit(i, &on, ICX_IMC_NR_CTRS)
-		tick |= icx_clocked(r->box, r->kind, i);
+		tick |= icx_is_clk(r->box, r->kind, i, &thresh) || thresh;
 	__assign_bit(b, &p->on[r->kind], on);
 	__assign_bit(b, &p->tick[r->kind], tick);
 }
@@ -744,16 +759,20 @@ static void icx_regs_write(struct sim_regs *r, u32 off, u32 val)
 	u32 s = off / ICX_SOCKET_STRIDE, woff = off % ICX_SOCKET_STRIDE & ~7U;
 	struct sim_icx_box *box;
 	struct sim_icx_ref ref;
+	bool ctl;
 
-	if (s >= r->sd->nr_sockets || !icx_ref(x, s, woff, &ref))
+	/* counters are read-only */
+	if (s >= r->sd->nr_sockets || !icx_ref(x, s, woff, &ref) ||
+	    (ref.type != SIM_ICX_R_BOX_CTL && ref.type != SIM_ICX_R_CTL &&
+	     ref.type != SIM_ICX_R_FILTER))
 		return;
 	box = ref.box;
-	switch (ref.type) {
-	case SIM_ICX_R_BOX_CTL:
-		if (off & 4) {
-			*ref.reg = (u64)val << 32 | lower_32_bits(*ref.reg);
-			return;
-		}
+	ctl = ref.type == SIM_ICX_R_CTL;
+	if (ctl)
+		box->thr[ref.idx] = (struct sim_icx_thr){};
+	if (off & 4) {		/* the upper half: ch_mask, fc_mask, thresh */
+		*ref.reg = (u64)val << 32 | lower_32_bits(*ref.reg);
+	} else if (ref.type == SIM_ICX_R_BOX_CTL) {
 		if (val & ICX_BOX_CTL_RST_CTRL) {
 			memset(box->ctl, 0, sizeof(box->ctl));
 			memset(box->thr, 0, sizeof(box->thr));
@@ -762,30 +781,14 @@ static void icx_regs_write(struct sim_regs *r, u32 off, u32 val)
 		if (val & ICX_BOX_CTL_RST_CTRS)
 			memset(box->ctr, 0, sizeof(box->ctr));
 		box->box_ctl = val & (ICX_BOX_CTL_FRZ | ICX_BOX_CTL_FRZ_EN);
-		break;
-	case SIM_ICX_R_CTL:
-		box->thr[ref.idx] = (struct sim_icx_thr){};
-		if (off & 4) {	/* the upper half: ch_mask, fc_mask, thresh */
-			*ref.reg = (u64)val << 32 | lower_32_bits(*ref.reg);
-			break;
-		}
-		if (val & ICX_CTL_RST)
+	} else {
+		if (ctl && (val & ICX_CTL_RST))
 			box->ctr[ref.idx] = 0;
 		*ref.reg = (*ref.reg & GENMASK_ULL(63, 32)) | (val & ~(u32)ICX_CTL_RST);
-		if (val & ICX_CTL_EN)
+		if (ctl && (val & ICX_CTL_EN))
 			box->on |= BIT(ref.idx);
-		else
+		else if (ctl)
 			box->on &= ~BIT(ref.idx);
-		break;
-	case SIM_ICX_R_FILTER:
-		if (off & 4)
-			*ref.reg = (u64)val << 32 | lower_32_bits(*ref.reg);
-		else
-			*ref.reg = (*ref.reg & GENMASK_ULL(63, 32)) |
-				   (val & ~(u32)ICX_CTL_RST);
-		return;
-	default:	/* counters are read-only */
-		return;
 	}
 	icx_box_masks(x, s, &ref);
 }

@@ -290,11 +290,12 @@ void sim_flow_link(struct sim_dev *sd, struct sim_flow *f, bool add)
 
 	lockdep_assert_held(&sd->lock);
 	for (i = 0; i < f->nr_units; i++) {
-		f->links[i].flow = f;
-		if (add)
-			list_add_tail(&f->links[i].node, &f->units[i]->flows);
-		else
+		if (!add) {
 			list_del(&f->links[i].node);
+			continue;
+		}
+		f->links[i].flow = f;
+		list_add_tail(&f->links[i].node, &f->units[i]->flows);
 	}
 }
 
