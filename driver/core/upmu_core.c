@@ -616,6 +616,42 @@ int upmu_aux_put_fromio(struct upmu_aux_out *out, struct upmu_aux_hdr *rec,
 }
 EXPORT_SYMBOL_GPL(upmu_aux_put_fromio);
 
+/**
+ * upmu_aux_dev_time() - the device's clock paired with the event's
+ * @out: the drain's output
+ * @regs: the register block
+ * @off: the device clock's register: 64 bits, its value at the read
+ * @time: gets the perf time (upmu_aux_time()) that goes with the result
+ *
+ * The device clock is read UPMU_AUX_XTIME_TRIES times, each read between
+ * two reads of the perf clock; the read with the least time around it
+ * wins and is paired with the middle of that time, as a PHC's users pair
+ * it with the system clock (PTP_SYS_OFFSET_EXTENDED).  A read that
+ * waited (an interrupt, a vCPU its host did not run, a register access
+ * that had work to do) cannot shift every record's time by the wait.
+ *
+ * Return: the device clock.
+ */
+u64 upmu_aux_dev_time(struct upmu_aux_out *out, struct upmu_regs *regs,
+		      u32 off, u64 *time)
+{
+	u64 best = U64_MAX, dev = 0, t0, t1, v;
+	unsigned int i;
+
+	for (i = 0; i < UPMU_AUX_XTIME_TRIES; i++) {
+		t0 = upmu_aux_time(out);
+		v = upmu_rd64(regs, off);
+		t1 = upmu_aux_time(out);
+		if (t1 - t0 < best) {
+			best = t1 - t0;
+			dev = v;
+			*time = t0 + best / 2;
+		}
+	}
+	return dev;
+}
+EXPORT_SYMBOL_GPL(upmu_aux_dev_time);
+
 /* Under the box's lock. */
 static void upmu_aux_account(struct upmu_aux_stats *st, size_t bytes, u64 ns)
 {

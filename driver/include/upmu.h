@@ -469,7 +469,7 @@ struct upmu_hw_ops {
  *
  * The core sets it up around &upmu_aux_ops.drain; a family only writes
  * through upmu_aux_put() (or its _body/_fromio forms) and asks
- * upmu_aux_space() and upmu_aux_time().
+ * upmu_aux_space(), upmu_aux_time() and upmu_aux_dev_time().
  */
 struct upmu_aux_out {
 	struct perf_event *event;
@@ -529,6 +529,11 @@ static inline u64 upmu_aux_time(const struct upmu_aux_out *out)
 {
 	return out->event->clock();
 }
+
+/* Reads of the device clock upmu_aux_dev_time() picks the best of. */
+#define UPMU_AUX_XTIME_TRIES	3
+u64 upmu_aux_dev_time(struct upmu_aux_out *out, struct upmu_regs *regs,
+		      u32 off, u64 *time);
 
 /*
  * Write record @rec (@len bytes of header and fixed fields) followed by

@@ -382,7 +382,6 @@ enum {
 	SW_SIZE,
 	SW_AVAIL,
 	SW_NEXT,
-	SW_DEV_TIME,
 	SW_NR
 };
 
@@ -424,10 +423,9 @@ static bool nic_stream_drain(struct upmu_pmu *upmu, struct perf_event *event,
 		x[SW_SIZE] = (struct upmu_reg_xfer){ NIC_SW_SIZE };
 		x[SW_AVAIL] = (struct upmu_reg_xfer){ NIC_SW_AVAIL };
 		x[SW_NEXT] = (struct upmu_reg_xfer){ NIC_SW_NEXT };
-		x[SW_DEV_TIME] = (struct upmu_reg_xfer){ NIC_SW_DEV_TIME, UPMU_XFER_64 };
 		upmu_xfer(&upmu->regs, x, SW_NR);
-		now = upmu_aux_time(out);
-		dev = x[SW_DEV_TIME].val;
+		/* after the read: what it made the device do is no delay here */
+		dev = upmu_aux_dev_time(out, &upmu->regs, NIC_REG_TIMER, &now);
 		got = min_t(u32, x[SW_RETURNED].val, max);
 		/* not the engine this stream configured: nothing to trust */
 		if (got && x[SW_SIZE].val != wsize)

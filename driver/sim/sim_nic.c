@@ -398,6 +398,11 @@ static u64 nic_pf_read(struct sim_regs *r, u32 off, bool wide)
 		return pf->pf;
 	case NIC_REG_DDR_NUM:
 		return nic->nr_slots;
+	case NIC_REG_TIMER:	/* device ns are sim ns */
+		v = sim_now(nic->sd);
+		return wide ? v : (u32)v;
+	case NIC_REG_TIMER + 4:
+		return sim_now(nic->sd) >> 32;
 	case NIC_SW_RETURNED:
 		return pf->sw_returned;
 	case NIC_SW_LOST:
@@ -412,10 +417,6 @@ static u64 nic_pf_read(struct sim_regs *r, u32 off, bool wide)
 		return nic->diag.state | nic->diag.mode << 8;
 	case NIC_SW_NUM_IDS:
 		return nic->diag.nr;
-	case NIC_SW_DEV_TIME:
-		return wide ? pf->sw_dev_time : (u32)pf->sw_dev_time;
-	case NIC_SW_DEV_TIME + 4:
-		return pf->sw_dev_time >> 32;
 	case NIC_SW_PERIOD_NS:
 		v = nic_diag_period_ns(nic);
 		return wide ? v : (u32)v;

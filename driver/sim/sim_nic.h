@@ -101,7 +101,6 @@ struct sim_nic;
  * @sw_lost: NIC_SW_LOST of it
  * @sw_lost_first: NIC_SW_LOST_FIRST of it
  * @sw_avail: NIC_SW_AVAIL of it
- * @sw_dev_time: NIC_SW_DEV_TIME of it
  * @sw_next: NIC_SW_NEXT of it, or of the last NIC_SW_SKIP
  * @sw_first: the first sample the last NIC_SW_READ returned
  * @sw_lazy: @swin has not been filled yet: the window is the engine's
@@ -126,7 +125,6 @@ struct sim_nic_pf {
 	u32 sw_lost;
 	u32 sw_lost_first;
 	u32 sw_avail;
-	u64 sw_dev_time;
 	u32 sw_next;
 	u64 sw_first;
 	bool sw_lazy;

@@ -1071,7 +1071,6 @@ void nic_diag_window(struct sim_nic *nic, struct sim_nic_pf *pf, u32 max)
 	pf->sw_lost = min_t(u64, lost, U32_MAX);
 	pf->sw_lost_first = (u32)first;
 	pf->sw_avail = min_t(u64, avail, U32_MAX);
-	pf->sw_dev_time = nic->unit.last_ns;
 	pf->sw_next = (u32)d->read;
 }
 
@@ -1094,7 +1093,6 @@ void nic_diag_skip(struct sim_nic *nic, struct sim_nic_pf *pf)
 	pf->sw_lost = 0;
 	pf->sw_lost_first = 0;
 	pf->sw_avail = 0;
-	pf->sw_dev_time = nic->unit.last_ns;
 	pf->sw_next = (u32)d->read;
 }
 

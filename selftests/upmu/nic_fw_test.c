@@ -947,7 +947,7 @@ TEST_F(nic, sample_window)
 	EXPECT_EQ(0, pf_rd(fd, NIC_SW_KHZ, &v));
 	EXPECT_EQ(1000000U, v);
 	EXPECT_EQ((uint64_t)PERIOD, pf_rd64(fd, NIC_SW_PERIOD_NS));
-	EXPECT_EQ(t0 + 2 * PERIOD + 64, pf_rd64(fd, NIC_SW_DEV_TIME));
+	EXPECT_EQ(t0 + 2 * PERIOD + 64, pf_rd64(fd, NIC_REG_TIMER));
 	EXPECT_EQ(0U, (uint32_t)pf_rd64(fd, NIC_SWIN + NIC_SWS_SAMPLE_ID));
 	EXPECT_EQ(t0 + PERIOD, pf_rd64(fd, NIC_SWIN + NIC_SWS_TS_FIRST));
 	EXPECT_EQ(t0 + PERIOD + 64, pf_rd64(fd, NIC_SWIN + NIC_SWS_TS_LAST));
@@ -977,6 +977,14 @@ TEST_F(nic, sample_window)
 	EXPECT_EQ(0, pf_rd(fd, NIC_SW_AVAIL, &v));
 	EXPECT_EQ(0U, v);
 	EXPECT_EQ(7U, (uint32_t)pf_rd64(fd, NIC_SWIN + 40 + NIC_SWS_SAMPLE_ID));
+
+	/* the device clock is read when read, not latched by NIC_SW_READ */
+	ASSERT_EQ(0, nic_advance(1000));
+	EXPECT_EQ(t0 + 2 * PERIOD + 1064, pf_rd64(fd, NIC_REG_TIMER));
+	EXPECT_EQ(0, pf_rd(fd, NIC_REG_TIMER, &v));
+	EXPECT_EQ((uint32_t)(t0 + 2 * PERIOD + 1064), v);
+	EXPECT_EQ(0, pf_rd(fd, NIC_REG_TIMER + 4, &v));
+	EXPECT_EQ((uint32_t)((t0 + 2 * PERIOD + 1064) >> 32), v);
 	close(fd);
 }
 

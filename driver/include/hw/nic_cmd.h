@@ -28,6 +28,8 @@
 #define NIC_REG_DEV_SERIAL	0x0020	/* the same for every PF of a device */
 #define NIC_REG_PF		0x0024	/* this PF's number on its device */
 #define NIC_REG_DDR_NUM		0x0028	/* diagnostic data register slots */
+/* r: 64 bits, the device clock (ns, the samples' time stamps) at the read */
+#define NIC_REG_TIMER		0x0030
 #define NIC_INBOX		0x1000
 #define NIC_INBOX_SIZE		0x1000
 #define NIC_OUTBOX		0x2000
@@ -86,7 +88,7 @@
  * samples, oldest first, to the window at NIC_SWIN (NIC_SW_SIZE bytes
  * each, struct layout below, little-endian) and latches the other
  * registers; the samples copied count as read, those still in the
- * engine stay unread.  N = 0 only latches NIC_SW_DEV_TIME and the rest.
+ * engine stay unread.  N = 0 only latches the other registers.
  * Writing NIC_SW_SKIP 1 counts every unread sample as read, none of them
  * reported lost (a reader that starts now and wants no older samples),
  * and latches the registers as a read of none.  Both latch NIC_SW_NEXT,
@@ -101,7 +103,6 @@
 #define NIC_SW_AVAIL		0x0914	/* r: unread samples left in the engine */
 #define NIC_SW_STATE		0x0918	/* r: [7:0] NIC_STATE_*, [15:8] mode */
 #define NIC_SW_NUM_IDS		0x091c	/* r: values per sample */
-#define NIC_SW_DEV_TIME		0x0920	/* r: 64 bits, device ns at the read */
 #define NIC_SW_PERIOD_NS	0x0928	/* r: 64 bits, the sample period */
 #define NIC_SW_KHZ		0x0930	/* r: device clock */
 #define NIC_SW_SKIP		0x0934	/* w: 1: drop the unread samples */
