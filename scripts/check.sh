@@ -22,7 +22,7 @@ result() {	# result ok|fail|skip NAME
 	case $1 in
 	ok) pass=$((pass + 1)); echo "ok - $2" ;;
 	skip) skip=$((skip + 1)); echo "ok - $2 # SKIP" ;;
-	*) fail=$((fail + 1)); echo "not ok - $2" ;;
+	*) fail=$((fail + 1)); echo "not ok - $2" | tee -a "$out/failures" ;;
 	esac
 }
 
@@ -40,6 +40,12 @@ step() {	# step NAME CMD...: a host check, output kept in build/check
 finish() {
 	local t=$(($(date +%s) - start))
 	# (other work on the machine stretches every duration above)
+	# every failure again, with what its test said, where the end of
+	# a long output (all that a CI page may show) has it
+	if [ -s "$out/failures" ]; then
+		echo "# the failures, again:"
+		cat "$out/failures"
+	fi
 	echo "# make check took $t s ($((t / 60)) min $((t % 60)) s); load average at the start $load0, now $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "$pass passed, $fail failed, $skip skipped"
 	[ "$fail" = 0 ]
@@ -123,6 +129,8 @@ suite_report() {	# suite_report NAME: wait for it, print its results
 	awk '{ printf "#   %-16s %4d passed %3d failed %3d skipped  %7s s%s\n", $1, $2, $3, $4, $5,
 		$6 == "-" ? "  (never started)" : $6 != 0 ? "  (rc " $6 ")" : "" }' "$out/$1.times"
 	cat "$out/$1.failures"
+	# (a failure's notes follow it: all but the skips)
+	awk '/^ok .*# SKIP/ { next } { print }' "$out/$1.failures" >> "$out/failures"
 	read -r p f s <<<"$counts"
 	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 	echo "# $1: $p passed, $f failed, $s skipped (log: $log)"

@@ -11,7 +11,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-tap_plan 18
+tap_plan 20
 
 # summary LOG EXPECT: "PASSED FAILED SKIPPED" of tap-summary.awk, its
 # other output in $tmp/out and per-program lines in $tmp/times
@@ -71,6 +71,26 @@ ok 2 f.v.t2 # XPASS
 EOF
 tap_check "tap-summary: bail-out, non-zero exit and XPASS are failures" \
 	is "$(summary "$tmp/odd.log" "d e f")" "2 3 0"
+
+# A failure comes with what its program said about it: the harness's
+# lines before it, show's after it, none of a passing test's.
+cat > "$tmp/notes.log" <<'EOF'
+=== upmu-test: g
+1..3
+# RUN g.one
+# g.one: Expected 1 (1) == v (2)
+not ok 1 g.one
+#   | rate 1.2% off
+ok 2 g.two
+# g.three: fine
+ok 3 g.three
+=== upmu-end: g rc=1 (1.0 s)
+EOF
+summary "$tmp/notes.log" "g" >/dev/null
+tap_check "tap-summary: a failure is shown with its program's lines around it" \
+	is "$(tr '\n' ';' < "$tmp/out")" \
+	"not ok 1 g.one;#   # RUN g.one;#   # g.one: Expected 1 (1) == v (2);#   #   | rate 1.2% off;"
+tap_check "tap-summary: the notes do not change the counts" is "$(summary "$tmp/notes.log" "g")" "2 1 0"
 
 # lib.sh: fails checks the failure it was asked for
 say() { echo "$2" >&2; return "$1"; }

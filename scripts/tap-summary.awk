@@ -8,10 +8,36 @@
 #
 # expect: the programs that must have run (guest-suite.sh --list); one
 # that never started (the guest died before it, say) counts as a failure.
-# stdout: the failures, skips and bail-outs; stderr: "PASSED FAILED
-# SKIPPED"; times (if set): one line per program, in the order they ran,
+# stdout: the failures, skips and bail-outs, each failure with what its
+# program said about it, so that a run's summary says why: the last
+# NOTE_BEFORE "#" lines before the "not ok" (the kselftest harness's) and
+# NOTE_AFTER after it (lib.sh's tap_fail and show).  stderr: "PASSED
+# FAILED SKIPPED"; times (if set): one line per program, in the order they ran,
 # "NAME PASSED FAILED SKIPPED SECONDS RC" (SECONDS "?" if it never ended,
 # "-" if it never started).
+BEGIN { NOTE_BEFORE = 12; NOTE_AFTER = 40 }
+# a "#" line of a program: shown if it follows a failure, else kept for
+# the next result
+function note(line) {
+	if (after > 0) {
+		if (--after == 0)
+			print "#   ... (more in the log)"
+		else
+			print "#   " line
+		return
+	}
+	kept[nkept++ % NOTE_BEFORE] = line
+}
+# a result line: the notes before it go with it if it failed
+function result(failed,   i, from) {
+	if (failed) {
+		from = nkept > NOTE_BEFORE ? nkept - NOTE_BEFORE : 0
+		for (i = from; i < nkept; i++)
+			print "#   " kept[i % NOTE_BEFORE]
+	}
+	nkept = 0
+	after = failed ? NOTE_AFTER + 1 : -1
+}
 function finish(name,   missing) {
 	missing = plan - seen
 	if (plan && missing > 0) {
@@ -31,6 +57,7 @@ function finish(name,   missing) {
 /^=== upmu-test: / {
 	name = $3; plan = 0; seen = 0; prog_failed = 0; inprog = 1
 	ppass = pfail = pskip = 0
+	nkept = 0; after = -1
 	next
 }
 /^=== upmu-end: / {
@@ -42,11 +69,12 @@ function finish(name,   missing) {
 }
 !inprog { next }
 /^1\.\.[0-9]+/ { if (!plan) plan = substr($1, 4) + 0; next }
-/^ok [0-9]+ .*# SKIP/ { skipped++; pskip++; seen++; print; next }
+/^ok [0-9]+ .*# SKIP/ { result(0); skipped++; pskip++; seen++; print; next }
 # an expected failure that passed: the test did not test what it meant to
-/^ok [0-9]+ .*# XPASS/ { failed++; pfail++; seen++; prog_failed = 1; print "not " $0; next }
-/^ok [0-9]+/ { passed++; ppass++; seen++; next }
-/^not ok [0-9]+/ { failed++; pfail++; seen++; prog_failed = 1; print; next }
+/^ok [0-9]+ .*# XPASS/ { result(0); failed++; pfail++; seen++; prog_failed = 1; print "not " $0; next }
+/^ok [0-9]+/ { result(0); passed++; ppass++; seen++; next }
+/^not ok [0-9]+/ { failed++; pfail++; seen++; prog_failed = 1; print; result(1); next }
+/^#/ { note($0); next }
 /^Bail out!/ { print name ": " $0 }
 END {
 	if (inprog) {
