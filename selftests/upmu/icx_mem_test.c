@@ -1003,11 +1003,11 @@ static const struct metric metrics_72[] = {
 	{ .name = "upi_data_receive_bw", .bytes = 28.8 * M * 64 / 9 },
 	{ .name = "io_bandwidth_write", .bytes = 3.7 * M * 64, .next = true },
 	{ .name = "io_bandwidth_write_l3_miss", .bytes = 3.2 * M * 64 },
-	{ .name = "io_bandwidth_write_remote", .bytes = 3.2 * M * 64 },
+	{ .name = "io_bandwidth_write_remote", .bytes = 3.2 * M * 64, .next = true },
 	{ .name = "io_full_write_l3_miss", .ratio = 100 * 3.2 / 3.6 },
 	{ .name = "io_partial_write_l3_miss", .ratio = 0 },
-	{ .name = "iotlb_total_hit", .ratio = 170000 },
-	{ .name = "iotlb_total_miss", .ratio = 100000 },
+	{ .name = "iotlb_total_hit", .ratio = 170000, .next = true },
+	{ .name = "iotlb_total_miss", .ratio = 100000, .next = true },
 	{ .name = "iotlb_miss_rate", .ratio = 100 * 100000 / 270000.0 },
 };
 
