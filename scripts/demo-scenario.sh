@@ -24,6 +24,10 @@
 #                         (requests per cycle, latency in cycles): the
 #                         group's counters start and stop together; only the
 #                         flows' rounding down to whole transactions is left.
+#                         Also the AUX stream's rates: the first and the
+#                         last sample's values over their device time
+#                         stamps in perf time, each commit's pair of clocks
+#                         read to a microsecond (Documentation/upmu-nic-aux.rst).
 #   DEMO_TOL_INTERVAL 10  a count per second over perf stat -I's intervals:
 #                         perf reads each interval's counts when its timer
 #                         fires, on the PMU's CPU (an IPI for the other
