@@ -424,8 +424,6 @@ static bool nic_stream_drain(struct upmu_pmu *upmu, struct perf_event *event,
 		x[SW_AVAIL] = (struct upmu_reg_xfer){ NIC_SW_AVAIL };
 		x[SW_NEXT] = (struct upmu_reg_xfer){ NIC_SW_NEXT };
 		upmu_xfer(&upmu->regs, x, SW_NR);
-		/* after the read: what it made the device do is no delay here */
-		dev = upmu_aux_dev_time(out, &upmu->regs, NIC_REG_TIMER, &now);
 		got = min_t(u32, x[SW_RETURNED].val, max);
 		/* not the engine this stream configured: nothing to trust */
 		if (got && x[SW_SIZE].val != wsize)
@@ -433,9 +431,16 @@ static bool nic_stream_drain(struct upmu_pmu *upmu, struct perf_event *event,
 		if (!got && !x[SW_LOST].val)
 			return false;
 
-		if (!meta_done)
+		if (!meta_done) {
+			/*
+			 * One pair of clocks for the commit, after the read:
+			 * what the read made the device do delays nothing
+			 */
+			dev = upmu_aux_dev_time(out, &upmu->regs, NIC_REG_TIMER,
+						&now);
 			nic_stream_meta(out, np, st, now, dev);
-		meta_done = true;
+			meta_done = true;
+		}
 		if (x[SW_LOST].val)
 			nic_stream_lost(out, st, now, x[SW_LOST].val,
 					x[SW_LOST_FIRST].val);
