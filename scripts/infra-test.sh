@@ -73,7 +73,8 @@ tap_check "tap-summary: bail-out, non-zero exit and XPASS are failures" \
 	is "$(summary "$tmp/odd.log" "d e f")" "2 3 0"
 
 # A failure comes with what its program said about it: the harness's
-# lines before it, show's after it, none of a passing test's.
+# lines before it, show's after it, none of a passing test's (nor the
+# harness's next test's).
 cat > "$tmp/notes.log" <<'EOF'
 === upmu-test: g
 1..3
@@ -81,6 +82,7 @@ cat > "$tmp/notes.log" <<'EOF'
 # g.one: Expected 1 (1) == v (2)
 not ok 1 g.one
 #   | rate 1.2% off
+#  RUN           g.two ...
 ok 2 g.two
 # g.three: fine
 ok 3 g.three

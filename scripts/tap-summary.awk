@@ -17,8 +17,10 @@
 # "-" if it never started).
 BEGIN { NOTE_BEFORE = 12; NOTE_AFTER = 40 }
 # a "#" line of a program: shown if it follows a failure, else kept for
-# the next result
+# the next result (the harness's next test starts with "#  RUN")
 function note(line) {
+	if (line ~ /^# +RUN /)
+		after = -1
 	if (after > 0) {
 		if (--after == 0)
 			print "#   ... (more in the log)"
