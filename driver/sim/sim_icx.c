@@ -782,13 +782,15 @@ static void icx_regs_write(struct sim_regs *r, u32 off, u32 val)
 			memset(box->ctr, 0, sizeof(box->ctr));
 		box->box_ctl = val & (ICX_BOX_CTL_FRZ | ICX_BOX_CTL_FRZ_EN);
 	} else {
-		if (ctl && (val & ICX_CTL_RST))
-			box->ctr[ref.idx] = 0;
 		*ref.reg = (*ref.reg & GENMASK_ULL(63, 32)) | (val & ~(u32)ICX_CTL_RST);
-		if (ctl && (val & ICX_CTL_EN))
-			box->on |= BIT(ref.idx);
-		else if (ctl)
-			box->on &= ~BIT(ref.idx);
+		if (ctl) {
+			if (val & ICX_CTL_RST)
+				box->ctr[ref.idx] = 0;
+			if (val & ICX_CTL_EN)
+				box->on |= BIT(ref.idx);
+			else
+				box->on &= ~BIT(ref.idx);
+		}
 	}
 	icx_box_masks(x, s, &ref);
 }

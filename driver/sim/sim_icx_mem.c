@@ -80,12 +80,17 @@ struct icx_rr {
 	u32 nr;
 };
 
-/* Two divisions for a batch, none per box. */
-static struct icx_rr icx_rr(u64 first, u64 n, u32 nr)
+/*
+ * Two divisions for a batch, none per box; none at all when no box of
+ * @on counts (nothing is shared out then).
+ */
+static struct icx_rr icx_rr(u64 first, u64 n, u32 nr, unsigned long on)
 {
 	struct icx_rr rr = { .nr = nr };
 	u32 start;
 
+	if (!on)
+		return rr;
 	rr.q = div_u64_rem(n, nr, &rr.r);
 	div_u64_rem(first, nr, &start);
 	rr.start = start;
@@ -185,11 +190,9 @@ static void icx_cha_lines(struct sim_icx_mem *m, unsigned long on,
 			  unsigned int nr, unsigned int k, u64 n,
 			  const struct icx_lines *l, const struct icx_at *at)
 {
-	struct icx_rr rr = {};
+	struct icx_rr rr = icx_rr(m->lines[k], n, nr, on);
 	unsigned int c;
 
-	if (on)
-		rr = icx_rr(m->lines[k], n, nr);
 	for_each_set_bit(c, &on, nr) {
 		u64 in = icx_share(&rr, c);
 
@@ -206,11 +209,9 @@ static void icx_cas(struct sim_icx_mem *m, unsigned long on, unsigned int k,
 		    u64 n, const struct icx_at *at)
 {
 	static const u32 bits[SIM_ICX_NR_CAS] = { ICX_CAS_RD, ICX_CAS_WR };
-	struct icx_rr rr = {};
+	struct icx_rr rr = icx_rr(m->cas[k], n, ICX_NR_IMCS, on);
 	unsigned int c;
 
-	if (on)
-		rr = icx_rr(m->cas[k], n, ICX_NR_IMCS);
 	for_each_set_bit(c, &on, ICX_NR_IMCS)
 		icx_box_count(&m->imc[c], ICX_IMC_EV_CAS_COUNT, icx_cas_match,
 			      &bits[k], icx_share(&rr, c), 1, at);
@@ -230,11 +231,9 @@ static void icx_upi(struct sim_icx_mem *m, unsigned long on, u64 *seen, u64 n,
 	static const u32 data = ICX_FLITS_ALL_DATA, ctrl = ICX_FLITS_NON_DATA;
 	u8 dev = tx_data ? ICX_UPI_EV_TXL_FLITS : ICX_UPI_EV_RXL_FLITS;
 	u8 ret = tx_data ? ICX_UPI_EV_RXL_FLITS : ICX_UPI_EV_TXL_FLITS;
-	struct icx_rr rr = {};
+	struct icx_rr rr = icx_rr(*seen, n, ICX_NR_UPIS, on);
 	unsigned int l;
 
-	if (on)
-		rr = icx_rr(*seen, n, ICX_NR_UPIS);
 	for_each_set_bit(l, &on, ICX_NR_UPIS) {
 		u64 k = icx_share(&rr, l);
 
