@@ -150,6 +150,16 @@ static u64 upmu_delta(u64 prev, u64 now, unsigned int bits)
 	return (now - prev) & GENMASK_ULL(bits - 1, 0);
 }
 
+/* The raw value of the event's counter (&upmu_hw_ops.read); box locked. */
+static u64 upmu_hw_read(struct upmu_box *box, struct perf_event *event)
+{
+	const struct upmu_hw_ops *ops = box->upmu->desc->ops;
+
+	if (!ops->read)
+		return upmu_rd64(box->regs, event->hw.event_base);
+	return ops->read(box->upmu, event);
+}
+
 static void upmu_event_update(struct upmu_box *box, struct perf_event *event)
 {
 	struct upmu_pmu *upmu = box->upmu;
@@ -158,7 +168,7 @@ static void upmu_event_update(struct upmu_box *box, struct perf_event *event)
 
 	lockdep_assert_held(&box->lock);
 	prev = local64_read(&hwc->prev_count);
-	now = upmu->desc->ops->read(upmu, event);
+	now = upmu_hw_read(box, event);
 	local64_set(&hwc->prev_count, now);
 	local64_add(upmu_delta(prev, now, upmu_counter_width(upmu, hwc->idx)),
 		    &event->count);
@@ -242,7 +252,7 @@ static void upmu_hw_start(struct upmu_box *box, struct perf_event *event)
 
 	if (ops->config)
 		ops->config(upmu, event);
-	local64_set(&event->hw.prev_count, ops->read(upmu, event));
+	local64_set(&event->hw.prev_count, upmu_hw_read(box, event));
 	if (ops->start)
 		ops->start(upmu, event);
 }

@@ -55,10 +55,14 @@ struct icx_type {
 	u32 filter;
 };
 
-/* Which box of which kind a PMU is: its &upmu_pmu.priv. */
+/*
+ * Which box of which kind a PMU is: its &upmu_pmu.priv; @base is
+ * @type->base(@stack), kept so that a counter's read makes no call.
+ */
 struct icx_pmu_id {
 	const struct icx_type *type;
 	unsigned int stack;
+	u32 base;
 };
 
 static const u32 icx_box_off[ICX_NR_STACKS] = ICX_BOX_OFFSETS;
@@ -97,7 +101,7 @@ static u32 icx_off(const struct upmu_pmu *upmu, const struct upmu_box *box,
 {
 	const struct icx_pmu_id *id = icx_id(upmu);
 
-	return ICX_SOCKET_BASE(box->id) + id->type->base(id->stack) + reg;
+	return ICX_SOCKET_BASE(box->id) + id->base + reg;
 }
 
 /* ---- formats (uncore_snbep.c's, for Ice Lake-X) ------------------------- */
@@ -262,6 +266,8 @@ static void icx_config(struct upmu_pmu *upmu, struct perf_event *event)
 		upmu_wr32(box->regs, icx_off(upmu, box, type->filter), tid);
 	}
 	icx_write_ctl(upmu, event, false);
+	/* the core reads the counter there (no &upmu_hw_ops.read) */
+	event->hw.event_base = icx_off(upmu, box, type->ctr + 8 * event->hw.idx);
 }
 
 static void icx_start(struct upmu_pmu *upmu, struct perf_event *event)
@@ -277,14 +283,6 @@ static void icx_stop(struct upmu_pmu *upmu, struct perf_event *event)
 				     8 * event->hw.idx), 0);
 }
 
-static u64 icx_read(struct upmu_pmu *upmu, struct perf_event *event)
-{
-	struct upmu_box *box = upmu_event_box(upmu, event);
-
-	return upmu_rd64(box->regs, icx_off(upmu, box, icx_id(upmu)->type->ctr +
-					    8 * event->hw.idx));
-}
-
 /* The general counters of every kind */
 static const struct upmu_hw_ops icx_ops = {
 	.constraint	= icx_constraint,
@@ -294,7 +292,6 @@ static const struct upmu_hw_ops icx_ops = {
 	.config		= icx_config,
 	.start		= icx_start,
 	.stop		= icx_stop,
-	.read		= icx_read,
 };
 
 /* ---- free-running counters -------------------------------------------- */
@@ -526,7 +523,9 @@ static int icx_pmu_init(struct platform_device *pdev, struct icx_dev *id,
 	for (i = 0; i < n; i++)
 		upmu->boxes[i]->own_regs = id->regs;
 	upmu->desc = &type->desc;
-	id->ids[t][k] = (struct icx_pmu_id){ .type = type, .stack = k };
+	id->ids[t][k] = (struct icx_pmu_id){
+		.type = type, .stack = k, .base = type->base ? type->base(k) : 0,
+	};
 	upmu->priv = &id->ids[t][k];
 	upmu->num_counters = type->nr_ctrs;
 	/* Free-running counters: any number of events read each. */

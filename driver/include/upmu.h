@@ -413,10 +413,14 @@ int upmu_sched_alloc(struct upmu_pmu *upmu, struct upmu_sched *s, u64 allowed);
  * @enable: start all counting (pmu_enable)
  * @disable: stop all counting (pmu_disable)
  * @config: program event type/filters of counter hwc->idx, not enabling it
- *	    (optional: fixed-function counters need nothing)
+ *	    (optional: fixed-function counters need nothing); a family
+ *	    without @read sets hwc->event_base here
  * @start: enable counter hwc->idx (optional)
  * @stop: disable counter hwc->idx (optional)
- * @read: raw value of counter hwc->idx (upmu_counter_width() bits)
+ * @read: raw value of counter hwc->idx (upmu_counter_width() bits);
+ *	  optional: without it the core reads the 64-bit register at
+ *	  hwc->event_base of the event's box (as upstream's uncore keeps
+ *	  the counter's address there), with no call into the family
  * @check_id: optional: is @id (format 0) an event of this PMU?  Without
  *	      it only the ids of &upmu_desc.events are
  * @event_get: optional, may sleep: called by event_init without the
