@@ -17,8 +17,10 @@
 #include <linux/list.h>
 #include <linux/platform_device.h>
 #include <linux/property.h>
+#include <linux/seqlock.h>
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
+#include <linux/timekeeping.h>
 #include <linux/types.h>
 
 #include "hw/icx_uncore.h"
@@ -112,6 +114,8 @@ enum sim_load_class {
  * @lat_cycles: @lat_ns in fabric cycles (set on delivery)
  * @flow: a flow's, delivered over the time a block catches up on, not
  *	  at one point of it (an inject's)
+ * @plan: a flow's batch in a catch-up: what the block keeps for this flow
+ *	  (&sim_unit.plan_size bytes), else NULL
  */
 struct sim_txn {
 	u32 socket;
@@ -138,6 +142,7 @@ struct sim_txn {
 	u8 code;
 	u64 lat_cycles;
 	u8 flow;
+	void *plan;
 };
 
 enum { SIM_PAGE_4K, SIM_PAGE_2M, SIM_PAGE_1G, SIM_NR_PAGES };
@@ -146,8 +151,13 @@ enum { SIM_PAGE_4K, SIM_PAGE_2M, SIM_PAGE_1G, SIM_NR_PAGES };
 /**
  * struct sim_unit - how a register block keeps up with sim time
  * @last_ns: sim time up to which its counters are up to date
- * @tick: advance its clock-driven counters from @last_ns to @now
+ * @tick: advance its clock-driven counters from @last_ns to @now (NULL
+ *	  while nothing of the block advances with cycles)
  * @deliver: count a batch of transactions
+ * @plan_size: if not 0, each flow that reaches the block keeps this many
+ *	       bytes for it (zeroed when the flow is added), which @deliver
+ *	       finds in &sim_txn.plan: how the flow's transactions count on
+ *	       the block, worked out once rather than at every catch-up
  *
  * Each block is brought up to date on its own, when it is accessed (or
  * traffic is injected into it): it counts what the flows that reach it
@@ -160,6 +170,7 @@ struct sim_unit {
 	u64 last_ns;
 	void (*tick)(struct sim_unit *unit, u64 now);
 	void (*deliver)(struct sim_unit *unit, const struct sim_txn *t);
+	size_t plan_size;
 	struct list_head flows;
 };
 
@@ -172,10 +183,15 @@ struct sim_flow;
  * struct sim_flow_link - a flow in the list of a block it reaches
  * @node: in &sim_unit.flows
  * @flow: the flow
+ * @plan: what the block keeps for it (&sim_unit.plan_size), or NULL
+ * @due: its transactions the block has counted: sim_flow_due() at the
+ *	 block's &sim_unit.last_ns (0 when linked: it starts after that)
  */
 struct sim_flow_link {
 	struct list_head node;
 	struct sim_flow *flow;
+	void *plan;
+	u64 due;
 };
 
 /**
@@ -216,9 +232,10 @@ struct sim_cspmu;
  * @ops: the accessors handed to the driver in the platform data, made
  *	 with sim_regs_xfer(); @ops->xfer's cookie is this structure
  * @sd: the simulated SoC
- * @unit: the block's counters, brought up to date by each access
- * @unit_at: if not NULL, the window has several: the one the register at
- *	     an offset belongs to (@unit is then not used)
+ * @unit: the block's counters, brought up to date by each access (a
+ *	  window with several passes sim_regs_xfer() its @unit_at instead)
+ * @pure: a read of any of its registers changes nothing: reads of it that
+ *	  need no catch-up take no lock (sim_regs_read_fresh())
  * @size: bytes of the register window
  * @name: name of its debugfs file in regs/ (e.g. "pcie.0.4")
  *
@@ -229,7 +246,7 @@ struct sim_regs {
 	const struct upmu_regs_ops *ops;
 	struct sim_dev *sd;
 	struct sim_unit *unit;
-	struct sim_unit *(*unit_at)(struct sim_regs *r, u32 off);
+	bool pure;
 	u32 size;
 	char name[32];
 };
@@ -455,6 +472,71 @@ struct sim_icx_part {
 
 static_assert(ICX_MAX_CHAS <= BITS_PER_LONG);
 
+#define SIM_ICX_PLAN_ADDS	48
+#define SIM_ICX_PLAN_DEALS	10
+#define SIM_ICX_NO_DEAL		0xff
+
+/**
+ * struct sim_icx_deal - items of a flow's batch dealt round-robin to boxes
+ * @total: the items of their kind dealt so far (the next goes to box
+ *	   *@total % @nr)
+ * @per: items per transaction of the flow
+ * @nr: the boxes
+ * @on: those with an enabled counter
+ */
+struct sim_icx_deal {
+	u64 *total;
+	u64 per;
+	u32 nr;
+	unsigned long on;
+};
+
+/**
+ * struct sim_icx_add - one counter (or threshold sum) a flow advances
+ * @dst: it
+ * @mul: what it gains per transaction, or with @deal per item of the
+ *	 deal that box @b gets
+ * @deal: index in &sim_icx_plan.deals, or SIM_ICX_NO_DEAL
+ * @b: the box
+ * @wrap: @dst is a counter (ICX_CTR_BITS wide), not a threshold's sum
+ */
+struct sim_icx_add {
+	u64 *dst;
+	u64 mul;
+	u8 deal;
+	u8 b;
+	bool wrap;
+};
+
+/**
+ * struct sim_icx_plan - how a flow's batches count on a socket's boxes
+ * (&sim_unit.plan_size): what one transaction adds to each counter that
+ * counts it, recorded by delivering one transaction without counting it
+ * (sim_icx_plan_add()); a batch of n then adds n times that, and each
+ * round-robin deal its shares, without the walk of boxes, counters and
+ * controls that a delivery makes.  Every count is linear in the batch
+ * but those shares, which sim_icx_plan_apply() works out per batch.
+ * @gen: &sim_icx.gen it was made at (0: not made yet); any register
+ *	 write to the uncore makes it stale
+ * @whole: it does not fit: every batch is delivered as an inject is
+ * @nr_adds: entries of @adds
+ * @nr_deals: entries of @deals
+ * @deal: while recording: the deal being recorded
+ * @b: while recording: the box of that deal being recorded
+ * @adds: the counters, in the order delivery reaches them
+ * @deals: the deals, in that order
+ */
+struct sim_icx_plan {
+	u64 gen;
+	bool whole;
+	u8 nr_adds;
+	u8 nr_deals;
+	u8 deal;
+	u8 b;
+	struct sim_icx_add adds[SIM_ICX_PLAN_ADDS];
+	struct sim_icx_deal deals[SIM_ICX_PLAN_DEALS];
+};
+
 /**
  * struct sim_icx - the Ice Lake-X uncore of a SoC (hw/icx_uncore.h)
  * @st: the stacks of each socket
@@ -468,6 +550,8 @@ static_assert(ICX_MAX_CHAS <= BITS_PER_LONG);
  * @nr_chas: CHAs per socket (new_device cha=, SIM_ICX_DEF_CHAS)
  * @map: what the register at each 8-byte offset of a socket's window is
  *	 (SIM_ICX_REG_*, 0 where none is): an access finds it in one step
+ * @gen: bumped by every register write: the flows' plans made before it
+ *	 are stale (&sim_icx_plan.gen)
  */
 struct sim_icx {
 	struct sim_icx_stack st[SIM_MAX_SOCKETS][ICX_NR_STACKS];
@@ -478,6 +562,7 @@ struct sim_icx {
 	struct platform_device *pdev;
 	u32 nr_chas;
 	u16 map[ICX_SOCKET_STRIDE / 8];
+	u64 gen;
 };
 
 /* An entry of &sim_icx.map: the box's kind, its index, the register */
@@ -531,7 +616,9 @@ struct sim_nic_opts {
  * @blocks: the register blocks it has, as BIT(enum sim_block)
  * @nr_gpus: GPUs on each socket's NVLink-C2C; 0: it links to another SoC
  * @lock: protects everything below; taken from register accessors
- *	  with interrupts off
+ *	  with interrupts off, always through sim_lock()
+ * @seq: odd while @lock is held (sim_lock()): a read of a block that is
+ *	 fresh enough takes no lock (sim_regs_xfer())
  * @manual: time advances only through debugfs
  * @ended: sim time reached SIM_MAX_NS (reported once)
  * @ended_work: reports it, out of @lock (see sim_now())
@@ -563,6 +650,7 @@ struct sim_dev {
 	u32 blocks;
 	u32 nr_gpus;
 	raw_spinlock_t lock;
+	seqcount_raw_spinlock_t seq;
 	bool manual;
 	bool ended;
 	struct irq_work ended_work;
@@ -682,8 +770,30 @@ struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,
 				     const struct property_entry *props);
 void sim_del_pdev(struct platform_device **pdev);
 
+/*
+ * Take and release sd->lock.  Every hold is a write section of sd->seq,
+ * so that a lock-free read (sim_regs_xfer()) sees whether anything
+ * changed under it.
+ */
+static inline unsigned long sim_lock(struct sim_dev *sd)
+	__acquires(&sd->lock)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&sd->lock, flags);
+	write_seqcount_begin(&sd->seq);
+	return flags;
+}
+
+static inline void sim_unlock(struct sim_dev *sd, unsigned long flags)
+	__releases(&sd->lock)
+{
+	write_seqcount_end(&sd->seq);
+	raw_spin_unlock_irqrestore(&sd->lock, flags);
+}
+
 /* sim_time.c */
-u64 sim_now(struct sim_dev *sd);
+u64 sim_now_ended(struct sim_dev *sd);
 void sim_ended_report(struct irq_work *work);
 u64 sim_cycles_at(struct sim_dev *sd, u64 ns);
 u64 sim_flow_due(const struct sim_flow *f, u64 t);
@@ -694,19 +804,139 @@ void sim_unit_init(struct sim_dev *sd, struct sim_unit *unit,
 		   void (*deliver)(struct sim_unit *unit,
 				   const struct sim_txn *t));
 void sim_flow_link(struct sim_dev *sd, struct sim_flow *f, bool add);
+int sim_flow_plans(struct sim_flow *f);
+void sim_flow_free(struct sim_flow *f);
 void sim_unit_catch_up(struct sim_dev *sd, struct sim_unit *unit, u64 now);
-void sim_unit_access(struct sim_dev *sd, struct sim_unit *unit, bool write);
 void sim_catch_up(struct sim_dev *sd, u64 now);
 void sim_inject(struct sim_dev *sd, struct sim_txn *t);
 int sim_txn_check(struct sim_dev *sd, const struct sim_txn *t);
 int sim_flow_load(struct sim_dev *sd, const struct sim_flow *f, bool add);
 int sim_advance_check(struct sim_dev *sd, u64 ns);
 
+/*
+ * Current sim time in ns (monotonic; frozen in manual mode).  It stands
+ * still at SIM_MAX_NS, and says so once.  Inline, as sim_unit_access():
+ * every register access asks it, and a call is dear under emulation.
+ */
+static inline u64 sim_now(struct sim_dev *sd)
+{
+	u64 now;
+
+	if (sd->manual)
+		return sd->vnow;
+	now = sd->vnow + (ktime_get_ns() - sd->rt_anchor);
+	return likely(now < SIM_MAX_NS) ? now : sim_now_ended(sd);
+}
+
+/**
+ * sim_unit_access() - bring a register block up to date for an access
+ * @sd: the simulated SoC
+ * @unit: the block
+ * @write: the access is a write
+ * @now: the current sim time (sim_now())
+ *
+ * A write (which may start, stop or clear counters) takes effect at the
+ * current sim time, as does every access on the manual clock.  On the
+ * realtime clock a read sees the block as it was up to SIM_READ_STALE_NS
+ * ago: a driver that reads many counters in a row (CMEM's 42) then costs
+ * one catch-up, not one per register, and reads them as one snapshot.
+ * Nothing is lost: the next catch-up delivers what the read did not see.
+ * Called with sd->lock held.
+ */
+static inline void sim_unit_access(struct sim_dev *sd, struct sim_unit *unit,
+				   bool write, u64 now)
+{
+	if (!write && !sd->manual && now <= unit->last_ns + SIM_READ_STALE_NS)
+		return;
+	sim_unit_catch_up(sd, unit, now);
+}
+
+/**
+ * struct sim_clock_read - sim time read without sd->lock
+ * @now: it
+ * @vnow: &sim_dev.vnow it was read with
+ * @anchor: &sim_dev.rt_anchor it was read with (realtime clock)
+ * @valid: it was read, on the realtime clock
+ */
+struct sim_clock_read {
+	u64 now;
+	u64 vnow;
+	u64 anchor;
+	bool valid;
+};
+
+/*
+ * Sim time under sd->lock: @c's, read just before, if the clock has not
+ * been switched or set since (a read of ktime is dear under emulation).
+ */
+static inline u64 sim_now_since(struct sim_dev *sd,
+				const struct sim_clock_read *c)
+{
+	if (c->valid && !sd->manual && sd->vnow == c->vnow &&
+	    sd->rt_anchor == c->anchor)
+		return c->now;
+	return sim_now(sd);
+}
+
+/*
+ * sim_regs_xfer()'s reads without sd->lock: a list of reads only, of
+ * blocks that need no catch-up now (sim_unit_access() would leave them
+ * as they are), read as the locked path would read them, provided that
+ * nothing held sd->lock meanwhile (sd->seq).  False: take the lock (the
+ * values read are then read again), with the time read into @c.
+ */
+static __always_inline bool
+sim_regs_read_fresh(struct sim_regs *r, struct upmu_reg_xfer *x,
+		    unsigned int n,
+		    struct sim_unit *(*unit_at)(struct sim_regs *r, u32 off),
+		    u64 (*read)(struct sim_regs *r, u32 off, bool wide),
+		    struct sim_clock_read *c)
+{
+	struct sim_dev *sd = r->sd;
+	unsigned int seq, i;
+	u64 now, stale = 0;
+
+	for (i = 0; i < n; i++)
+		if (x[i].flags & UPMU_XFER_WRITE)
+			return false;
+	seq = raw_read_seqcount(&sd->seq);
+	if (seq & 1)
+		return false;
+	now = sd->vnow;
+	if (!sd->manual) {
+		c->vnow = now;
+		c->anchor = sd->rt_anchor;
+		now += ktime_get_ns() - c->anchor;
+		if (now >= SIM_MAX_NS)
+			return false;
+		c->now = now;
+		stale = SIM_READ_STALE_NS;
+	}
+	for (i = 0; i < n; i++) {
+		bool wide = x[i].flags & UPMU_XFER_64;
+		u32 size = wide ? 8 : 4, off = x[i].off;
+		struct sim_unit *u = unit_at ? unit_at(r, off) : r->unit;
+
+		if (u && now > u->last_ns + stale) {
+			c->valid = !sd->manual &&
+				   !read_seqcount_retry(&sd->seq, seq);
+			return false;
+		}
+		if (off >= r->size || r->size - off < size || off % 4)
+			x[i].val = 0;
+		else
+			x[i].val = read(r, off, wide);
+	}
+	return !read_seqcount_retry(&sd->seq, seq);
+}
+
 /**
  * sim_regs_xfer() - a block's &upmu_regs_ops.xfer: a list of accesses
  * @r: the block
  * @x: the accesses, in order
  * @n: how many
+ * @unit_at: NULL, or for a window of several blocks the one the register
+ *	     at @off belongs to (NULL: none) instead of &sim_regs.unit
  * @read: the block's decoder of a read: the register at @off, 64 bits
  *	  wide if @wide, else 32; zero where there is none (RAZ)
  * @write: its decoder of a 32-bit write; ignored where nothing is (WI)
@@ -717,27 +947,34 @@ int sim_advance_check(struct sim_dev *sd, u64 ns);
  * not 4-byte aligned, an access reads as zero and a write is ignored,
  * as on a bus.  Each block wraps this with its own decoders, which the
  * compiler then calls directly: CMEM reads 42 registers per event read.
+ * Reads of a &sim_regs.pure block that need no catch-up take no lock.
  */
 static __always_inline void
 sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
+	      struct sim_unit *(*unit_at)(struct sim_regs *r, u32 off),
 	      u64 (*read)(struct sim_regs *r, u32 off, bool wide),
 	      void (*write)(struct sim_regs *r, u32 off, u32 val))
 {
+	struct sim_clock_read c = { .valid = false };
 	struct sim_unit *unit = NULL;
 	struct sim_dev *sd = r->sd;
 	unsigned long flags;
 	bool exact = false;
 	unsigned int i;
+	u64 now;
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
+	if (r->pure && sim_regs_read_fresh(r, x, n, unit_at, read, &c))
+		return;
+	flags = sim_lock(sd);
+	now = sim_now_since(sd, &c);
 	for (i = 0; i < n; i++) {
 		bool wide = x[i].flags & UPMU_XFER_64;
 		bool wr = x[i].flags & UPMU_XFER_WRITE;
 		u32 size = wide ? 8 : 4, off = x[i].off;
-		struct sim_unit *u = r->unit_at ? r->unit_at(r, off) : r->unit;
+		struct sim_unit *u = unit_at ? unit_at(r, off) : r->unit;
 
 		if (u && (u != unit || (wr && !exact))) {
-			sim_unit_access(sd, u, wr);
+			sim_unit_access(sd, u, wr, now);
 			exact = wr || sd->manual;
 			unit = u;
 		}
@@ -750,7 +987,7 @@ sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
 			x[i].val = read(r, off, wide);
 		}
 	}
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	sim_unlock(sd, flags);
 }
 
 /* sim_debugfs.c */
@@ -864,7 +1101,9 @@ static inline u32 sim_icx_thresh(u64 ctl, bool iio)
 
 u64 sim_icx_cycle(struct sim_dev *sd, unsigned int s, const struct sim_txn *t);
 void sim_icx_count(u64 *ctr, struct sim_icx_thr *thr, u32 thresh, u64 val,
-		   u64 dur, const struct sim_txn *t, u64 cyc);
+		   u64 dur, const struct sim_txn *t, u64 cyc,
+		   struct sim_icx_plan *rec);
+void sim_icx_plan_add(struct sim_icx_plan *p, u64 *dst, u64 mul, bool wrap);
 void sim_icx_judge(u64 *ctr, struct sim_icx_thr *thr, u64 box_ctl, u64 ctl,
 		   u32 thresh, u64 base, u64 c0, u64 c1);
 void sim_icx_map_set(struct sim_icx *x, u32 off, unsigned int type,
@@ -872,7 +1111,8 @@ void sim_icx_map_set(struct sim_icx *x, u32 off, unsigned int type,
 
 /* sim_icx_mem.c: the CHAs, IMCs and UPI links */
 void sim_icx_mem_deliver(struct sim_dev *sd, unsigned int s,
-			 const struct sim_txn *t);
+			 const struct sim_txn *t, struct sim_icx_plan *rec);
+void sim_icx_plan_apply(const struct sim_icx_plan *p, u64 n);
 void sim_icx_mem_map(struct sim_icx *x);
 int sim_icx_mem_resolve(struct sim_dev *sd, const struct sim_txn *t);
 

@@ -63,7 +63,7 @@ static void sim_dev_release(struct device *dev)
 
 	irq_work_sync(&sd->ended_work);
 	list_for_each_entry_safe(f, tmp, &sd->flows, list)
-		kfree(f);
+		sim_flow_free(f);
 	kvfree(sd);
 	if (refcount_dec_and_test(&sim_devs))
 		complete(&sim_devs_released);
@@ -428,6 +428,7 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 		.log_min_period = NIC_DEF_LOG_MIN_PERIOD,
 	};
 	raw_spin_lock_init(&sd->lock);
+	seqcount_raw_spinlock_init(&sd->seq, &sd->lock);
 	init_irq_work(&sd->ended_work, sim_ended_report);
 	INIT_LIST_HEAD(&sd->flows);
 

@@ -313,7 +313,7 @@ static void link_regs_write(struct sim_regs *r, u32 off, u32 val)
 
 static void link_regs_xfer(void *ctx, struct upmu_reg_xfer *x, unsigned int n)
 {
-	sim_regs_xfer(ctx, x, n, link_regs_read, link_regs_write);
+	sim_regs_xfer(ctx, x, n, NULL, link_regs_read, link_regs_write);
 }
 
 static const struct upmu_regs_ops sim_link_regs_ops = {

@@ -177,7 +177,7 @@ static void cmem_regs_write(struct sim_regs *r, u32 off, u32 val)
 
 static void cmem_regs_xfer(void *ctx, struct upmu_reg_xfer *x, unsigned int n)
 {
-	sim_regs_xfer(ctx, x, n, cmem_regs_read, cmem_regs_write);
+	sim_regs_xfer(ctx, x, n, NULL, cmem_regs_read, cmem_regs_write);
 }
 
 static const struct upmu_regs_ops sim_cmem_regs_ops = {

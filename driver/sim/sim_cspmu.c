@@ -207,7 +207,7 @@ static void cspmu_regs_write(struct sim_regs *r, u32 off, u32 val)
 
 static void cspmu_regs_xfer(void *ctx, struct upmu_reg_xfer *x, unsigned int n)
 {
-	sim_regs_xfer(ctx, x, n, cspmu_regs_read, cspmu_regs_write);
+	sim_regs_xfer(ctx, x, n, NULL, cspmu_regs_read, cspmu_regs_write);
 }
 
 static const struct upmu_regs_ops sim_cspmu_regs_ops = {
@@ -228,6 +228,7 @@ void sim_cspmu_init(struct sim_dev *sd, struct sim_cspmu *u,
 	u->regs.ops = &sim_cspmu_regs_ops;
 	u->regs.sd = sd;
 	u->regs.unit = &u->unit;
+	u->regs.pure = true;
 	u->regs.size = m->has_slots ? 2 * CSPMU_REG_SIZE : CSPMU_REG_SIZE;
 	if (m->multi_instance)
 		snprintf(u->regs.name, sizeof(u->regs.name), "%s.%u.%u",

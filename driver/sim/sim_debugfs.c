@@ -262,9 +262,9 @@ static ssize_t inject_write(struct file *file, const char __user *ubuf,
 	if (ret)
 		return ret;
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
+	flags = sim_lock(sd);
 	sim_inject(sd, &r.txn);
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	sim_unlock(sd, flags);
 	return len;
 }
 
@@ -295,7 +295,7 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 	if (!strcmp(cmd, "clear")) {
 		LIST_HEAD(gone);
 
-		raw_spin_lock_irqsave(&sd->lock, flags);
+		flags = sim_lock(sd);
 		sim_catch_up(sd, sim_now(sd));
 		list_for_each_entry(f, &sd->flows, list) {
 			sim_flow_load(sd, f, false);
@@ -303,9 +303,9 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 		}
 		list_splice_init(&sd->flows, &gone);
 		sd->nr_flows = 0;
-		raw_spin_unlock_irqrestore(&sd->lock, flags);
+		sim_unlock(sd, flags);
 		list_for_each_entry_safe(f, tmp, &gone, list)
-			kfree(f);
+			sim_flow_free(f);
 		return 0;
 	}
 
@@ -328,11 +328,16 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 		nf->txn.flow = 1;
 		nf->rate = r.rate;
 		nf->nr_units = sim_txn_units(sd, &nf->txn, nf->units);
+		ret = sim_flow_plans(nf);
+		if (ret) {
+			sim_flow_free(nf);
+			return ret;
+		}
 	} else if (strcmp(cmd, "stop") && strcmp(cmd, "del")) {
 		return -EINVAL;
 	}
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
+	flags = sim_lock(sd);
 	f = flow_find(sd, r.id);
 	if (nf) {
 		if (f)
@@ -366,8 +371,8 @@ static int flows_cmd(struct sim_dev *sd, char *cmd, char *args)
 		sd->nr_flows--;
 		nf = f;		/* freed below, outside the lock */
 	}
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
-	kfree(nf);
+	sim_unlock(sd, flags);
+	sim_flow_free(nf);
 	return ret;
 }
 
@@ -396,7 +401,7 @@ static int flows_show(struct seq_file *m, void *v)
 	u64 now;
 
 	/* Print under the lock: lines are short and the list is bounded. */
-	raw_spin_lock_irqsave(&sd->lock, flags);
+	flags = sim_lock(sd);
 	now = sim_now(sd);
 	list_for_each_entry(f, &sd->flows, list) {
 		u64 done = sim_flow_due(f, now);
@@ -417,7 +422,7 @@ static int flows_show(struct seq_file *m, void *v)
 			seq_printf(m, " gpu=%u", f->txn.gpu);
 		seq_putc(m, '\n');
 	}
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	sim_unlock(sd, flags);
 	return 0;
 }
 
@@ -467,11 +472,11 @@ static ssize_t clock_write(struct file *file, const char __user *ubuf,
 		return ret;
 
 	/* Blocks catch up lazily: sim time just goes on, at another pace. */
-	raw_spin_lock_irqsave(&sd->lock, flags);
+	flags = sim_lock(sd);
 	sd->vnow = sim_now(sd);
 	sd->rt_anchor = ktime_get_ns();
 	sd->manual = manual;
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	sim_unlock(sd, flags);
 	return len;
 }
 
@@ -488,14 +493,14 @@ static int advance_set(void *data, u64 ns)
 	unsigned long flags;
 	int ret = 0;
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
+	flags = sim_lock(sd);
 	if (!sd->manual)
 		ret = -EINVAL;
 	else
 		ret = sim_advance_check(sd, ns);
 	if (!ret)
 		sd->vnow += ns;	/* blocks catch up when next accessed */
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	sim_unlock(sd, flags);
 	return ret;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(advance_fops, NULL, advance_set, "%llu\n");
@@ -505,9 +510,9 @@ static int now_get(void *data, u64 *val)
 	struct sim_dev *sd = data;
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
+	flags = sim_lock(sd);
 	*val = sim_now(sd);
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	sim_unlock(sd, flags);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(now_fops, now_get, NULL, "%llu\n");
@@ -517,9 +522,9 @@ static int cycles_get(void *data, u64 *val)
 	struct sim_dev *sd = data;
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
+	flags = sim_lock(sd);
 	*val = sim_cycles_at(sd, sim_now(sd));
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	sim_unlock(sd, flags);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(cycles_fops, cycles_get, NULL, "%llu\n");

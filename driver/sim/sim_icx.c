@@ -336,6 +336,8 @@ static u64 icx_dist(u64 a, u64 b)
  * @dur: those cycles: 1, or for an occupancy its entries' latency
  * @t: the batch
  * @cyc: the current cycle (sim_icx_cycle())
+ * @rec: if not NULL, a flow's plan being recorded: the counter (or its
+ *	 threshold's sum) goes into it and is left as it is
  *
  * Without a threshold the counter adds @val x @dur at once, as the
  * entries come.  With one, an inject is a burst: @val more in each of
@@ -345,13 +347,18 @@ static u64 icx_dist(u64 a, u64 b)
  * distinct ends at once; a further one joins the one that ends closest.
  */
 void sim_icx_count(u64 *ctr, struct sim_icx_thr *thr, u32 thresh, u64 val,
-		   u64 dur, const struct sim_txn *t, u64 cyc)
+		   u64 dur, const struct sim_txn *t, u64 cyc,
+		   struct sim_icx_plan *rec)
 {
 	unsigned int i, j;
 	u64 end = cyc + dur;
 
 	if (!val || !dur)
 		return;
+	if (rec) {
+		sim_icx_plan_add(rec, thresh ? &thr->flow : ctr, val * dur, !thresh);
+		return;
+	}
 	if (!thresh) {
 		sim_icx_ctr_add(ctr, val * dur);
 		return;
@@ -372,6 +379,23 @@ void sim_icx_count(u64 *ctr, struct sim_icx_thr *thr, u32 thresh, u64 val,
 		thr->val[i] = 0;
 	}
 	thr->val[i] += val;
+}
+
+/*
+ * Record into @p that @dst gains @mul per transaction (or per item of
+ * the deal being recorded); a plan that would overflow is given up.
+ */
+void sim_icx_plan_add(struct sim_icx_plan *p, u64 *dst, u64 mul, bool wrap)
+{
+	if (p->whole)
+		return;
+	if (p->nr_adds == SIM_ICX_PLAN_ADDS) {
+		p->whole = true;
+		return;
+	}
+	p->adds[p->nr_adds++] = (struct sim_icx_add){
+		.dst = dst, .mul = mul, .deal = p->deal, .b = p->b, .wrap = wrap,
+	};
 }
 
 /**
@@ -480,7 +504,7 @@ static struct sim_icx_box *icx_box(struct sim_icx *x, unsigned int s,
  */
 static void icx_stack_count(struct sim_icx_box *box, unsigned int k,
 			    const struct icx_fx *fx, const struct sim_txn *t,
-			    u64 cyc)
+			    u64 cyc, struct sim_icx_plan *rec)
 {
 	unsigned int i;
 	u64 val, dur;
@@ -494,14 +518,17 @@ static void icx_stack_count(struct sim_icx_box *box, unsigned int k,
 					 icx_irp_inc(ctl, fx, &dur);
 		sim_icx_count(&box->ctr[i], &box->thr[i],
 			      sim_icx_thresh(ctl, icx_kinds[k].iio), val, dur,
-			      t, cyc);
+			      t, cyc, rec);
 	}
 }
 
-static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
+/*
+ * A batch to socket @s's boxes; with @rec, recorded into that plan
+ * instead (sim_icx_count()), nothing counted.
+ */
+static void icx_deliver_to(struct sim_icx *x, unsigned int s,
+			   const struct sim_txn *t, struct sim_icx_plan *rec)
 {
-	unsigned int s;
-	struct sim_icx *x = icx_of(unit, &s);
 	struct sim_dev *sd = container_of(x, struct sim_dev, icx);
 	int k = icx_txn_stack(t);
 	struct sim_icx_stack *st;
@@ -510,18 +537,48 @@ static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 
 	/* a CPU's lines, and remote memory's side, reach only the memory side */
 	if (k < 0 || s != t->socket) {
-		sim_icx_mem_deliver(sd, s, t);
+		sim_icx_mem_deliver(sd, s, t, rec);
 		return;
 	}
 	st = &x->st[t->socket][k];
-	sim_icx_ctr_add(&st->bw_in[icx_txn_part(t)], icx_bw_in(t));
+	if (rec) {
+		rec->deal = SIM_ICX_NO_DEAL;
+		if (icx_bw_in(t))
+			sim_icx_plan_add(rec, &st->bw_in[icx_txn_part(t)],
+					 icx_bw_in(t), true);
+	} else {
+		sim_icx_ctr_add(&st->bw_in[icx_txn_part(t)], icx_bw_in(t));
+	}
 	if (st->iio.on || st->irp.on) {
 		icx_effects(sd, t, &fx);
 		cyc = sim_icx_cycle(sd, s, t);
-		icx_stack_count(&st->iio, SIM_ICX_IIO, &fx, t, cyc);
-		icx_stack_count(&st->irp, SIM_ICX_IRP, &fx, t, cyc);
+		icx_stack_count(&st->iio, SIM_ICX_IIO, &fx, t, cyc, rec);
+		icx_stack_count(&st->irp, SIM_ICX_IRP, &fx, t, cyc, rec);
 	}
-	sim_icx_mem_deliver(sd, s, t);
+	sim_icx_mem_deliver(sd, s, t, rec);
+}
+
+/*
+ * A flow's batch counts by the flow's plan for this socket, made again
+ * (from one transaction) when a register write has made it stale.
+ */
+static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
+{
+	struct sim_icx_plan *p = t->plan;
+	unsigned int s;
+	struct sim_icx *x = icx_of(unit, &s);
+
+	if (p && p->gen != x->gen) {
+		struct sim_txn one = *t;
+
+		one.count = 1;
+		*p = (struct sim_icx_plan){ .gen = x->gen, .deal = SIM_ICX_NO_DEAL };
+		icx_deliver_to(x, s, &one, p);
+	}
+	if (p && !p->whole)
+		sim_icx_plan_apply(p, t->count);
+	else
+		icx_deliver_to(x, s, t, NULL);
 }
 
 /* Counter @i of a box of kind @k is the IMC's fixed counter. */
@@ -585,8 +642,6 @@ static void icx_tick(struct sim_unit *unit, u64 now)
 
 	for (k = 0; k < SIM_ICX_NR_KINDS && !p->tick[k]; k++)
 		;
-	if (k == SIM_ICX_NR_KINDS)
-		return;
 	c0 = sim_cycles_at(sd, unit->last_ns);
 	c1 = sim_cycles_at(sd, now);
 	for (; k < SIM_ICX_NR_KINDS; k++)
@@ -690,6 +745,10 @@ static void icx_box_masks(struct sim_icx *x, u32 s, const struct sim_icx_ref *r)
 		tick |= icx_is_clk(r->box, r->kind, i, &thresh) || thresh;
 	__assign_bit(b, &p->on[r->kind], on);
 	__assign_bit(b, &p->tick[r->kind], tick);
+	for (i = 0; i < SIM_ICX_NR_KINDS && !p->tick[i]; i++)
+		;
+	/* a catch-up calls no tick while no box of the socket has one */
+	p->unit.tick = i < SIM_ICX_NR_KINDS ? icx_tick : NULL;
 }
 
 /*
@@ -766,6 +825,7 @@ static void icx_regs_write(struct sim_regs *r, u32 off, u32 val)
 	    (ref.type != SIM_ICX_R_BOX_CTL && ref.type != SIM_ICX_R_CTL &&
 	     ref.type != SIM_ICX_R_FILTER))
 		return;
+	x->gen++;
 	box = ref.box;
 	ctl = ref.type == SIM_ICX_R_CTL;
 	if (ctl)
@@ -795,17 +855,6 @@ static void icx_regs_write(struct sim_regs *r, u32 off, u32 val)
 	icx_box_masks(x, s, &ref);
 }
 
-static void icx_regs_xfer(void *ctx, struct upmu_reg_xfer *x, unsigned int n)
-{
-	sim_regs_xfer(ctx, x, n, icx_regs_read, icx_regs_write);
-}
-
-static const struct upmu_regs_ops sim_icx_regs_ops = {
-	.xfer = icx_regs_xfer,
-};
-
-/* ---- the block type ----------------------------------------------------- */
-
 /* Each socket's window is its block. */
 static struct sim_unit *icx_unit_at(struct sim_regs *r, u32 off)
 {
@@ -815,6 +864,17 @@ static struct sim_unit *icx_unit_at(struct sim_regs *r, u32 off)
 	return s < r->sd->nr_sockets ? &x->part[s].unit : NULL;
 }
 
+static void icx_regs_xfer(void *ctx, struct upmu_reg_xfer *x, unsigned int n)
+{
+	sim_regs_xfer(ctx, x, n, icx_unit_at, icx_regs_read, icx_regs_write);
+}
+
+static const struct upmu_regs_ops sim_icx_regs_ops = {
+	.xfer = icx_regs_xfer,
+};
+
+/* ---- the block type ----------------------------------------------------- */
+
 static void sim_icx_init(struct sim_dev *sd)
 {
 	struct sim_icx *x = &sd->icx;
@@ -822,12 +882,14 @@ static void sim_icx_init(struct sim_dev *sd)
 
 	for (s = 0; s < SIM_MAX_SOCKETS; s++) {
 		x->part[s].s = s;
-		sim_unit_init(sd, &x->part[s].unit, icx_tick, icx_deliver);
+		sim_unit_init(sd, &x->part[s].unit, NULL, icx_deliver);
+		x->part[s].unit.plan_size = sizeof(struct sim_icx_plan);
 		x->part[s].ioclk_ns = x->part[s].unit.last_ns;
 	}
+	x->gen = 1;
 	x->regs.ops = &sim_icx_regs_ops;
 	x->regs.sd = sd;
-	x->regs.unit_at = icx_unit_at;
+	x->regs.pure = true;
 	x->regs.size = ICX_SOCKET_STRIDE * sd->nr_sockets;
 	strscpy(x->regs.name, "icx", sizeof(x->regs.name));
 }

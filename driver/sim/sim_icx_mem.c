@@ -119,10 +119,12 @@ typedef bool (*icx_match_t)(u32 um, const void *arg);
  * struct icx_at - a batch, as the boxes see it
  * @t: the batch
  * @cyc: the cycle it lands in, if injected (sim_icx_count())
+ * @rec: NULL, or the flow's plan that the batch (of one) is recorded into
  */
 struct icx_at {
 	const struct sim_txn *t;
 	u64 cyc;
+	struct sim_icx_plan *rec;
 };
 
 /*
@@ -145,7 +147,70 @@ static void icx_box_count(struct sim_icx_box *box, u8 ev, icx_match_t match,
 		    (!match || match(icx_umask32(ctl), arg)))
 			sim_icx_count(&box->ctr[i], &box->thr[i],
 				      sim_icx_thresh(ctl, false), val, dur,
-				      at->t, at->cyc);
+				      at->t, at->cyc, at->rec);
+	}
+}
+
+/*
+ * Recording a plan (@at->rec): the @n items per transaction dealt from
+ * *@total to @nr boxes (@on: those with an enabled counter) are a deal of
+ * the plan; the boxes' counters then record what each item adds
+ * (icx_box_count() with one item, after icx_rec_box()).  False when not
+ * recording, or when the plan has no room (it is then given up).
+ */
+static bool icx_rec_deal(const struct icx_at *at, u64 *total, u64 n, u32 nr,
+			 unsigned long on)
+{
+	struct sim_icx_plan *p = at->rec;
+
+	if (!p)
+		return false;
+	if (p->whole || p->nr_deals == SIM_ICX_PLAN_DEALS) {
+		p->whole = true;
+		return true;
+	}
+	p->deal = p->nr_deals;
+	p->deals[p->nr_deals++] = (struct sim_icx_deal){
+		.total = total, .per = n, .nr = nr, .on = on,
+	};
+	return true;
+}
+
+static void icx_rec_box(const struct icx_at *at, u32 b)
+{
+	at->rec->b = b;
+}
+
+/**
+ * sim_icx_plan_apply() - count a flow's batch of @n by its plan
+ * @p: the plan (sim_icx_count()), not stale
+ * @n: transactions
+ *
+ * The same counts as the delivery of the batch: each deal's shares from
+ * its total as it stands (deals in the order delivery makes them), then
+ * each counter's gain.
+ */
+void sim_icx_plan_apply(const struct sim_icx_plan *p, u64 n)
+{
+	struct icx_rr rr[SIM_ICX_PLAN_DEALS];
+	unsigned int i;
+
+	for (i = 0; i < p->nr_deals; i++) {
+		const struct sim_icx_deal *d = &p->deals[i];
+		u64 items = d->per * n;
+
+		rr[i] = icx_rr(*d->total, items, d->nr, d->on);
+		*d->total += items;
+	}
+	for (i = 0; i < p->nr_adds; i++) {
+		const struct sim_icx_add *a = &p->adds[i];
+		u64 inc = a->mul * (a->deal == SIM_ICX_NO_DEAL ? n :
+				    icx_share(&rr[a->deal], a->b));
+
+		if (a->wrap)
+			sim_icx_ctr_add(a->dst, inc);
+		else
+			*a->dst += inc;
 	}
 }
 
@@ -190,9 +255,20 @@ static void icx_cha_lines(struct sim_icx_mem *m, unsigned long on,
 			  unsigned int nr, unsigned int k, u64 n,
 			  const struct icx_lines *l, const struct icx_at *at)
 {
-	struct icx_rr rr = icx_rr(m->lines[k], n, nr, on);
+	struct icx_rr rr;
 	unsigned int c;
 
+	if (icx_rec_deal(at, &m->lines[k], n, nr, on)) {
+		for_each_set_bit(c, &on, nr) {
+			icx_rec_box(at, c);
+			icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_INSERTS,
+				      icx_tor_match, l, 1, 1, at);
+			icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_OCCUPANCY,
+				      icx_tor_match, l, 1, at->t->lat_cycles, at);
+		}
+		return;
+	}
+	rr = icx_rr(m->lines[k], n, nr, on);
 	for_each_set_bit(c, &on, nr) {
 		u64 in = icx_share(&rr, c);
 
@@ -209,8 +285,18 @@ static void icx_cas(struct sim_icx_mem *m, unsigned long on, unsigned int k,
 		    u64 n, const struct icx_at *at)
 {
 	static const u32 bits[SIM_ICX_NR_CAS] = { ICX_CAS_RD, ICX_CAS_WR };
-	struct icx_rr rr = icx_rr(m->cas[k], n, ICX_NR_IMCS, on);
+	struct icx_rr rr;
 	unsigned int c;
+
+	if (icx_rec_deal(at, &m->cas[k], n, ICX_NR_IMCS, on)) {
+		for_each_set_bit(c, &on, ICX_NR_IMCS) {
+			icx_rec_box(at, c);
+			icx_box_count(&m->imc[c], ICX_IMC_EV_CAS_COUNT,
+				      icx_cas_match, &bits[k], 1, 1, at);
+		}
+		return;
+	}
+	rr = icx_rr(m->cas[k], n, ICX_NR_IMCS, on);
 
 	for_each_set_bit(c, &on, ICX_NR_IMCS)
 		icx_box_count(&m->imc[c], ICX_IMC_EV_CAS_COUNT, icx_cas_match,
@@ -231,8 +317,20 @@ static void icx_upi(struct sim_icx_mem *m, unsigned long on, u64 *seen, u64 n,
 	static const u32 data = ICX_FLITS_ALL_DATA, ctrl = ICX_FLITS_NON_DATA;
 	u8 dev = tx_data ? ICX_UPI_EV_TXL_FLITS : ICX_UPI_EV_RXL_FLITS;
 	u8 ret = tx_data ? ICX_UPI_EV_RXL_FLITS : ICX_UPI_EV_TXL_FLITS;
-	struct icx_rr rr = icx_rr(*seen, n, ICX_NR_UPIS, on);
+	struct icx_rr rr;
 	unsigned int l;
+
+	if (icx_rec_deal(at, seen, n, ICX_NR_UPIS, on)) {
+		for_each_set_bit(l, &on, ICX_NR_UPIS) {
+			icx_rec_box(at, l);
+			icx_box_count(&m->upi[l], dev, icx_flit_match, &data,
+				      ICX_FLITS_PER_LINE, 1, at);
+			icx_box_count(&m->upi[l], ret, icx_flit_match, &ctrl,
+				      1, 1, at);
+		}
+		return;
+	}
+	rr = icx_rr(*seen, n, ICX_NR_UPIS, on);
 
 	for_each_set_bit(l, &on, ICX_NR_UPIS) {
 		u64 k = icx_share(&rr, l);
@@ -277,16 +375,18 @@ static bool icx_lines_of(const struct sim_txn *t, u64 *n)
  *     channels, the remote memory's UPI links
  * @t: the batch; a device's (inbound) transactions and a CPU's accesses
  *     of memory reach them, a CPU's MMIO accesses do not
+ * @rec: NULL, or a flow's plan: @t (of one) is recorded into it, not
+ *	 counted (sim_icx_count())
  */
 void sim_icx_mem_deliver(struct sim_dev *sd, unsigned int s,
-			 const struct sim_txn *t)
+			 const struct sim_txn *t, struct sim_icx_plan *rec)
 {
 	struct sim_icx *x = &sd->icx;
 	bool remote = t->dst == SIM_DST_REM, cpu = sim_icx_cpu_txn(t), to_req;
 	u32 ms = sim_icx_home(sd, t);
 	struct sim_icx_mem *m = &x->mem[t->socket], *home = &x->mem[ms];
 	const unsigned long *on = x->part[t->socket].on, *hon = x->part[ms].on;
-	struct icx_at at = { .t = t, .cyc = sim_icx_cycle(sd, s, t) };
+	struct icx_at at = { .t = t, .cyc = sim_icx_cycle(sd, s, t), .rec = rec };
 	u64 n[SIM_ICX_NR_LINES] = {}, rds, wrs;
 	unsigned int k;
 

@@ -280,7 +280,7 @@ static ssize_t nic_fault_write(struct file *file, const char __user *ubuf,
 		return ret;
 	pf = &nic->pf[p];
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
+	flags = sim_lock(sd);
 	if (!strcmp(act, "release")) {
 		if (pf->fault == NIC_FAULT_HELD) {
 			sim_unit_catch_up(sd, &nic->unit, sim_now(sd));
@@ -303,7 +303,7 @@ static ssize_t nic_fault_write(struct file *file, const char __user *ubuf,
 	} else {
 		ret = -EINVAL;
 	}
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	sim_unlock(sd, flags);
 	return ret ?: len;
 }
 
@@ -468,7 +468,7 @@ static void nic_pf_write(struct sim_regs *r, u32 off, u32 val)
 
 static void nic_pf_xfer(void *ctx, struct upmu_reg_xfer *x, unsigned int n)
 {
-	sim_regs_xfer(ctx, x, n, nic_pf_read, nic_pf_write);
+	sim_regs_xfer(ctx, x, n, NULL, nic_pf_read, nic_pf_write);
 }
 
 /*
@@ -483,8 +483,8 @@ static void nic_pf_copy(void *ctx, u32 off, void *buf, size_t len, bool to_dev)
 	unsigned long flags;
 	size_t i;
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
-	sim_unit_access(sd, r->unit, to_dev);
+	flags = sim_lock(sd);
+	sim_unit_access(sd, r->unit, to_dev, sim_now(sd));
 	if (to_dev && off >= NIC_INBOX && len <= NIC_INBOX_SIZE &&
 	    off - NIC_INBOX <= NIC_INBOX_SIZE - len) {
 		memcpy(pf->inbox + off - NIC_INBOX, buf, len);
@@ -505,7 +505,7 @@ static void nic_pf_copy(void *ctx, u32 off, void *buf, size_t len, bool to_dev)
 				nic_st32(buf + i, in ? nic_pf_read(r, o, false) : 0);
 		}
 	}
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	sim_unlock(sd, flags);
 }
 
 static const struct upmu_regs_ops nic_pf_regs_ops = {

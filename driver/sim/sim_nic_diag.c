@@ -1220,7 +1220,7 @@ static int nic_stall_set(void *data, u64 val)
 
 	if (val > 1)
 		return -EINVAL;
-	raw_spin_lock_irqsave(&sd->lock, flags);
+	flags = sim_lock(sd);
 	now = sim_now(sd);
 	sim_unit_catch_up(sd, &nic->unit, now);
 	if (d->stalled && !val) {
@@ -1232,7 +1232,7 @@ static int nic_stall_set(void *data, u64 val)
 	d->stopped = false;
 	d->npend = 0;
 	d->stalled = val;
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	sim_unlock(sd, flags);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(nic_stall_fops, nic_stall_get, nic_stall_set, "%llu\n");
@@ -1248,7 +1248,7 @@ static int nic_overrun_set(void *data, u64 val)
 
 	if (val > U16_MAX)
 		return -EINVAL;
-	raw_spin_lock_irqsave(&sd->lock, flags);
+	flags = sim_lock(sd);
 	now = sim_now(sd);
 	sim_unit_catch_up(sd, &nic->unit, now);
 	if (d->state != NIC_STATE_RUNNING || d->mode != NIC_MODE_REPETITIVE) {
@@ -1260,7 +1260,7 @@ static int nic_overrun_set(void *data, u64 val)
 		d->epoch_ns = now;
 		d->epoch_k = d->taken;
 	}
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	sim_unlock(sd, flags);
 	return ret;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(nic_overrun_fops, NULL, nic_overrun_set, "%llu\n");
@@ -1272,10 +1272,10 @@ static int nic_unread_get(void *data, u64 *val)
 	struct sim_dev *sd = nic->sd;
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
+	flags = sim_lock(sd);
 	sim_unit_catch_up(sd, &nic->unit, sim_now(sd));
 	*val = nic->diag.taken - nic->diag.read;
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	sim_unlock(sd, flags);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(nic_unread_fops, nic_unread_get, NULL, "%llu\n");

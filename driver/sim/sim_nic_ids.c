@@ -690,11 +690,11 @@ static ssize_t nic_inject_write(struct file *file, const char __user *ubuf,
 	if (!r.has_ev || r.has_rate || r.has_id)
 		return -EINVAL;
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
+	flags = sim_lock(sd);
 	/* Samples due before now must not see these events. */
 	sim_unit_catch_up(sd, &nic->unit, sim_now(sd));
 	nic_ev_apply(nic, &r.ev, r.count);
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	sim_unlock(sd, flags);
 	return len;
 }
 
@@ -723,7 +723,7 @@ static int nic_flows_cmd(struct sim_nic *nic, char *cmd, char *args)
 			return -EINVAL;
 	}
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
+	flags = sim_lock(sd);
 	/* what the flows sent so far is counted at its time */
 	sim_unit_catch_up(sd, &nic->unit, sim_now(sd));
 	for (i = 0; i < nic->nr_flows && nic->flows[i].id != r.id; i++)
@@ -746,7 +746,7 @@ static int nic_flows_cmd(struct sim_nic *nic, char *cmd, char *args)
 	} else {
 		nic->flows[i] = nic->flows[--nic->nr_flows];
 	}
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	sim_unlock(sd, flags);
 	return ret;
 }
 
@@ -774,7 +774,7 @@ static int nic_flows_show(struct seq_file *m, void *v)
 	unsigned long flags;
 	unsigned int i;
 
-	raw_spin_lock_irqsave(&sd->lock, flags);
+	flags = sim_lock(sd);
 	sim_unit_catch_up(sd, &nic->unit, sim_now(sd));
 	for (i = 0; i < nic->nr_flows; i++) {
 		const struct nic_flow *f = &nic->flows[i];
@@ -783,7 +783,7 @@ static int nic_flows_show(struct seq_file *m, void *v)
 			   f->id, nic_ev_names[f->ev.kind], f->ev.a, f->ev.b,
 			   f->ev.func, f->ev.size, f->rate, f->done);
 	}
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	sim_unlock(sd, flags);
 	return 0;
 }
 
@@ -813,11 +813,11 @@ static int nic_counters_show(struct seq_file *m, void *v)
 	vals = kmalloc_array(nic->nr_cntrs, sizeof(*vals), GFP_KERNEL);
 	if (!vals)
 		return -ENOMEM;
-	raw_spin_lock_irqsave(&sd->lock, flags);
+	flags = sim_lock(sd);
 	sim_unit_catch_up(sd, &nic->unit, sim_now(sd));
 	for (i = 0; i < nic->nr_cntrs; i++)
 		vals[i] = nic_cntr_value(nic, i);
-	raw_spin_unlock_irqrestore(&sd->lock, flags);
+	sim_unlock(sd, flags);
 
 	for (i = 0; i < nic->nr_cntrs; i++) {
 		const struct nic_cntr *c = &nic->cntrs[i];

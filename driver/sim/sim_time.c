@@ -8,24 +8,18 @@
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/ktime.h>
+#include <linux/slab.h>
 #include <linux/timekeeping.h>
 
 #include "hw/t410_cspmu.h"
 #include "sim.h"
 
 /*
- * Current sim time in ns (monotonic; frozen in manual mode).  It stands
- * still at SIM_MAX_NS, and says so once.
+ * sim_now()'s end of time: SIM_MAX_NS, where sim time stands still; said
+ * once.
  */
-u64 sim_now(struct sim_dev *sd)
+u64 sim_now_ended(struct sim_dev *sd)
 {
-	u64 now;
-
-	if (sd->manual)
-		return sd->vnow;
-	now = sd->vnow + (ktime_get_ns() - sd->rt_anchor);
-	if (now < SIM_MAX_NS)
-		return now;
 	if (!sd->ended) {
 		sd->ended = true;
 		/*
@@ -295,8 +289,41 @@ void sim_flow_link(struct sim_dev *sd, struct sim_flow *f, bool add)
 			continue;
 		}
 		f->links[i].flow = f;
+		f->links[i].due = 0;
 		list_add_tail(&f->links[i].node, &f->units[i]->flows);
 	}
+}
+
+/**
+ * sim_flow_plans() - the room each block a new flow reaches keeps for it
+ * @f: the flow, its &sim_flow.units set, not linked yet
+ *
+ * Return: 0, or -ENOMEM (nothing is then kept; sim_flow_free() frees @f).
+ */
+int sim_flow_plans(struct sim_flow *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nr_units; i++) {
+		if (!f->units[i]->plan_size)
+			continue;
+		f->links[i].plan = kzalloc(f->units[i]->plan_size, GFP_KERNEL);
+		if (!f->links[i].plan)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Free a flow that is in no list and what its blocks kept for it. */
+void sim_flow_free(struct sim_flow *f)
+{
+	unsigned int i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nr_units; i++)
+		kfree(f->links[i].plan);
+	kfree(f);
 }
 
 /**
@@ -306,7 +333,8 @@ void sim_flow_link(struct sim_dev *sd, struct sim_flow *f, bool add)
  * @now: current sim time
  *
  * The block counts what each flow that reaches it delivered since it
- * was last brought up to date, then its clock-driven counters advance.
+ * was last brought up to date (the flow's total now, less what the
+ * block had counted of it), then its clock-driven counters advance.
  * Its registers have not changed meanwhile (every access brings it up
  * to date first), so the counts are those of a block that had seen
  * every transaction at its own time.  Called with sd->lock held.
@@ -320,38 +348,19 @@ void sim_unit_catch_up(struct sim_dev *sd, struct sim_unit *unit, u64 now)
 		return;
 	list_for_each_entry(l, &unit->flows, node) {
 		struct sim_flow *f = l->flow;
+		u64 due = sim_flow_due(f, now);
 		struct sim_txn t;
 
 		t = f->txn;
-		t.count = sim_flow_due(f, now) - sim_flow_due(f, unit->last_ns);
+		t.plan = l->plan;
+		t.count = due - l->due;
+		l->due = due;
 		if (t.count)
 			unit->deliver(unit, &t);
 	}
-	unit->tick(unit, now);
+	if (unit->tick)
+		unit->tick(unit, now);
 	unit->last_ns = now;
-}
-
-/**
- * sim_unit_access() - bring a register block up to date for an access
- * @sd: the simulated SoC
- * @unit: the block
- * @write: the access is a write
- *
- * A write (which may start, stop or clear counters) takes effect at the
- * current sim time, as does every access on the manual clock.  On the
- * realtime clock a read sees the block as it was up to SIM_READ_STALE_NS
- * ago: a driver that reads many counters in a row (CMEM's 42) then costs
- * one catch-up, not one per register, and reads them as one snapshot.
- * Nothing is lost: the next catch-up delivers what the read did not see.
- * Called with sd->lock held.
- */
-void sim_unit_access(struct sim_dev *sd, struct sim_unit *unit, bool write)
-{
-	u64 now = sim_now(sd);
-
-	if (!write && !sd->manual && now <= unit->last_ns + SIM_READ_STALE_NS)
-		return;
-	sim_unit_catch_up(sd, unit, now);
 }
 
 /* Bring every register block of the device up to sim time @now. */
