@@ -589,6 +589,66 @@ TEST_F(icx_mem, tor_spread_over_n_chas)
 	box_close(&s1);
 }
 
+/*
+ * A flow's batches count by a plan (Documentation/upmu-sim.rst, "Time"),
+ * made again after every register write, and given up for the long way
+ * while more than 48 counters count the flow: per box, the counts of
+ * dealing each line in turn either way.  A device below stack 1 reads
+ * 256 bytes of local memory 1000 times a ms (4 lines, 64 DATA_REQ units
+ * each), over 40 CHAs and 12 channels, advanced in uneven steps, while
+ * counters open and close: the deals go on while no box counts them.
+ */
+TEST_F(icx_mem, flow_plan_exact)
+{
+	uint64_t cha[MAX_CHAS], cas[NR_IMCS];
+	struct box_ev c, m;
+	unsigned int i;
+	int iio;
+
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx clock=manual cha=40"));
+	box_open(_metadata, &c, "cha", MAX_CHAS, IO_MISS_PCIRDCUR, 0);
+	box_open(_metadata, &m, "imc", NR_IMCS, CAS_RD, 0);
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows",
+			     "add id=1 socket=0 stack=1 part=0 op=rd size=256 rate=1000000"));
+	/* 52 counters: the long way; 4000 lines */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "300000"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "300000"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "400000"));
+	for (i = 0; i < MAX_CHAS; i++)
+		cha[i] = 100;
+	for (i = 0; i < NR_IMCS; i++)
+		cas[i] = i < 4000 % NR_IMCS ? 334 : 333;
+	box_expect(_metadata, &c, cha, "52 counters, 1 ms");
+	box_expect(_metadata, &m, cas, "52 counters, 1 ms");
+	box_close(&m);
+
+	/* 40, then 41 counters: plans; 4000 more lines, 500 reads seen */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "500000"));
+	iio = ev_open("uncore_iio_1", "event=0x83,umask=0x4,ch_mask=0x1,fc_mask=0x7", 0, -1);
+	ASSERT_LE(0, iio);
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "250000"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "250000"));
+	for (i = 0; i < MAX_CHAS; i++)
+		cha[i] = 200;
+	box_expect(_metadata, &c, cha, "40 and 41 counters, 2 ms");
+	EXPECT_EQ(500ULL * 64, count_of(_metadata, iio));
+
+	/* the channels again: their deal went on at 8000 lines */
+	box_open(_metadata, &m, "imc", NR_IMCS, CAS_RD, 0);
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "1000000"));
+	for (i = 0; i < MAX_CHAS; i++)
+		cha[i] = 300;
+	for (i = 0; i < NR_IMCS; i++)
+		cas[i] = i >= 8000 % NR_IMCS ? 334 : 333;
+	box_expect(_metadata, &c, cha, "53 counters, 3 ms");
+	box_expect(_metadata, &m, cas, "53 counters, 3 ms");
+	EXPECT_EQ(1500ULL * 64, count_of(_metadata, iio));
+	close(iio);
+	box_close(&m);
+	box_close(&c);
+}
+
 /* The sum over the boxes of @e, which it closes. */
 static uint64_t sum_take(struct __test_metadata *_metadata, struct box_ev *e)
 {
