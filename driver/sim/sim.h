@@ -828,6 +828,23 @@ static inline u64 sim_now(struct sim_dev *sd)
 	return likely(now < SIM_MAX_NS) ? now : sim_now_ended(sd);
 }
 
+/*
+ * A read of @unit at sim time @now needs no catch-up: up to
+ * SIM_READ_STALE_NS late on the realtime clock, none on the manual one.
+ */
+static inline bool sim_unit_fresh(const struct sim_dev *sd,
+				  const struct sim_unit *unit, u64 now)
+{
+	return now <= unit->last_ns + (sd->manual ? 0 : SIM_READ_STALE_NS);
+}
+
+/* An access of @size bytes at @off lies outside @r's window (RAZ/WI). */
+static inline bool sim_regs_outside(const struct sim_regs *r, u32 off,
+				    u32 size)
+{
+	return off >= r->size || r->size - off < size || off % 4;
+}
+
 /**
  * sim_unit_access() - bring a register block up to date for an access
  * @sd: the simulated SoC
@@ -846,7 +863,7 @@ static inline u64 sim_now(struct sim_dev *sd)
 static inline void sim_unit_access(struct sim_dev *sd, struct sim_unit *unit,
 				   bool write, u64 now)
 {
-	if (!write && !sd->manual && now <= unit->last_ns + SIM_READ_STALE_NS)
+	if (!write && sim_unit_fresh(sd, unit, now))
 		return;
 	sim_unit_catch_up(sd, unit, now);
 }
@@ -894,7 +911,7 @@ sim_regs_read_fresh(struct sim_regs *r, struct upmu_reg_xfer *x,
 {
 	struct sim_dev *sd = r->sd;
 	unsigned int seq, i;
-	u64 now, stale = 0;
+	u64 now;
 
 	for (i = 0; i < n; i++)
 		if (x[i].flags & UPMU_XFER_WRITE)
@@ -910,19 +927,18 @@ sim_regs_read_fresh(struct sim_regs *r, struct upmu_reg_xfer *x,
 		if (now >= SIM_MAX_NS)
 			return false;
 		c->now = now;
-		stale = SIM_READ_STALE_NS;
 	}
 	for (i = 0; i < n; i++) {
 		bool wide = x[i].flags & UPMU_XFER_64;
 		u32 size = wide ? 8 : 4, off = x[i].off;
 		struct sim_unit *u = unit_at ? unit_at(r, off) : r->unit;
 
-		if (u && now > u->last_ns + stale) {
+		if (u && !sim_unit_fresh(sd, u, now)) {
 			c->valid = !sd->manual &&
 				   !read_seqcount_retry(&sd->seq, seq);
 			return false;
 		}
-		if (off >= r->size || r->size - off < size || off % 4)
+		if (sim_regs_outside(r, off, size))
 			x[i].val = 0;
 		else
 			x[i].val = read(r, off, wide);
@@ -978,7 +994,7 @@ sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
 			exact = wr || sd->manual;
 			unit = u;
 		}
-		if (off >= r->size || r->size - off < size || off % 4) {
+		if (sim_regs_outside(r, off, size)) {
 			if (!wr)
 				x[i].val = 0;
 		} else if (wr) {

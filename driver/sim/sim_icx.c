@@ -533,7 +533,7 @@ static void icx_deliver_to(struct sim_icx *x, unsigned int s,
 	int k = icx_txn_stack(t);
 	struct sim_icx_stack *st;
 	struct icx_fx fx;
-	u64 cyc;
+	u64 cyc, bw;
 
 	/* a CPU's lines, and remote memory's side, reach only the memory side */
 	if (k < 0 || s != t->socket) {
@@ -541,14 +541,11 @@ static void icx_deliver_to(struct sim_icx *x, unsigned int s,
 		return;
 	}
 	st = &x->st[t->socket][k];
-	if (rec) {
-		rec->deal = SIM_ICX_NO_DEAL;
-		if (icx_bw_in(t))
-			sim_icx_plan_add(rec, &st->bw_in[icx_txn_part(t)],
-					 icx_bw_in(t), true);
-	} else {
-		sim_icx_ctr_add(&st->bw_in[icx_txn_part(t)], icx_bw_in(t));
-	}
+	bw = icx_bw_in(t);
+	if (!rec)
+		sim_icx_ctr_add(&st->bw_in[icx_txn_part(t)], bw);
+	else if (bw)
+		sim_icx_plan_add(rec, &st->bw_in[icx_txn_part(t)], bw, true);
 	if (st->iio.on || st->irp.on) {
 		icx_effects(sd, t, &fx);
 		cyc = sim_icx_cycle(sd, s, t);
@@ -627,6 +624,16 @@ static void icx_box_tick(struct sim_icx_box *box, unsigned int k, u64 c0,
 	}
 }
 
+/* The first kind with a box that ticks on socket @p; SIM_ICX_NR_KINDS: none */
+static unsigned int icx_first_tick(const struct sim_icx_part *p)
+{
+	unsigned int k;
+
+	for (k = 0; k < SIM_ICX_NR_KINDS && !p->tick[k]; k++)
+		;
+	return k;
+}
+
 /*
  * The cycles of socket @unit's boxes up to @now: only those in
  * &sim_icx_part.tick (the free-running ioclk is read as cycles since
@@ -640,8 +647,7 @@ static void icx_tick(struct sim_unit *unit, u64 now)
 	struct sim_dev *sd = container_of(x, struct sim_dev, icx);
 	u64 c0, c1;
 
-	for (k = 0; k < SIM_ICX_NR_KINDS && !p->tick[k]; k++)
-		;
+	k = icx_first_tick(p);
 	c0 = sim_cycles_at(sd, unit->last_ns);
 	c1 = sim_cycles_at(sd, now);
 	for (; k < SIM_ICX_NR_KINDS; k++)
@@ -745,10 +751,8 @@ static void icx_box_masks(struct sim_icx *x, u32 s, const struct sim_icx_ref *r)
 		tick |= icx_is_clk(r->box, r->kind, i, &thresh) || thresh;
 	__assign_bit(b, &p->on[r->kind], on);
 	__assign_bit(b, &p->tick[r->kind], tick);
-	for (i = 0; i < SIM_ICX_NR_KINDS && !p->tick[i]; i++)
-		;
 	/* a catch-up calls no tick while no box of the socket has one */
-	p->unit.tick = i < SIM_ICX_NR_KINDS ? icx_tick : NULL;
+	p->unit.tick = icx_first_tick(p) < SIM_ICX_NR_KINDS ? icx_tick : NULL;
 }
 
 /*
