@@ -695,11 +695,10 @@ static uint64_t env_seed(void)
 SIM_FIXTURE(fuzz, "rcs=1", "nvidia_ucf_pmu_1")
 
 /*
- * The storm's 30000 calls take 80 to 110 s on the debug kernel under
- * TCG on a loaded 2-core host (most of it perf_event_open and close,
- * whose allocations KASAN and kmemleak each record a stack trace of),
- * too close to the default limit, which killed it once in CI: the limit
- * here only catches a hang, as every test's does.
+ * The storm's 30000 calls took 69 to 104 s on the debug kernel under
+ * TCG on a loaded 2-core host (2026-11-26/27; every syscall is slow
+ * there), too close to the default limit, which killed it once in CI:
+ * the limit here only catches a hang, as every test's does.
  */
 #define STORM_TIMEOUT	600
 
