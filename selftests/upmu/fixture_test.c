@@ -4,15 +4,19 @@
  * offline, on a failed assertion or killed as the harness kills a test
  * on its timeout, must not leave them offline for the tests after it.  Two of
  * the tests below fail on purpose (XFAIL); the test after each checks
- * that the topology is whole again.
+ * that the topology is whole again.  And a test's time limit, which grows
+ * with its loop count (upmu_loops_timeout()).
  *
  * Needs upmu_core, upmu_sim and upmu_t410 loaded, 4 CPUs on 2 nodes
  * (socket 1 is CPUs 2 and 3).
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -90,6 +94,41 @@ TEST_F(fx, cpus_back_after_kill)
 	unlink(MARK);
 	EXPECT_TRUE(cpu_is_online(3));
 	EXPECT_EQ(2, pmu_cpu(UCF1));
+}
+
+/* upmu_loops_timeout(): a loop's time limit grows with its count. */
+TEST(loops_timeout)
+{
+	ASSERT_EQ(0, unsetenv("UPMU_SOAK"));
+	ASSERT_EQ(0, unsetenv("UPMU_T_N"));
+	EXPECT_EQ(120, upmu_loops_timeout("UPMU_T_N", 3, 300, 120));
+	ASSERT_EQ(0, setenv("UPMU_SOAK", "1", 1));
+	EXPECT_EQ(12000, upmu_loops_timeout("UPMU_T_N", 3, 300, 120));
+	ASSERT_EQ(0, setenv("UPMU_T_N", "7", 1));
+	EXPECT_EQ(280, upmu_loops_timeout("UPMU_T_N", 3, 300, 120));
+	ASSERT_EQ(0, setenv("UPMU_T_N", "8", 1));
+	EXPECT_EQ(267, upmu_loops_timeout("UPMU_T_N", 3, 300, 100));
+	/* a shorter loop keeps the whole limit */
+	ASSERT_EQ(0, setenv("UPMU_T_N", "1", 1));
+	EXPECT_EQ(120, upmu_loops_timeout("UPMU_T_N", 3, 300, 120));
+	/* the harness's poll() takes an int of milliseconds */
+	ASSERT_EQ(0, setenv("UPMU_T_N", "1000000000000", 1));
+	EXPECT_EQ(INT_MAX / 1000, upmu_loops_timeout("UPMU_T_N", 3, 300, 120));
+}
+
+FIXTURE(limit) {
+	int unused;
+};
+FIXTURE_SETUP(limit) {}
+FIXTURE_TEARDOWN(limit) {}
+
+/* The harness waits as long as upmu_loops_timeout() said at start-up. */
+TEST_F_TIMEOUT(limit, from_loop_count,
+	       upmu_loops_timeout("UPMU_T_NONE", 3, 300, 100))
+{
+	const char *soak = getenv("UPMU_SOAK");
+
+	EXPECT_EQ(soak && !strcmp(soak, "1") ? 10000 : 100, _metadata->timeout);
 }
 
 XFAIL_ADD(fx, hotplug, assert_fails_with_cpu_offline);

@@ -735,7 +735,15 @@ TEST_F(nic, uid_forced)
  * the firmware has contexts (2^log_max_uctx) open one after another, and
  * that many at once.
  */
-TEST_F(nic, uctx_freed_at_close)
+/*
+ * Its open/close loop runs 3 (make check) or 30 (make soak) times the
+ * firmware's contexts, 2^6 on the simulator; the time limit grows with
+ * UPMU_LOOPS_NIC_OPEN's count against that.
+ */
+#define NIC_OPEN_CI	(3 << 6)
+TEST_F_TIMEOUT(nic, uctx_freed_at_close,
+	       upmu_loops_timeout("UPMU_LOOPS_NIC_OPEN", NIC_OPEN_CI,
+				  10 * NIC_OPEN_CI, TEST_TIMEOUT_DEFAULT))
 {
 	struct box *out = box_new();
 	int i, n, fd, *fds;
@@ -997,7 +1005,10 @@ TEST_F(nic, ownership)
  * errno of the table in upmu-nic-fwctl.rst or delivered with at least an
  * output header; afterwards the file works as before.
  */
-TEST_F(nic, random_rpcs)
+#define NIC_FUZZ_LOOPS	5000, 100000
+TEST_F_TIMEOUT(nic, random_rpcs,
+	       upmu_loops_timeout("UPMU_LOOPS_NIC_FUZZ", NIC_FUZZ_LOOPS,
+				  TEST_TIMEOUT_DEFAULT))
 {
 	static const unsigned int ops[] = {
 		NIC_OP_QUERY_HCA_CAP, NIC_OP_QUERY_ADAPTER,
@@ -1009,7 +1020,7 @@ TEST_F(nic, random_rpcs)
 		NIC_OP_EXT_RESTART, NIC_OP_EXT_QUERY_STATE,
 		NIC_OP_EXT_QUERY_SAMPLES,
 	};
-	unsigned long n = upmu_loops("UPMU_LOOPS_NIC_FUZZ", 5000, 100000), i;
+	unsigned long n = upmu_loops("UPMU_LOOPS_NIC_FUZZ", NIC_FUZZ_LOOPS), i;
 	uint8_t *in = calloc(2, NIC_OUTBOX_SIZE), *out = calloc(2, NIC_OUTBOX_SIZE);
 	const char *env = getenv("UPMU_NIC_FUZZ_SEED");
 	unsigned int seed = env ? strtoul(env, NULL, 0) : (unsigned long)time(NULL);
@@ -1076,9 +1087,12 @@ TEST_F(nic, random_rpcs)
 }
 
 /* Files of both PFs at once, from several processes: each gets its own answers. */
-TEST_F(nic, concurrent_rpcs)
+#define NIC_RPC_LOOPS	50, 2000
+TEST_F_TIMEOUT(nic, concurrent_rpcs,
+	       upmu_loops_timeout("UPMU_LOOPS_NIC_RPC", NIC_RPC_LOOPS,
+				  TEST_TIMEOUT_DEFAULT))
 {
-	int n = upmu_loops("UPMU_LOOPS_NIC_RPC", 50, 2000), i, status, bad = 0;
+	int n = upmu_loops("UPMU_LOOPS_NIC_RPC", NIC_RPC_LOOPS), i, status, bad = 0;
 	pid_t pid[6];
 
 	NEED_FWCTL();

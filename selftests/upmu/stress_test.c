@@ -69,6 +69,21 @@ static unsigned long loops(unsigned long ci, unsigned long soak)
 }
 
 /*
+ * Each test's loop counts (make check's, make soak's), and its time
+ * limit: the default for make check's count, longer in proportion for a
+ * longer loop (make soak's, or UPMU_LOOPS_STRESS).
+ */
+#define NEWDEL_LOOPS	20, 100
+#define READ_DEL_LOOPS	10, 50
+#define UNLOAD_LOOPS	5, 25
+#define HOTPLUG_LOOPS	4, 30
+#define READERS_LOOPS	100, 1000
+#define STRESS_TEST(name, counts)					\
+	TEST_F_TIMEOUT(stress, name,					\
+		       upmu_loops_timeout("UPMU_LOOPS_STRESS", counts,	\
+					  TEST_TIMEOUT_DEFAULT))
+
+/*
  * Threads do not use the harness's assertions (they are not thread
  * safe, and an ASSERT would end the test with threads running): each
  * records what it saw go wrong, and the main thread checks after
@@ -307,11 +322,11 @@ static void *injector_thread(void *arg)
 	return NULL;
 }
 
-TEST_F(stress, newdel_race)
+STRESS_TEST(newdel_race, NEWDEL_LOOPS)
 {
 	struct newdel t[NR_NEWDEL] = {};
 	struct injector inj = {};
-	unsigned long n = loops(20, 100), news = 0;
+	unsigned long n = loops(NEWDEL_LOOPS), news = 0;
 	unsigned int i, k;
 	int ret;
 
@@ -467,10 +482,10 @@ static void stop_openers(struct __test_metadata *_metadata, struct opener *t,
 	EXPECT_LT(0UL, total_opened(t));
 }
 
-TEST_F(stress, open_read_vs_del)
+STRESS_TEST(open_read_vs_del, READ_DEL_LOOPS)
 {
 	struct opener t[NR_OPENERS] = {};
-	unsigned long i, n = loops(10, 50);
+	unsigned long i, n = loops(READ_DEL_LOOPS);
 	atomic_bool stop = false;
 	int ret;
 
@@ -491,10 +506,10 @@ TEST_F(stress, open_read_vs_del)
 	fresh_device_counts(_metadata, OPTS_UCF);
 }
 
-TEST_F(stress, open_vs_module_unload)
+STRESS_TEST(open_vs_module_unload, UNLOAD_LOOPS)
 {
 	struct opener t[NR_OPENERS] = {};
-	unsigned long i, n = loops(5, 25), busy = 0, tries;
+	unsigned long i, n = loops(UNLOAD_LOOPS), busy = 0, tries;
 	atomic_bool stop = false;
 	char path[512];
 	int ret;
@@ -701,10 +716,10 @@ static void *hp_opener_thread(void *arg)
 	return NULL;
 }
 
-TEST_F(stress, hotplug_vs_init)
+STRESS_TEST(hotplug_vs_init, HOTPLUG_LOOPS)
 {
 	struct hp_opener t[NR_HP_OPENERS] = {};
-	unsigned long round, n = loops(4, 30), opened = 0, refused = 0, held = 0;
+	unsigned long round, n = loops(HOTPLUG_LOOPS), opened = 0, refused = 0, held = 0;
 	unsigned long taken_off = 0;
 	struct hp hp = {};
 	unsigned int e, i;
@@ -836,10 +851,10 @@ static void *reader_thread(void *arg)
 	return NULL;
 }
 
-TEST_F(stress, many_readers)
+STRESS_TEST(many_readers, READERS_LOOPS)
 {
 	struct reader t[UPMU_MAX_CPUS] = {};
-	unsigned long i, n = loops(100, 1000), reads = ~0UL;
+	unsigned long i, n = loops(READERS_LOOPS), reads = ~0UL;
 	pthread_barrier_t start;
 	atomic_bool done = false;
 	unsigned int nr = 0, r;

@@ -97,6 +97,20 @@ unsigned long upmu_loops(const char *var, unsigned long ci, unsigned long soak)
 	return n;
 }
 
+int upmu_loops_timeout(const char *var, unsigned long ci, unsigned long soak,
+		       int secs)
+{
+	unsigned long n = upmu_loops(var, ci, soak);
+	/* The harness waits in poll(), in milliseconds of an int. */
+	double t = (double)secs * n / ci, max = INT_MAX / 1000;
+
+	if (n <= ci)
+		return secs;
+	if (t >= max)
+		return max;
+	return (int)t + ((int)t < t);
+}
+
 int cpu_set_online(int cpu, bool online)
 {
 	char path[128];

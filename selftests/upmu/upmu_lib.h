@@ -30,6 +30,15 @@ int sim_flow_totals(unsigned int id, unsigned int flow, uint64_t *txns,
  * check); like loops() in lib.sh.  A bad count in @var is fatal.
  */
 unsigned long upmu_loops(const char *var, unsigned long ci, unsigned long soak);
+/*
+ * The time limit, in seconds, of a test that goes round a loop
+ * upmu_loops(@var, @ci, @soak) times: @secs for make check's count,
+ * scaled by how many times longer the loop runs than that (make soak's
+ * count, or the count in @var), never less than @secs.  For
+ * TEST_F_TIMEOUT(), whose limit is computed when the program starts.
+ */
+int upmu_loops_timeout(const char *var, unsigned long ci, unsigned long soak,
+		       int secs);
 
 int cpu_set_online(int cpu, bool online);
 #define UPMU_MAX_CPUS	256
