@@ -41,6 +41,22 @@ static void icx_flow(char *buf, size_t len, int id)
 		 id, id == 1 ? 0 : 1, id == 1 ? 1 : id % 6);
 }
 
+/* The simulator's debugfs stats (Documentation/upmu-sim.rst): 0 or -1. */
+static int icx_stats(unsigned long long *catch_ups, unsigned long long *locked)
+{
+	char path[512];
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/stats", icx_dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fscanf(f, "catch_ups=%llu locked_xfers=%llu", catch_ups, locked);
+	fclose(f);
+	return n == 2 ? 0 : -1;
+}
+
 /* Configuration @c: 0 one flow, 1 sixteen (fifteen on socket 1). 0 or -1. */
 static int icx_config(int c)
 {
@@ -68,6 +84,8 @@ void section_icx(const char *dir, long n)
 	struct reader r[2][MAX_READERS], open[ICX_READERS];
 	char names[ICX_READERS][128], buf[128], goal[64];
 	double q[2][ICX_READERS];
+	unsigned long long cu0, lx0, cu1, lx1;
+	long reads = 0;
 	int c, i, cpu, round;
 
 	printf("\n== read() of an Ice Lake-X uncore counter on its die's CPU: %ld reads (at most %g s) x %d rounds,\n"
@@ -97,9 +115,21 @@ void section_icx(const char *dir, long n)
 	}
 	for (c = 0; c < 2; c++)
 		memcpy(r[c], open, sizeof(open));
+	if (icx_stats(&cu0, &lx0)) {
+		fail("no stats in %s (the simulator's debugfs)", dir);
+		goto out;
+	}
 	for (round = 0; round < rounds; round++)
 		if (run_round_cfg(r, 2, ICX_READERS, n, round, icx_config))
 			goto out;
+	if (icx_stats(&cu1, &lx1)) {
+		fail("no stats in %s (the simulator's debugfs)", dir);
+		goto out;
+	}
+	for (c = 0; c < 2; c++)
+		for (i = 1; i < ICX_READERS; i++)
+			for (round = 0; round < rounds; round++)
+				reads += r[c][i].n[round];
 	printf("  CPU %d; us per read (median), ratio to cpu-clock in the same configuration\n", cpu);
 	printf("  %-52s  %9s  %9s  %7s  %7s\n", "event", cfg[0], cfg[1], "", "");
 	for (i = 0; i < ICX_READERS; i++) {
@@ -108,6 +138,14 @@ void section_icx(const char *dir, long n)
 		printf("  %-52s  %9.2f  %9.2f  %6.2fx  %6.2fx\n", r[0][i].name,
 		       median(r[0][i].us, rounds), median(r[1][i].us, rounds), q[0][i], q[1][i]);
 	}
+	/*
+	 * A read that takes the lock found its block more than
+	 * SIM_READ_STALE_NS behind (a catch-up) or raced a writer; the
+	 * catch-ups also count the flow changes between turns.
+	 */
+	printf("  simulator: %.1f%% of the reads took its lock; %.1f catch-ups per 100 reads\n",
+	       reads ? 100.0 * (lx1 - lx0) / reads : 0.0,
+	       reads ? 100.0 * (cu1 - cu0) / reads : 0.0);
 	for (i = 1; i < ICX_READERS; i++) {
 		double grow = ratio_median(r[1][i].us, r[0][i].us);
 

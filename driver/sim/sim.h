@@ -626,6 +626,10 @@ struct sim_nic_opts {
  * @rt_anchor: ktime when @vnow was taken (realtime mode)
  * @flows: continuous traffic
  * @nr_flows: entries in @flows
+ * @catch_ups: times a register block was brought up to date (a later
+ *	       sim time than its last), for the debugfs stats file
+ * @locked_xfers: register transfers that took @lock (the others were
+ *		  lock-free reads of fresh blocks), for the same file
  * @ucf: UCF PMU per socket
  * @cmem: CMEM latency PMU per socket
  * @pcie: PCIE PMU per socket and root complex
@@ -658,6 +662,8 @@ struct sim_dev {
 	u64 rt_anchor;
 	struct list_head flows;
 	unsigned int nr_flows;
+	u64 catch_ups;
+	u64 locked_xfers;
 	struct sim_cspmu ucf[SIM_MAX_SOCKETS];
 	struct sim_cmem cmem[SIM_MAX_SOCKETS];
 	struct sim_cspmu pcie[SIM_MAX_SOCKETS][SIM_PCIE_NR_RC];
@@ -982,6 +988,7 @@ sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
 	if (r->pure && sim_regs_read_fresh(r, x, n, unit_at, read, &c))
 		return;
 	flags = sim_lock(sd);
+	sd->locked_xfers++;
 	now = sim_now_since(sd, &c);
 	for (i = 0; i < n; i++) {
 		bool wide = x[i].flags & UPMU_XFER_64;

@@ -529,6 +529,25 @@ static int cycles_get(void *data, u64 *val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(cycles_fops, cycles_get, NULL, "%llu\n");
 
+/*
+ * What the simulator's register accesses cost it: the blocks brought up
+ * to date, the transfers that took the lock (bench/README).
+ */
+static int stats_show(struct seq_file *m, void *unused)
+{
+	struct sim_dev *sd = m->private;
+	u64 catch_ups, locked;
+	unsigned long flags;
+
+	flags = sim_lock(sd);
+	catch_ups = sd->catch_ups;
+	locked = sd->locked_xfers;
+	sim_unlock(sd, flags);
+	seq_printf(m, "catch_ups=%llu locked_xfers=%llu\n", catch_ups, locked);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
 static int pci_devices_show(struct seq_file *m, void *unused)
 {
 	const struct sim_block_type *type =
@@ -656,6 +675,7 @@ void sim_debugfs_init(struct sim_dev *sd)
 	debugfs_create_file_unsafe("advance", 0200, sd->ddir, sd, &advance_fops);
 	debugfs_create_file_unsafe("now_ns", 0400, sd->ddir, sd, &now_fops);
 	debugfs_create_file_unsafe("cycles", 0400, sd->ddir, sd, &cycles_fops);
+	debugfs_create_file("stats", 0400, sd->ddir, sd, &stats_fops);
 	debugfs_create_u32("clock_mhz", 0400, sd->ddir, &sd->clock_mhz);
 	debugfs_create_u32("counter_width", 0400, sd->ddir, &sd->width);
 	debugfs_create_u32("nr_sockets", 0400, sd->ddir, &sd->nr_sockets);

@@ -346,6 +346,7 @@ void sim_unit_catch_up(struct sim_dev *sd, struct sim_unit *unit, u64 now)
 	lockdep_assert_held(&sd->lock);
 	if (now <= unit->last_ns)
 		return;
+	sd->catch_ups++;
 	list_for_each_entry(l, &unit->flows, node) {
 		struct sim_flow *f = l->flow;
 		u64 due = sim_flow_due(f, now);

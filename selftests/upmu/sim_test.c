@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -769,6 +770,52 @@ TEST_F_TIMEOUT(sim, blocks_catch_up_exact, 120)
 	EXPECT_EQ(3007ULL, R64("pcie.0.0", PMEVCNTR64(0)));
 	EXPECT_EQ(3007ULL, cmem_requests(_metadata));
 	EXPECT_EQ(1000ULL, R64("ucf.0", PMEVCNTR64(0)));
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/* The debugfs stats file: catch_ups and locked_xfers, or -1 each. */
+static void read_stats(uint64_t *catch_ups, uint64_t *locked)
+{
+	char path[128];
+	FILE *f;
+
+	*catch_ups = *locked = ~0ULL;
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/stats", SIM_ID);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fscanf(f, "catch_ups=%" SCNu64 " locked_xfers=%" SCNu64,
+		   catch_ups, locked) != 2)
+		*catch_ups = *locked = ~0ULL;
+	fclose(f);
+}
+
+/*
+ * The stats count what a register access cost the simulator: a read of
+ * a block that time has passed for brings it up to date under the lock,
+ * a read of a fresh one takes neither, a write always takes the lock.
+ */
+TEST_F_TIMEOUT(sim, stats, 120)
+{
+	uint64_t c0, l0, c, l;
+
+	NEW(1, "clock=manual rcs=1 blocks=ucf");
+	read_stats(&c0, &l0);
+	ASSERT_NE(~0ULL, c0);
+	EXPECT_EQ(0ULL, R64("ucf.0", PMEVCNTR64(0)));
+	read_stats(&c, &l);
+	EXPECT_EQ(c0, c);
+	EXPECT_EQ(l0, l);
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "1000"));
+	EXPECT_EQ(0ULL, R64("ucf.0", PMEVCNTR64(0)));
+	read_stats(&c, &l);
+	EXPECT_EQ(c0 + 1, c);
+	EXPECT_EQ(l0 + 1, l);
+	EXPECT_EQ(0ULL, R64("ucf.0", PMEVCNTR64(0)));
+	W32("ucf.0", PMEVTYPER(0), 0x0);
+	read_stats(&c, &l);
+	EXPECT_EQ(c0 + 1, c);
+	EXPECT_EQ(l0 + 2, l);
 	EXPECT_EQ(0, sim_del(SIM_ID));
 }
 
