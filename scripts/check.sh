@@ -38,7 +38,15 @@ step() {	# step NAME CMD...: a host check, output kept in build/check
 }
 
 finish() {
-	local t=$(($(date +%s) - start))
+	local t=$(($(date +%s) - start)) f
+	# every test's time is in build/check/SUITE.tests
+	if compgen -G "$out/*.tests" >/dev/null; then
+		echo "# the slowest tests: seconds, suite, program, test"
+		for f in "$out"/*.tests; do
+			awk -v s="$(basename "$f" .tests)" '{ print $1, s, $2, $3 }' "$f"
+		done | sort -k1,1nr | head -n 15 |
+			awk '{ printf "#   %7.1f  %-12s %-16s %s\n", $1, $2, $3, $4 }'
+	fi
 	# (other work on the machine stretches every duration above)
 	# every failure again, with what its test said, where the end of
 	# a long output (all that a CI page may show) has it
@@ -127,6 +135,7 @@ suite_report() {	# suite_report NAME: wait for it, print its results
 	# shellcheck disable=SC2086 # a list of program names
 	manifest=$(scripts/guest-suite.sh --list ${vm_progs[$1]} | tr '\n' ' ')
 	counts=$(awk -v expect="$manifest" -v times="$out/$1.times" \
+		-v tests="$out/$1.tests" \
 		-f scripts/tap-summary.awk "$log" 2>&1 >"$out/$1.failures")
 	echo "# $1: $(grep -h '^\[upmu\] vm: kernel' "$log" | sed 's/^\[upmu\] vm: //')"
 	awk '{ printf "#   %-16s %4d passed %3d failed %3d skipped  %7s s%s\n", $1, $2, $3, $4, $5,

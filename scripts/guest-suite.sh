@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the test VM as root: loads the upmu modules built for the
 # running kernel and runs the selftests.  Each program's TAP output is
-# printed between "=== upmu-test: NAME" and "=== upmu-end: NAME rc=RC (N s)".
+# printed between "=== upmu-test: NAME" and "=== upmu-end: NAME rc=RC (N s)",
+# each result line followed by "# upmu-time: N" (seconds since the
+# program's previous result, or its start: a harness test's fixture
+# setup, the test and its teardown).
 #   guest-suite.sh [NAME...]	(only the named tests, e.g. c2c_test)
 #   guest-suite.sh --list [NAME...]	print the programs that would run, one
 #				a line (the manifest scripts/check.sh checks
@@ -79,9 +82,27 @@ echo "upmu: modules loaded on $rel ($(nproc) CPUs, $(ls -d /sys/devices/system/n
 # fails (rc 143) and so does the VM run (the kernel log has call traces).
 if [ "${UPMU_SOAK:-0}" = 1 ]; then tmo=${UPMU_TEST_TIMEOUT:-7200}
 else tmo=${UPMU_TEST_TIMEOUT:-1800}; fi
+# Copy a program's output, adding "# upmu-time: SECONDS" after each
+# result line (tap-summary.awk collects them; bash's clock, no program
+# per line).
+tap_times() {
+	local line t0=${EPOCHREALTIME/[^0-9]/} t d
+	while IFS= read -r line || [ -n "$line" ]; do
+		printf '%s\n' "$line"
+		case $line in "ok "[0-9]*|"not ok "[0-9]*)
+			t=${EPOCHREALTIME/[^0-9]/}
+			d=$((t - t0)); t0=$t
+			printf '# upmu-time: %d.%d\n' $((d / 1000000)) $((d % 1000000 / 100000))
+		esac
+	done
+}
 run_watched() {	# run_watched NAME CMD
-	local pid wd rc p
-	setsid "$2" 2>&1 &
+	local pid wd rc p tp fifo
+	fifo=$(mktemp -u /tmp/upmu-tap.XXXXXX)
+	mkfifo "$fifo" || return 1
+	tap_times < "$fifo" &
+	tp=$!
+	setsid "$2" > "$fifo" 2>&1 &
 	pid=$!
 	(
 		sleep "$tmo"
@@ -103,6 +124,15 @@ run_watched() {	# run_watched NAME CMD
 	rc=$?
 	# the watchdog's sleep, then the watchdog
 	{ pkill -P "$wd"; kill "$wd"; wait "$wd"; } 2>/dev/null
+	# the copy ends with the output, unless a process the program left
+	# behind holds it open
+	for p in 1 2 3 4 5 6 7 8 9 10; do
+		kill -0 "$tp" 2>/dev/null || break
+		sleep 0.5
+	done
+	kill "$tp" 2>/dev/null
+	wait "$tp" 2>/dev/null
+	rm -f "$fifo"
 	return $rc
 }
 

@@ -11,7 +11,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-tap_plan 20
+tap_plan 24
 
 # summary LOG EXPECT: "PASSED FAILED SKIPPED" of tap-summary.awk, its
 # other output in $tmp/out and per-program lines in $tmp/times
@@ -93,6 +93,32 @@ tap_check "tap-summary: a failure is shown with its program's lines around it" \
 	is "$(tr '\n' ';' < "$tmp/out")" \
 	"not ok 1 g.one;#   # RUN g.one;#   # g.one: Expected 1 (1) == v (2);#   #   | rate 1.2% off;"
 tap_check "tap-summary: the notes do not change the counts" is "$(summary "$tmp/notes.log" "g")" "2 1 0"
+
+# guest-suite.sh times each result; the times are not a program's notes
+cat > "$tmp/timed.log" <<'EOF'
+=== upmu-test: h
+1..3
+ok 1 h.one
+# upmu-time: 2.5
+#  RUN           h.two ...
+not ok 2 h.two
+# upmu-time: 10.0
+ok 3 - a shell check # SKIP not here
+# upmu-time: 0.1
+=== upmu-end: h rc=1 (12.6 s)
+EOF
+summary "$tmp/timed.log" "h" >/dev/null
+tap_check "tap-summary: the times do not change the counts" is "$(summary "$tmp/timed.log" "h")" "1 1 1"
+tap_check "tap-summary: a failure's notes do not include its time" \
+	is "$(tr '\n' ';' < "$tmp/out")" "not ok 2 h.two;#   #  RUN           h.two ...;ok 3 - a shell check # SKIP not here;"
+rm -f "$tmp/tests"
+awk -v expect=h -v tests="$tmp/tests" -f "$top/scripts/tap-summary.awk" "$tmp/timed.log" >/dev/null 2>&1
+tap_check "tap-summary: each result's time, program and name" \
+	is "$(tr '\n' ';' < "$tmp/tests")" "2.5 h h.one;10.0 h h.two;0.1 h a_shell_check;"
+eval "$(sed -n '/^tap_times() {/,/^}/p' "$top/scripts/guest-suite.sh")"
+tap_check "guest-suite: a time after each result line, the rest as it was" \
+	is "$(printf 'ok 1 a\n# note\nnot ok 2 b\nlast' | tap_times | sed 's/upmu-time: [0-9]*\.[0-9]$/upmu-time: T/' | tr '\n' ';')" \
+	"ok 1 a;# upmu-time: T;# note;not ok 2 b;# upmu-time: T;last;"
 
 # lib.sh: fails checks the failure it was asked for
 say() { echo "$2" >&2; return "$1"; }

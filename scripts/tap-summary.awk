@@ -4,7 +4,7 @@
 # or reports fewer results than its plan adds failures for what is
 # missing, so a crash is never a pass.
 #
-#   awk -v expect="NAME..." -v times=FILE -f tap-summary.awk LOG
+#   awk -v expect="NAME..." -v times=FILE [-v tests=FILE] -f tap-summary.awk LOG
 #
 # expect: the programs that must have run (guest-suite.sh --list); one
 # that never started (the guest died before it, say) counts as a failure.
@@ -14,7 +14,8 @@
 # NOTE_AFTER after it (lib.sh's tap_fail and show).  stderr: "PASSED
 # FAILED SKIPPED"; times (if set): one line per program, in the order they ran,
 # "NAME PASSED FAILED SKIPPED SECONDS RC" (SECONDS "?" if it never ended,
-# "-" if it never started).
+# "-" if it never started).  tests (if set): one line per result that
+# guest-suite.sh timed, "SECONDS PROGRAM TEST".
 BEGIN { NOTE_BEFORE = 12; NOTE_AFTER = 40 }
 # a "#" line of a program: shown if it follows a failure, else kept for
 # the next result (the harness's next test starts with "#  RUN")
@@ -57,7 +58,7 @@ function finish(name,   missing) {
 		printf "%s %d %d %d %s %s\n", name, ppass, pfail, pskip, secs, rc > times
 }
 /^=== upmu-test: / {
-	name = $3; plan = 0; seen = 0; prog_failed = 0; inprog = 1
+	name = $3; plan = 0; seen = 0; prog_failed = 0; inprog = 1; last = ""
 	ppass = pfail = pskip = 0
 	nkept = 0; after = -1
 	next
@@ -70,7 +71,21 @@ function finish(name,   missing) {
 	finish(name); inprog = 0; next
 }
 !inprog { next }
+# guest-suite.sh's time of the result before it (not a note of the program)
+/^# upmu-time: / {
+	if (tests != "" && last != "")
+		printf "%s %s %s\n", $3, name, last > tests
+	last = ""
+	next
+}
 /^1\.\.[0-9]+/ { if (!plan) plan = substr($1, 4) + 0; next }
+# what a result is about: its text after the number, without a directive
+/^(not )?ok [0-9]+/ {
+	last = $0
+	sub(/^(not )?ok [0-9]+ +(- )?/, "", last)
+	sub(/ +# .*/, "", last)
+	gsub(/ /, "_", last)
+}
 /^ok [0-9]+ .*# SKIP/ { result(0); skipped++; pskip++; seen++; print; next }
 # an expected failure that passed: the test did not test what it meant to
 /^ok [0-9]+ .*# XPASS/ { result(0); failed++; pfail++; seen++; prog_failed = 1; print "not " $0; next }
