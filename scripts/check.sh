@@ -114,7 +114,9 @@ export UPMU_PERF=$perf
 # iostat_test the first on 2026-11-26: 1208 s and 1202 s under load;
 # families_test, nic_fw_test and nic_pmu_test the first on 2026-11-27,
 # when the halves' programs took 2069 s and 2621 s on a slower machine
-# and the second half's VM came within 40 s of its timeout in CI.)
+# and the second half's VM came within 40 s of its timeout in CI; with
+# the frame-pointer unwinder in the debug kernel the VMs took 1853 s
+# and 1956 s, 2026-11-27.)
 DEBUG_A="fixture_test cmem_test families_test nic_diag_test perf_examples metrics_test pcimap_test iostat_test demo_test nic_fw_test nic_pmu_test"
 declare -A vm_pid vm_progs
 suite_start() {	# suite_start NAME KERNEL TIMEOUT [PROGRAM...]
