@@ -1745,7 +1745,7 @@ static bool upmu_owner_locked(struct upmu_pmu *upmu, char *buf, size_t len)
  */
 int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 {
-	unsigned int width = upmu_min_width(upmu), i;
+	unsigned int width = upmu_min_width(upmu), i, cpu;
 	struct upmu_pmu *other;
 	bool owned = false;
 	int ret;
@@ -1834,9 +1834,21 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 	list_add_tail(&upmu->list, &upmu_list);
 	mutex_unlock(&upmu_list_lock);
 
-	ret = cpuhp_state_add_instance(upmu_hp_state, &upmu->node);
+	/*
+	 * The boxes' owners are picked here, as the online callback would
+	 * pick them, not by running it on every online CPU: that wakes
+	 * each CPU's hotplug thread and waits for it, most of the time a
+	 * 41-PMU device took to appear on the debug kernel.  The instance
+	 * is added first, so that a CPU that comes or goes afterwards runs
+	 * the callbacks; none does during the loop (cpus_read_lock()).
+	 */
+	ret = cpuhp_state_add_instance_nocalls(upmu_hp_state, &upmu->node);
 	if (ret)
 		goto err_list;
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		upmu_cpu_online(cpu, &upmu->node);
+	cpus_read_unlock();
 	for (i = 0; i < upmu->nr_boxes; i++)
 		owned |= upmu->boxes[i]->cpu >= 0;
 	if (!owned) {
