@@ -702,13 +702,13 @@ SIM_FIXTURE(fuzz, "rcs=1", "nvidia_ucf_pmu_1")
  * with the count (make soak's, or UPMU_FUZZ_CALLS): it only catches a
  * hang, as every test's does.
  */
-#define STORM_CALLS	30000, 1000000
-#define STORM_TIMEOUT	upmu_loops_timeout("UPMU_FUZZ_CALLS", STORM_CALLS, 600)
+#define STORM_CALLS	"UPMU_FUZZ_CALLS", 30000, 1000000
+#define STORM_TIMEOUT	upmu_loops_timeout(STORM_CALLS, 600)
 
 TEST_F_TIMEOUT(fuzz, storm, STORM_TIMEOUT)
 {
 	static char before[16384], after[16384];
-	unsigned long calls = upmu_loops("UPMU_FUZZ_CALLS", STORM_CALLS), i;
+	unsigned long calls = upmu_loops(STORM_CALLS), i;
 	unsigned long tried = 0, opened = 0;
 	struct stats st = {};
 	uint64_t seed = env_seed(), c0, c1;

@@ -1186,10 +1186,9 @@ TEST_F(nic, stall_overrun)
  * length within what was given, never a crash (KASAN and UBSAN watch
  * the firmware on the debug kernel).
  */
-#define NIC_FUZZ_LOOPS	3000, 20000
+#define NIC_FUZZ_LOOPS	"NIC_FUZZ_ITERS", 3000, 20000
 TEST_F_TIMEOUT(nic, random_commands,
-	       upmu_loops_timeout("NIC_FUZZ_ITERS", NIC_FUZZ_LOOPS,
-				  TEST_TIMEOUT_DEFAULT))
+	       upmu_loops_timeout(NIC_FUZZ_LOOPS, TEST_TIMEOUT_DEFAULT))
 {
 	static const uint16_t ops[] = {
 		NIC_OP_QUERY_HCA_CAP, NIC_OP_CREATE_UCTX, NIC_OP_DESTROY_UCTX,
@@ -1199,7 +1198,7 @@ TEST_F_TIMEOUT(nic, random_commands,
 		NIC_OP_EXT_START, NIC_OP_EXT_STOP, NIC_OP_EXT_RESTART,
 		NIC_OP_EXT_QUERY_STATE, NIC_OP_EXT_QUERY_SAMPLES, 0x3e09, 0,
 	};
-	unsigned int i, j, iters = upmu_loops("NIC_FUZZ_ITERS", NIC_FUZZ_LOOPS);
+	unsigned int i, j, iters = upmu_loops(NIC_FUZZ_LOOPS);
 	uint32_t cid = nic_cid_of(SIM_ID, DID(RX_BYTES, 0)), len, in_len, out_len;
 	int st;
 

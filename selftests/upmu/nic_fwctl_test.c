@@ -733,17 +733,15 @@ TEST_F(nic, uid_forced)
 /*
  * Closing a file destroys its firmware user context: far more files than
  * the firmware has contexts (2^log_max_uctx) open one after another, and
- * that many at once.
+ * that many at once.  The open/close loop runs 3 (make check) or 30
+ * (make soak) times the firmware's contexts, 2^6 on the simulator; the
+ * time limit grows with UPMU_LOOPS_NIC_OPEN's count against that.
  */
-/*
- * Its open/close loop runs 3 (make check) or 30 (make soak) times the
- * firmware's contexts, 2^6 on the simulator; the time limit grows with
- * UPMU_LOOPS_NIC_OPEN's count against that.
- */
+#define NIC_OPEN_VAR	"UPMU_LOOPS_NIC_OPEN"
 #define NIC_OPEN_CI	(3 << 6)
 TEST_F_TIMEOUT(nic, uctx_freed_at_close,
-	       upmu_loops_timeout("UPMU_LOOPS_NIC_OPEN", NIC_OPEN_CI,
-				  10 * NIC_OPEN_CI, TEST_TIMEOUT_DEFAULT))
+	       upmu_loops_timeout(NIC_OPEN_VAR, NIC_OPEN_CI, 10 * NIC_OPEN_CI,
+				  TEST_TIMEOUT_DEFAULT))
 {
 	struct box *out = box_new();
 	int i, n, fd, *fds;
@@ -755,7 +753,7 @@ TEST_F_TIMEOUT(nic, uctx_freed_at_close,
 	ASSERT_EQ(NIC_STAT_OK, general_cap(fd, out->b));
 	close(fd);
 	max = 1U << nic_get(out->b + NIC_HDR_OUT_LEN, NIC_HCA_CAP_LOG_MAX_UCTX);
-	n = upmu_loops("UPMU_LOOPS_NIC_OPEN", 3 * max, 30 * max);
+	n = upmu_loops(NIC_OPEN_VAR, 3 * max, 30 * max);
 	for (i = 0; i < n; i++) {
 		fd = fw_open(1);
 		ASSERT_LE(0, fd) TH_LOG("open %d of %d: %s", i, n, strerror(-fd));
@@ -1005,10 +1003,9 @@ TEST_F(nic, ownership)
  * errno of the table in upmu-nic-fwctl.rst or delivered with at least an
  * output header; afterwards the file works as before.
  */
-#define NIC_FUZZ_LOOPS	5000, 100000
+#define NIC_FUZZ_LOOPS	"UPMU_LOOPS_NIC_FUZZ", 5000, 100000
 TEST_F_TIMEOUT(nic, random_rpcs,
-	       upmu_loops_timeout("UPMU_LOOPS_NIC_FUZZ", NIC_FUZZ_LOOPS,
-				  TEST_TIMEOUT_DEFAULT))
+	       upmu_loops_timeout(NIC_FUZZ_LOOPS, TEST_TIMEOUT_DEFAULT))
 {
 	static const unsigned int ops[] = {
 		NIC_OP_QUERY_HCA_CAP, NIC_OP_QUERY_ADAPTER,
@@ -1020,7 +1017,7 @@ TEST_F_TIMEOUT(nic, random_rpcs,
 		NIC_OP_EXT_RESTART, NIC_OP_EXT_QUERY_STATE,
 		NIC_OP_EXT_QUERY_SAMPLES,
 	};
-	unsigned long n = upmu_loops("UPMU_LOOPS_NIC_FUZZ", NIC_FUZZ_LOOPS), i;
+	unsigned long n = upmu_loops(NIC_FUZZ_LOOPS), i;
 	uint8_t *in = calloc(2, NIC_OUTBOX_SIZE), *out = calloc(2, NIC_OUTBOX_SIZE);
 	const char *env = getenv("UPMU_NIC_FUZZ_SEED");
 	unsigned int seed = env ? strtoul(env, NULL, 0) : (unsigned long)time(NULL);
@@ -1087,12 +1084,11 @@ TEST_F_TIMEOUT(nic, random_rpcs,
 }
 
 /* Files of both PFs at once, from several processes: each gets its own answers. */
-#define NIC_RPC_LOOPS	50, 2000
+#define NIC_RPC_LOOPS	"UPMU_LOOPS_NIC_RPC", 50, 2000
 TEST_F_TIMEOUT(nic, concurrent_rpcs,
-	       upmu_loops_timeout("UPMU_LOOPS_NIC_RPC", NIC_RPC_LOOPS,
-				  TEST_TIMEOUT_DEFAULT))
+	       upmu_loops_timeout(NIC_RPC_LOOPS, TEST_TIMEOUT_DEFAULT))
 {
-	int n = upmu_loops("UPMU_LOOPS_NIC_RPC", NIC_RPC_LOOPS), i, status, bad = 0;
+	int n = upmu_loops(NIC_RPC_LOOPS), i, status, bad = 0;
 	pid_t pid[6];
 
 	NEED_FWCTL();

@@ -62,26 +62,19 @@
 #define OPTS_UCF	"blocks=ucf clock=manual"
 #define OPTS_UCF_CMEM	"blocks=ucf,cmem clock=manual"
 
-/* make check, make soak */
-static unsigned long loops(unsigned long ci, unsigned long soak)
-{
-	return upmu_loops("UPMU_LOOPS_STRESS", ci, soak);
-}
-
 /*
- * Each test's loop counts (make check's, make soak's), and its time
- * limit: the default for make check's count, longer in proportion for a
- * longer loop (make soak's, or UPMU_LOOPS_STRESS).
+ * Each test's loop counts (upmu_loops(): make check's, make soak's, or
+ * UPMU_LOOPS_STRESS), and its time limit: the default for make check's
+ * count, longer in proportion for a longer loop.
  */
-#define NEWDEL_LOOPS	20, 100
-#define READ_DEL_LOOPS	10, 50
-#define UNLOAD_LOOPS	5, 25
-#define HOTPLUG_LOOPS	4, 30
-#define READERS_LOOPS	100, 1000
-#define STRESS_TEST(name, counts)					\
+#define NEWDEL_LOOPS	"UPMU_LOOPS_STRESS", 20, 100
+#define READ_DEL_LOOPS	"UPMU_LOOPS_STRESS", 10, 50
+#define UNLOAD_LOOPS	"UPMU_LOOPS_STRESS", 5, 25
+#define HOTPLUG_LOOPS	"UPMU_LOOPS_STRESS", 4, 30
+#define READERS_LOOPS	"UPMU_LOOPS_STRESS", 100, 1000
+#define STRESS_TEST(name, loops)					\
 	TEST_F_TIMEOUT(stress, name,					\
-		       upmu_loops_timeout("UPMU_LOOPS_STRESS", counts,	\
-					  TEST_TIMEOUT_DEFAULT))
+		       upmu_loops_timeout(loops, TEST_TIMEOUT_DEFAULT))
 
 /*
  * Threads do not use the harness's assertions (they are not thread
@@ -326,7 +319,7 @@ STRESS_TEST(newdel_race, NEWDEL_LOOPS)
 {
 	struct newdel t[NR_NEWDEL] = {};
 	struct injector inj = {};
-	unsigned long n = loops(NEWDEL_LOOPS), news = 0;
+	unsigned long n = upmu_loops(NEWDEL_LOOPS), news = 0;
 	unsigned int i, k;
 	int ret;
 
@@ -485,7 +478,7 @@ static void stop_openers(struct __test_metadata *_metadata, struct opener *t,
 STRESS_TEST(open_read_vs_del, READ_DEL_LOOPS)
 {
 	struct opener t[NR_OPENERS] = {};
-	unsigned long i, n = loops(READ_DEL_LOOPS);
+	unsigned long i, n = upmu_loops(READ_DEL_LOOPS);
 	atomic_bool stop = false;
 	int ret;
 
@@ -509,7 +502,7 @@ STRESS_TEST(open_read_vs_del, READ_DEL_LOOPS)
 STRESS_TEST(open_vs_module_unload, UNLOAD_LOOPS)
 {
 	struct opener t[NR_OPENERS] = {};
-	unsigned long i, n = loops(UNLOAD_LOOPS), busy = 0, tries;
+	unsigned long i, n = upmu_loops(UNLOAD_LOOPS), busy = 0, tries;
 	atomic_bool stop = false;
 	char path[512];
 	int ret;
@@ -719,7 +712,7 @@ static void *hp_opener_thread(void *arg)
 STRESS_TEST(hotplug_vs_init, HOTPLUG_LOOPS)
 {
 	struct hp_opener t[NR_HP_OPENERS] = {};
-	unsigned long round, n = loops(HOTPLUG_LOOPS), opened = 0, refused = 0, held = 0;
+	unsigned long round, n = upmu_loops(HOTPLUG_LOOPS), opened = 0, refused = 0, held = 0;
 	unsigned long taken_off = 0;
 	struct hp hp = {};
 	unsigned int e, i;
@@ -854,7 +847,7 @@ static void *reader_thread(void *arg)
 STRESS_TEST(many_readers, READERS_LOOPS)
 {
 	struct reader t[UPMU_MAX_CPUS] = {};
-	unsigned long i, n = loops(READERS_LOOPS), reads = ~0UL;
+	unsigned long i, n = upmu_loops(READERS_LOOPS), reads = ~0UL;
 	pthread_barrier_t start;
 	atomic_bool done = false;
 	unsigned int nr = 0, r;
