@@ -11,6 +11,8 @@
 #   9p tag "results"  host results dir, mounted at /run/upmu-results; holds
 #                     cmd.sh (the command, written by vm.sh) and gets back
 #                     uname, kmemleak.log, dmesg.log and rc (written last)
+#   9p tags "shareN"  the work tree and the cache when they are on a path
+#                     that is tmpfs in the guest, listed in results/shares
 #   ttyS0             console (kernel log + these [upmu-init] messages)
 #   ttyS1, ttyS2      the command's stdout and stderr
 set -u -o pipefail
@@ -87,11 +89,14 @@ mount -t tmpfs -o mode=755 tmpfs "$R/run" || die "mount tmpfs on /run"
 mkdir -p "$R/run/lock" "$R$RES"
 mount -t 9p -o "$P9OPTS" results "$R$RES" || die "cannot mount the results share"
 [ -f "$R$RES/cmd.sh" ] || die "no cmd.sh in the results share"
-# A work tree on one of the tmpfs paths comes as its own share (vm.sh).
-if [ -f "$R$RES/top_path" ]; then
-	top=$(cat "$R$RES/top_path")
-	mkdir -p "$R$top"
-	mount -t 9p -o "$P9OPTS,ro,cache=$rootcache" top "$R$top" || die "cannot mount the work tree share"
+# A work tree or a cache on one of the tmpfs paths comes as a share of
+# its own (vm.sh lists them in shares: "TAG PATH", the work tree first).
+if [ -f "$R$RES/shares" ]; then
+	while read -r tag path; do
+		mkdir -p "$R$path"
+		mount -t 9p -o "$P9OPTS,ro,cache=$rootcache" "$tag" "$R$path" ||
+			die "cannot mount the share of $path"
+	done < "$R$RES/shares"
 fi
 hostname upmu-vm
 uname -r > "$R$RES/uname"

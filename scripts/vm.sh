@@ -118,18 +118,21 @@ results=$(cd "$results" && pwd -P)
 rm -f "$results"/{cmd.sh,rc,uname,console.log,stdout.log,stderr.log,dmesg.log,kmemleak.log,qemu.log}
 
 # /tmp, /var/tmp and /run are empty tmpfs in the guest.  A work tree there
-# (a CI clone, say) is shared on its own and mounted at the same path.
+# (a CI clone, say) and a cache there (UPMU_CACHE=/tmp/..., whose perf
+# build the tests run) are each shared on their own, read-only, and
+# mounted at the same path: results/shares lists "TAG PATH" for the guest.
 in_tmpfs() {
 	case "$1" in /tmp | /tmp/* | /var/tmp | /var/tmp/* | /run | /run/*) return 0 ;; esac
 	return 1
 }
-top_share=()
-if in_tmpfs "$UPMU_TOP"; then
-	echo "$UPMU_TOP" > "$results/top_path"
-	top_share=(-virtfs "local,path=${UPMU_TOP//,/,,},mount_tag=top,security_model=none,readonly=on,multidevs=remap")
-else
-	rm -f "$results/top_path"
-fi
+shares=()
+rm -f "$results/shares"
+for p in "$UPMU_TOP" "$UPMU_CACHE"; do
+	in_tmpfs "$p" && [ -d "$p" ] || continue
+	tag=share$((${#shares[@]} / 2))
+	echo "$tag $p" >> "$results/shares"
+	shares+=(-virtfs "local,path=${p//,/,,},mount_tag=$tag,security_model=none,readonly=on,multidevs=remap")
+done
 case "$PWD" in "$UPMU_TOP" | "$UPMU_TOP"/*) ;; *)
 	in_tmpfs "$PWD" && upmu_log "vm: warning: $PWD is on an empty tmpfs in the guest" ;;
 esac
@@ -245,7 +248,7 @@ timeout -k 10 "$tmo" qemu-system-x86_64 \
 	-kernel "$bzimage" -initrd "$initrd" -append "$append" \
 	-virtfs "local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap" \
 	-virtfs "local,path=$(qesc "$results"),mount_tag=results,security_model=none,multidevs=remap" \
-	"${top_share[@]}" \
+	"${shares[@]}" \
 	-chardev "pipe,id=con,path=$(qesc "$fifos/con")" -serial chardev:con \
 	-chardev "pipe,id=out,path=$(qesc "$fifos/out")" -serial chardev:out \
 	-chardev "pipe,id=err,path=$(qesc "$fifos/err")" -serial chardev:err \
