@@ -97,7 +97,7 @@ step "AUX parse library test (host, ASan/UBSan, 10^6 fuzz inputs)" build/selftes
 [ -z "$stock" ] || step "make install (staging dir) and dkms build for $skver" \
 	scripts/install-check.sh "$stock"
 step "sparse (make C=1) clean" scripts/lint.sh sparse "$kdir"
-# perf 7.2 with tools/perf-patches (cold: ~5-8 min on 2 cores, then cached):
+# perf 7.2 with tools/perf-patches (cold: about 2 min on 2 cores, then cached):
 # before the VMs, whose nic_aux_perf records with it (vm.sh passes UPMU_*)
 step "perf 7.2 with the upmu patch series (scripts/perfbuild.sh)" scripts/perfbuild.sh
 perf=$(scripts/perfbuild.sh 2>/dev/null) || perf=/nonexistent/perf
