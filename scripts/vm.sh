@@ -115,7 +115,7 @@ else
 	mkdir -p "$results"
 fi
 results=$(cd "$results" && pwd -P)
-rm -f "$results"/{cmd.sh,rc,uname,console.log,stdout.log,stderr.log,dmesg.log,kmemleak.log,qemu.log}
+rm -f "$results"/{cmd.sh,shares,rc,uname,console.log,stdout.log,stderr.log,dmesg.log,kmemleak.log,qemu.log}
 
 # /tmp, /var/tmp and /run are empty tmpfs in the guest.  A work tree there
 # (a CI clone, say) and a cache there (UPMU_CACHE=/tmp/..., whose perf
@@ -126,7 +126,6 @@ in_tmpfs() {
 	return 1
 }
 shares=()
-rm -f "$results/shares"
 for p in "$UPMU_TOP" "$UPMU_CACHE"; do
 	in_tmpfs "$p" && [ -d "$p" ] || continue
 	tag=share$((${#shares[@]} / 2))

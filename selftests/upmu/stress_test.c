@@ -67,11 +67,12 @@
  * UPMU_LOOPS_STRESS), and its time limit: the default for make check's
  * count, longer in proportion for a longer loop.
  */
-#define NEWDEL_LOOPS	"UPMU_LOOPS_STRESS", 20, 100
-#define READ_DEL_LOOPS	"UPMU_LOOPS_STRESS", 10, 50
-#define UNLOAD_LOOPS	"UPMU_LOOPS_STRESS", 5, 25
-#define HOTPLUG_LOOPS	"UPMU_LOOPS_STRESS", 4, 30
-#define READERS_LOOPS	"UPMU_LOOPS_STRESS", 100, 1000
+#define STRESS_LOOPS(ci, soak)	"UPMU_LOOPS_STRESS", ci, soak
+#define NEWDEL_LOOPS	STRESS_LOOPS(20, 100)
+#define READ_DEL_LOOPS	STRESS_LOOPS(10, 50)
+#define UNLOAD_LOOPS	STRESS_LOOPS(5, 25)
+#define HOTPLUG_LOOPS	STRESS_LOOPS(4, 30)
+#define READERS_LOOPS	STRESS_LOOPS(100, 1000)
 #define STRESS_TEST(name, loops)					\
 	TEST_F_TIMEOUT(stress, name,					\
 		       upmu_loops_timeout(loops, TEST_TIMEOUT_DEFAULT))
