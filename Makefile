@@ -57,7 +57,8 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/nic_fw_test \
 	     build/selftests/upmu-diag build/selftests/diag_unit_test \
 	     build/selftests/nic_diag_lib build/selftests/aux_parse_test \
-	     build/selftests/aux_perfdata
+	     build/selftests/aux_perfdata \
+	     build/selftests/bpf_read_test build/selftests/upmu_read.bpf.o
 
 .PHONY: all modules tools selftests check soak demo bench deps kernel lint clean install dkms-src \
 	fuzz perf-patches
@@ -159,6 +160,13 @@ fuzz: build/fuzz/aux_parse_fuzz build/selftests/aux_parse_test
 	@mkdir -p build/fuzz/corpus
 	build/fuzz/aux_parse_fuzz -max_total_time=$${FUZZ_TIME:-600} $(FUZZ_ARGS) build/fuzz/corpus
 
+# BPF programs that read upmu events (libbpf and clang from Debian)
+build/selftests/upmu_read.bpf.o: selftests/upmu/bpf/upmu_read.bpf.c
+	@mkdir -p $(@D)
+	clang -O2 -g -Wall -Werror -target bpf \
+		-I/usr/include/$$(gcc -print-multiarch) -c -o $@ $<
+build/selftests/bpf_read_test: USERLIBS := -lbpf
+
 build/selftests/nic_fw_test: driver/include/hw/nic_cmd.h
 build/selftests/icx_test build/selftests/icx_mem_test: selftests/upmu/icx_test.h
 build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/upmu_lib.h \
@@ -166,7 +174,7 @@ build/selftests/%: selftests/upmu/%.c selftests/upmu/upmu_lib.c selftests/upmu/u
 	@mkdir -p $(@D)
 	$(CC) $(USERCFLAGS) -Itools/lib \
 		-I"$$(scripts/ksrc.sh 2>/dev/null)/tools/testing/selftests" \
-		-o $@ $< selftests/upmu/upmu_lib.c tools/lib/upmu_pmu.c
+		-o $@ $< selftests/upmu/upmu_lib.c tools/lib/upmu_pmu.c $(USERLIBS)
 
 check:
 	@scripts/check.sh

@@ -7,7 +7,8 @@ set -euo pipefail
 PKGS="qemu-system-x86 busybox-static cpio xz-utils flex bison bc libelf-dev
 libssl-dev sparse gcc make perl python3 kmod linux-image-amd64
 linux-headers-amd64 linux-perf libdw-dev libzstd-dev libcap-dev
-libtraceevent-dev pciutils dwarves rsync dkms libjson-c-dev patch"
+libtraceevent-dev pciutils dwarves rsync dkms libjson-c-dev patch
+libbpf-dev clang"
 
 missing=""
 for p in $PKGS; do

@@ -25,6 +25,7 @@ pcie_test
 pcie_tgt_test
 c2c_test
 families_test
+bpf_read_test
 fuzz_test
 stress_test
 testpmu_test

@@ -11,6 +11,8 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
+#include <linux/property.h>
+#include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -76,23 +78,30 @@ EXPORT_SYMBOL_GPL(upmu_field);
  *
  * A platform that supplies accessors (a simulator, a firmware mailbox)
  * passes them in &struct upmu_platdata; otherwise MEM resource 0 is
- * mapped.  The driver cannot tell the two apart.
+ * mapped.  The driver cannot tell the two apart.  A 64-bit register read
+ * is single-copy atomic (&upmu_regs.atomic64) when the device's
+ * "reg-io-width" property says 8 bytes, as the CoreSight PMU binding has
+ * it (an ACPI APMT node's ATOMIC flag); a family whose hardware always
+ * is sets it itself.
  */
 int upmu_regs_get(struct platform_device *pdev, struct upmu_regs *regs)
 {
 	const struct upmu_platdata *pd = dev_get_platdata(&pdev->dev);
 	void __iomem *base;
+	u32 width = 4;
 
+	device_property_read_u32(&pdev->dev, "reg-io-width", &width);
 	if (pd && pd->regs.ops) {
 		*regs = pd->regs;
-		return 0;
+	} else {
+		base = devm_platform_ioremap_resource(pdev, 0);
+		if (IS_ERR(base))
+			return PTR_ERR(base);
+		regs->ops = NULL;
+		regs->ctx = NULL;
+		regs->base = base;
 	}
-	base = devm_platform_ioremap_resource(pdev, 0);
-	if (IS_ERR(base))
-		return PTR_ERR(base);
-	regs->ops = NULL;
-	regs->ctx = NULL;
-	regs->base = base;
+	regs->atomic64 = width == 8;
 	return 0;
 }
 EXPORT_SYMBOL_GPL(upmu_regs_get);
@@ -118,14 +127,22 @@ EXPORT_SYMBOL_GPL(upmu_cpus_of_node);
 
 /* ---- counting ---------------------------------------------------------- */
 
+DEFINE_PER_CPU(unsigned int, upmu_hw_depth);
+EXPORT_PER_CPU_SYMBOL_GPL(upmu_hw_depth);
+
 /*
- * Every register access of a box happens under its lock and only while
- * the box is not dead, so that a PMU whose device is gone (see
+ * Every register write of a box, and every counter read but the
+ * lock-free one of upmu_read(), happens under the box's lock and only
+ * while the box is not dead, so that a PMU whose device is gone (see
  * upmu_pmu_unregister()) never touches its registers again.
  *
  * upmu_lock() takes it around each perf callback that may touch
  * registers: the writes a callback makes to a backend go to it in one
- * call, with its next read or at the unlock (upmu_regs_defer()).
+ * call, with its next read or at the unlock (upmu_regs_defer()).  The
+ * section also keeps the lock-free readers off the registers: once
+ * @busy is set it waits for the reads under way to end, and readers
+ * that come later see @busy and keep off (upmu_read_begin()).  Readers
+ * never wait for anything, so neither does this for long.
  */
 static unsigned long upmu_lock(struct upmu_box *box)
 	__acquires(&box->lock)
@@ -133,6 +150,12 @@ static unsigned long upmu_lock(struct upmu_box *box)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&box->lock, flags);
+	upmu_hw_enter();
+	WRITE_ONCE(box->busy, true);
+	/* Pairs with the barrier in upmu_read_begin(). */
+	smp_mb();
+	while (atomic_read(&box->readers))
+		cpu_relax();
 	upmu_regs_defer(box->regs);
 	return flags;
 }
@@ -141,7 +164,53 @@ static void upmu_unlock(struct upmu_box *box, unsigned long flags)
 	__releases(&box->lock)
 {
 	upmu_regs_commit(box->regs);
+	/* What the section did is seen by the readers it let in. */
+	smp_store_release(&box->busy, false);
+	upmu_hw_exit();
 	raw_spin_unlock_irqrestore(&box->lock, flags);
+}
+
+/*
+ * How long a lock-free read waits for a locked section of another CPU to
+ * end before it makes do with the count as it is (a section is short, but
+ * its CPU may be a vCPU its host does not run for a while).
+ */
+#define UPMU_READ_WAIT_NS	(10 * NSEC_PER_MSEC)
+
+/*
+ * Begin a lock-free read of the box's counters.  False: the read must not
+ * touch the registers, since a locked section of the box (or any section
+ * of upmu_hw_enter()) is under way on this CPU, which the read interrupts
+ * (an NMI, a BPF program on a kprobe) and so cannot wait for; or one on
+ * another CPU did not end in UPMU_READ_WAIT_NS, or this is an NMI, which
+ * waits for nobody.  The count is then as the last update left it.
+ */
+static bool upmu_read_begin(struct upmu_box *box)
+{
+	u64 t0 = 0;
+
+	for (;;) {
+		atomic_inc(&box->readers);
+		/* Pairs with the barrier in upmu_lock(). */
+		smp_mb__after_atomic();
+		if (!READ_ONCE(box->busy))
+			return true;
+		atomic_dec(&box->readers);
+		if (upmu_hw_busy_here() || in_nmi())
+			return false;
+		if (!t0)
+			t0 = local_clock();
+		else if (local_clock() - t0 > UPMU_READ_WAIT_NS)
+			return false;
+		cpu_relax();
+	}
+}
+
+static void upmu_read_end(struct upmu_box *box)
+{
+	/* Our register reads are done before a section can start. */
+	smp_mb__before_atomic();
+	atomic_dec(&box->readers);
 }
 
 /* A counter of @bits bits: the delta since @prev, across one wrap. */
@@ -150,28 +219,54 @@ static u64 upmu_delta(u64 prev, u64 now, unsigned int bits)
 	return (now - prev) & GENMASK_ULL(bits - 1, 0);
 }
 
-/* The raw value of the event's counter (&upmu_hw_ops.read); box locked. */
+/*
+ * The raw value of the event's counter (&upmu_hw_ops.read), with the
+ * *_nolock() accessors: under the box's lock after its deferred writes,
+ * or in a lock-free read.
+ */
 static u64 upmu_hw_read(struct upmu_box *box, struct perf_event *event)
 {
 	const struct upmu_hw_ops *ops = box->upmu->desc->ops;
 
 	if (!ops->read)
-		return upmu_rd64(box->regs, event->hw.event_base);
+		return upmu_rd64_nolock(box->regs, event->hw.event_base);
 	return ops->read(box->upmu, event);
 }
 
+/*
+ * An event's prev_count and count change on any CPU of its package: on
+ * the box's owner (the poll timer, start and stop) and on every reader
+ * of upmu_read(), several at a time.  So they change by read-modify-
+ * writes that are atomic across CPUs, which local64_t's are not on
+ * x86 (no LOCK prefix); a local64_t is an atomic_long_t there and on
+ * arm64 (and on every 64-bit architecture of asm-generic/local64.h).
+ */
+static_assert(sizeof(local64_t) == sizeof(atomic_long_t) &&
+	      sizeof(long) == sizeof(u64));
+
+static atomic_long_t *upmu_atomic(local64_t *v)
+{
+	return (atomic_long_t *)v;
+}
+
+/*
+ * Fold what the counter counted since prev_count into the event's count.
+ * Under the box's lock (the poll, stop), or lock-free (upmu_read()):
+ * whoever moves prev_count from the value it read counts the delta, so
+ * that concurrent updates count each increment once.
+ */
 static void upmu_event_update(struct upmu_box *box, struct perf_event *event)
 {
 	struct upmu_pmu *upmu = box->upmu;
 	struct hw_perf_event *hwc = &event->hw;
-	u64 prev, now;
+	atomic_long_t *prevp = upmu_atomic(&hwc->prev_count);
+	long prev = atomic_long_read(prevp), now;
 
-	lockdep_assert_held(&box->lock);
-	prev = local64_read(&hwc->prev_count);
-	now = upmu_hw_read(box, event);
-	local64_set(&hwc->prev_count, now);
-	local64_add(upmu_delta(prev, now, upmu_counter_width(upmu, hwc->idx)),
-		    &event->count);
+	do {
+		now = upmu_hw_read(box, event);
+	} while (!atomic_long_try_cmpxchg(prevp, &prev, now));
+	atomic_long_add(upmu_delta(prev, now, upmu_counter_width(upmu, hwc->idx)),
+			upmu_atomic(&event->count));
 }
 
 /* Fold the hardware counts of every running event of @box into its count. */
@@ -201,6 +296,7 @@ static enum hrtimer_restart upmu_poll(struct hrtimer *t)
 		upmu_unlock(box, flags);
 		return HRTIMER_NORESTART;
 	}
+	upmu_regs_flush(box->regs);
 	upmu_update_all(box);
 	upmu_unlock(box, flags);
 
@@ -252,6 +348,8 @@ static void upmu_hw_start(struct upmu_box *box, struct perf_event *event)
 
 	if (ops->config)
 		ops->config(upmu, event);
+	/* The counter as the writes above left it. */
+	upmu_regs_flush(box->regs);
 	local64_set(&event->hw.prev_count, upmu_hw_read(box, event));
 	if (ops->start)
 		ops->start(upmu, event);
@@ -262,6 +360,7 @@ static void upmu_hw_stop(struct upmu_box *box, struct perf_event *event)
 {
 	if (box->upmu->desc->ops->stop)
 		box->upmu->desc->ops->stop(box->upmu, event);
+	upmu_regs_flush(box->regs);
 	upmu_event_update(box, event);
 }
 
@@ -471,20 +570,26 @@ static void upmu_del(struct perf_event *event, int flags)
 }
 
 /*
- * Runs on the box's CPU, or on any CPU of its package when the PMU has
- * @read_pkg (the perf core holds the event's context lock there too):
- * everything it touches is under the box's lock.
+ * perf's read of an event: on the box's CPU, on any CPU of its package
+ * when the PMU has @read_pkg, and from any context, NMI included, by
+ * perf_event_read_local() (BPF's bpf_perf_event_read_value()), even
+ * from a BPF program on a kprobe inside a locked section of this very
+ * box.  So it takes no lock: upmu_read_begin() keeps it off the
+ * registers while a locked section changes them, and a section waits for
+ * it (upstream's uncore and arm_cspmu read lock-free for the same
+ * reason).  @dead and the event's state change only in sections.
  */
 static void upmu_read(struct perf_event *event)
 {
 	struct upmu_pmu *upmu = to_upmu(event->pmu);
 	struct upmu_box *box = upmu_event_box(upmu, event);
-	unsigned long flags;
 
-	flags = upmu_lock(box);
-	if (!(event->hw.state & PERF_HES_STOPPED) && !box->dead)
+	if (!upmu_read_begin(box))
+		return;
+	if (!(READ_ONCE(event->hw.state) & PERF_HES_STOPPED) &&
+	    !READ_ONCE(box->dead))
 		upmu_event_update(box, event);
-	upmu_unlock(box, flags);
+	upmu_read_end(box);
 }
 
 /* ---- AUX streams ------------------------------------------------------- */
@@ -648,9 +753,10 @@ u64 upmu_aux_dev_time(struct upmu_aux_out *out, struct upmu_regs *regs,
 	u64 best = U64_MAX, dev = 0, t0, t1, v;
 	unsigned int i;
 
+	upmu_regs_flush(regs);
 	for (i = 0; i < UPMU_AUX_XTIME_TRIES; i++) {
 		t0 = upmu_aux_time(out);
-		v = upmu_rd64(regs, off);
+		v = upmu_rd64_nolock(regs, off);
 		t1 = upmu_aux_time(out);
 		if (t1 - t0 < best) {
 			best = t1 - t0;
@@ -1065,7 +1171,7 @@ static int upmu_event_init(struct perf_event *event)
 	 * PMU's device may be gone: hold the box's lock.  What they have to
 	 * say (upmu_why()) is printed after it.
 	 */
-	raw_spin_lock_irqsave(&box->lock, flags);
+	flags = upmu_lock(box);
 	cpu_why = this_cpu_ptr(&upmu_why_buf)->s;
 	cpu_why[0] = '\0';
 	/* Pairs with the release once perf_pmu_register() has returned. */
@@ -1098,7 +1204,7 @@ static int upmu_event_init(struct perf_event *event)
 	ret = 0;
 out:
 	strscpy(why, cpu_why, sizeof(why));
-	raw_spin_unlock_irqrestore(&box->lock, flags);
+	upmu_unlock(box, flags);
 	if (why[0])
 		pr_debug("%s: %s\n", upmu->name, why);
 	if (ret)
@@ -1917,10 +2023,11 @@ void upmu_pmu_unregister(struct upmu_pmu *upmu)
 	for (i = 0; i < upmu->nr_boxes; i++) {
 		struct upmu_box *box = upmu->boxes[i];
 
-		raw_spin_lock_irqsave(&box->lock, flags);
+		flags = upmu_lock(box);
+		upmu_regs_flush(box->regs);
 		upmu_update_all(box);
 		box->dead = true;
-		raw_spin_unlock_irqrestore(&box->lock, flags);
+		upmu_unlock(box, flags);
 		/* The poll handler sees @dead and does not rearm. */
 		hrtimer_cancel(&box->timer);
 	}

@@ -346,7 +346,7 @@ static u64 icx_fr_read(struct upmu_pmu *upmu, struct perf_event *event)
 	u32 off = idx ? ICX_IIO_BW_IN(icx_bw_off[k], idx - 1) :
 			ICX_IIO_IOCLK(icx_box_off[k]);
 
-	return upmu_rd64(box->regs, ICX_SOCKET_BASE(box->id) + off);
+	return upmu_rd64_nolock(box->regs, ICX_SOCKET_BASE(box->id) + off);
 }
 
 static const struct upmu_hw_ops icx_fr_ops = {
@@ -606,6 +606,8 @@ static int icx_probe(struct platform_device *pdev)
 	ret = upmu_regs_get(pdev, &id->regs);
 	if (ret)
 		return dev_err_probe(dev, ret, "no registers\n");
+	/* x86 reads 64-bit MMIO in one access (upstream: readq) */
+	id->regs.atomic64 = true;
 	ret = device_property_read_u32(dev, "nr-sockets", &id->nr_sockets);
 	if (ret || !id->nr_sockets || id->nr_sockets > ICX_MAX_DIES)
 		return dev_err_probe(dev, ret ?: -EINVAL, "bad nr-sockets\n");

@@ -71,15 +71,22 @@ struct upmu_regs_ops {
  * @ops: backend accessors, or NULL for MMIO at @base
  * @ctx: backend cookie passed to @ops
  * @base: MMIO base when @ops is NULL
+ * @atomic64: a 64-bit register read is single-copy atomic on this device
+ *	      (as an ACPI APMT node's flag says): upmu_rd64_nolock() then
+ *	      reads a counter in one access, else in two halves
  * @defer: writes to a backend wait in @q until the next read or
  *	   upmu_regs_commit() (see upmu_regs_defer())
  * @nq: accesses in @q
  * @q: deferred writes
+ *
+ * @defer, @nq and @q belong to whoever holds the lock of the box the
+ * block is in: the *_nolock() reads never touch them.
  */
 struct upmu_regs {
 	const struct upmu_regs_ops *ops;
 	void *ctx;
 	void __iomem *base;
+	bool atomic64;
 	bool defer;
 	unsigned int nq;
 	struct upmu_reg_xfer q[UPMU_REGS_QUEUE];
@@ -152,6 +159,51 @@ static inline void upmu_wr32(struct upmu_regs *r, u32 off, u32 val)
 		writel(val, r->base + off);
 }
 
+/*
+ * ---- reads without the box's lock ----
+ *
+ * &upmu_hw_ops.read runs without the box's lock, in any context: NMI, a
+ * BPF program on a kprobe inside a locked section of the same box, a
+ * reader on another CPU of the package.  It reads registers only with
+ * the *_nolock() accessors below: straight to the device, never through
+ * the queue of deferred writes (that is the lock holder's), and reads
+ * only.  A backend's @xfer must serve such reads from any context too.
+ */
+
+/**
+ * upmu_xfer_nolock() - register reads, from any context
+ * @r: register block
+ * @x: the reads (no UPMU_XFER_WRITE), in order; their @val filled in
+ * @n: how many
+ */
+static inline void upmu_xfer_nolock(struct upmu_regs *r,
+				    struct upmu_reg_xfer *x, unsigned int n)
+{
+	unsigned int i;
+
+	if (r->ops) {
+		r->ops->xfer(r->ctx, x, n);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+#ifdef readq
+		if (x[i].flags & UPMU_XFER_64) {
+			x[i].val = readq(r->base + x[i].off);
+			continue;
+		}
+#endif
+		x[i].val = readl(r->base + x[i].off);
+	}
+}
+
+static inline u32 upmu_rd32_nolock(struct upmu_regs *r, u32 off)
+{
+	struct upmu_reg_xfer x = { .off = off };
+
+	upmu_xfer_nolock(r, &x, 1);
+	return x.val;
+}
+
 /**
  * upmu_rd64_hilo() - read a running 64-bit counter as two 32-bit halves
  * @r: register block
@@ -161,7 +213,8 @@ static inline void upmu_wr32(struct upmu_regs *r, u32 off, u32 val)
  * reads the same twice around a read of the low half: the value is
  * never torn by a carry between the two halves.  Each retry needs a
  * carry out of the low half (2^32 counts) since the previous read of
- * the high half, so the loop ends after one retry in practice.
+ * the high half, so the loop ends after one retry in practice.  A
+ * *_nolock() read.
  *
  * Return: the counter's value.
  */
@@ -169,18 +222,46 @@ static inline u64 upmu_rd64_hilo(struct upmu_regs *r, u32 off)
 {
 	u32 hi, lo, prev;
 
-	hi = upmu_rd32(r, off + 4);
+	hi = upmu_rd32_nolock(r, off + 4);
 	do {
 		prev = hi;
-		lo = upmu_rd32(r, off);
-		hi = upmu_rd32(r, off + 4);
+		lo = upmu_rd32_nolock(r, off);
+		hi = upmu_rd32_nolock(r, off + 4);
 	} while (hi != prev);
 	return (u64)hi << 32 | lo;
 }
 
+/**
+ * upmu_rd64_nolock() - read a running 64-bit counter, from any context
+ * @r: register block
+ * @off: its offset
+ *
+ * In one 64-bit access where the device makes it single-copy atomic
+ * (&upmu_regs.atomic64) and the platform has one, else in two halves by
+ * upmu_rd64_hilo(): a 64-bit access that is not atomic can tear at a
+ * carry between the halves.
+ *
+ * Return: the counter's value.
+ */
+static inline u64 upmu_rd64_nolock(struct upmu_regs *r, u32 off)
+{
+#ifndef readq
+	if (!r->ops)
+		return upmu_rd64_hilo(r, off);
+#endif
+	if (r->atomic64) {
+		struct upmu_reg_xfer x = { .off = off, .flags = UPMU_XFER_64 };
+
+		upmu_xfer_nolock(r, &x, 1);
+		return x.val;
+	}
+	return upmu_rd64_hilo(r, off);
+}
+
 /*
- * A 64-bit register read in one access where the platform can, else as
- * a counter read in two halves by upmu_rd64_hilo().
+ * A 64-bit register read, under the box's lock, after the deferred
+ * writes: in one access where the platform can.  Not for counters that
+ * run (upmu_rd64_nolock() is).
  */
 static inline u64 upmu_rd64(struct upmu_regs *r, u32 off)
 {
@@ -189,7 +270,7 @@ static inline u64 upmu_rd64(struct upmu_regs *r, u32 off)
 #ifdef readq
 	return readq(r->base + off);
 #else
-	return upmu_rd64_hilo(r, off);
+	return (u64)readl(r->base + off + 4) << 32 | readl(r->base + off);
 #endif
 }
 
@@ -276,7 +357,7 @@ static inline void upmu_memcpy_fromio(struct upmu_regs *r, u32 off, void *buf,
  * As upmu_rd64_hilo() of each counter one after another (high, low,
  * high), with the reads of up to UPMU_HILO_BATCH counters handed to a
  * backend in one call; a counter whose high half changed in between is
- * read again by upmu_rd64_hilo().
+ * read again by upmu_rd64_hilo().  A *_nolock() read.
  */
 static inline void upmu_rd64_hilo_list(struct upmu_regs *r, const u32 *offs,
 				       unsigned int n, u64 *vals)
@@ -291,7 +372,7 @@ static inline void upmu_rd64_hilo_list(struct upmu_regs *r, const u32 *offs,
 			x[3 * k + 1] = (struct upmu_reg_xfer){ .off = offs[i + k] };
 			x[3 * k + 2] = x[3 * k];
 		}
-		upmu_xfer(r, x, 3 * m);
+		upmu_xfer_nolock(r, x, 3 * m);
 		for (k = 0; k < m; k++) {
 			u32 hi = x[3 * k].val, lo = x[3 * k + 1].val;
 
@@ -417,10 +498,11 @@ int upmu_sched_alloc(struct upmu_pmu *upmu, struct upmu_sched *s, u64 allowed);
  *	    without @read sets hwc->event_base here
  * @start: enable counter hwc->idx (optional)
  * @stop: disable counter hwc->idx (optional)
- * @read: raw value of counter hwc->idx (upmu_counter_width() bits);
- *	  optional: without it the core reads the 64-bit register at
- *	  hwc->event_base of the event's box (as upstream's uncore keeps
- *	  the counter's address there), with no call into the family
+ * @read: raw value of counter hwc->idx (upmu_counter_width() bits),
+ *	  read with the *_nolock() accessors only; optional: without it
+ *	  the core reads the 64-bit counter at hwc->event_base of the
+ *	  event's box (as upstream's uncore keeps the counter's address
+ *	  there) with upmu_rd64_nolock(), with no call into the family
  * @check_id: optional: is @id (format 0) an event of this PMU?  Without
  *	      it only the ids of &upmu_desc.events are
  * @event_get: optional, may sleep: called by event_init without the
@@ -432,8 +514,13 @@ int upmu_sched_alloc(struct upmu_pmu *upmu, struct upmu_sched *s, u64 allowed);
  *
  * Every op acts on one box of the PMU: upmu_event_box() of the event,
  * or for @enable and @disable upmu_this_box(), the box of the CPU they
- * run on.  The core calls every op but @event_get and @event_put with
- * that box's lock held and interrupts off, so none of them may sleep.
+ * run on.  The core calls every op but @read, @event_get and @event_put
+ * with that box's lock held and interrupts off, so none of them may
+ * sleep.  @read runs without the lock, in any context, NMI included
+ * (perf_event_read_local(), the path of BPF's bpf_perf_event_read()):
+ * never while a holder of the lock is in its section, but possibly in
+ * the middle of such a section's caller on this CPU, and at the same
+ * time as other reads of the same counter.
  * Once the box is dead it only calls @put_idx, which must not touch the
  * registers, and @event_put.  @enable, @disable, @config, @start, @stop
  * and @put_idx run on the box's CPU, as does @get_idx on the box's
@@ -622,9 +709,13 @@ struct upmu_info {
  * @id: index in &upmu_pmu.boxes: the logical die id for a per-die PMU
  * @cpus: the CPUs whose events count on this box
  * @cpu: owning CPU, or -1 when none of @cpus is online
- * @lock: protects @hw, @events, @n_active, @enabled, @dead and the counts
- *	  of the events on the box, and serialises all register access of
- *	  the box and every call of a &struct upmu_hw_ops op on it
+ * @lock: protects @hw, @events, @n_active, @enabled and @dead, and
+ *	  serialises the register writes of the box and every call of a
+ *	  &struct upmu_hw_ops op on it but @read
+ * @busy: a holder of @lock is in its section: readers of the counters
+ *	  (upmu_read(), no lock) keep off the registers meanwhile
+ * @readers: lock-free reads of the box's counters under way; a holder
+ *	     of @lock waits for them to end before it touches anything
  * @hw: allocation state of the box's counters
  * @events: event on each counter index
  * @shared: events on counters of &upmu_pmu.shared (on event->active_entry)
@@ -644,6 +735,8 @@ struct upmu_box {
 	cpumask_t cpus;
 	int cpu;
 	raw_spinlock_t lock;
+	bool busy;
+	atomic_t readers;
 	struct upmu_sched hw;
 	struct perf_event *events[UPMU_MAX_COUNTERS];
 	struct list_head shared;
@@ -767,6 +860,33 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner);
 void upmu_pmu_unregister(struct upmu_pmu *upmu);
 
 #define upmu_pmu_register(u) __upmu_pmu_register(u, THIS_MODULE)
+
+DECLARE_PER_CPU(unsigned int, upmu_hw_depth);
+
+/**
+ * upmu_hw_enter() - this CPU enters a section that owns registers
+ *
+ * A box's locked section (the core's), or a backend's own (a simulator's
+ * lock).  A lock-free read of a counter that interrupts such a section
+ * on its CPU (an NMI, a BPF program on a kprobe) reads no register and
+ * waits for nobody: it gives the count as the last update left it.
+ * Interrupts are off between upmu_hw_enter() and upmu_hw_exit().
+ */
+static inline void upmu_hw_enter(void)
+{
+	this_cpu_inc(upmu_hw_depth);
+}
+
+static inline void upmu_hw_exit(void)
+{
+	this_cpu_dec(upmu_hw_depth);
+}
+
+/* Is this CPU inside a section of upmu_hw_enter()? */
+static inline bool upmu_hw_busy_here(void)
+{
+	return this_cpu_read(upmu_hw_depth);
+}
 
 /* The box of a CPU, or NULL if the CPU has none. */
 static inline struct upmu_box *upmu_cpu_box(const struct upmu_pmu *upmu,

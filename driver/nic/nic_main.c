@@ -279,6 +279,8 @@ static int nic_probe(struct platform_device *pdev)
 		dev_err_probe(dev, ret, "no registers\n");
 		goto err_mutex;
 	}
+	/* a 64-bit read of the BAR is one PCIe read request */
+	pf->regs.atomic64 = true;
 	ret = nic_check_regs(pf);
 	if (ret)
 		goto err_mutex;

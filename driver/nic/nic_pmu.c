@@ -183,7 +183,7 @@ static void nic_pmu_stop(struct upmu_pmu *upmu, struct perf_event *event)
 
 static u64 nic_pmu_read(struct upmu_pmu *upmu, struct perf_event *event)
 {
-	return upmu_rd64(&upmu->regs, NIC_DDR_VALUE(event->hw.idx));
+	return upmu_rd64_nolock(&upmu->regs, NIC_DDR_VALUE(event->hw.idx));
 }
 
 /* ---- arbitration with fwctl users: process context ---------------------- */

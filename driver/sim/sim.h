@@ -234,8 +234,10 @@ struct sim_cspmu;
  * @sd: the simulated SoC
  * @unit: the block's counters, brought up to date by each access (a
  *	  window with several passes sim_regs_xfer() its @unit_at instead)
- * @pure: a read of any of its registers changes nothing: reads of it that
- *	  need no catch-up take no lock (sim_regs_read_fresh())
+ * @pure_size: a read of a register below this offset changes nothing:
+ *	       reads of such registers that need no catch-up take no lock
+ *	       (sim_regs_read_fresh()), and a read that cannot take the
+ *	       lock reads them as they are (sim_regs_read_stale())
  * @size: bytes of the register window
  * @name: name of its debugfs file in regs/ (e.g. "pcie.0.4")
  *
@@ -246,7 +248,7 @@ struct sim_regs {
 	const struct upmu_regs_ops *ops;
 	struct sim_dev *sd;
 	struct sim_unit *unit;
-	bool pure;
+	u32 pure_size;
 	u32 size;
 	char name[32];
 };
@@ -616,9 +618,12 @@ struct sim_nic_opts {
  * @blocks: the register blocks it has, as BIT(enum sim_block)
  * @nr_gpus: GPUs on each socket's NVLink-C2C; 0: it links to another SoC
  * @lock: protects everything below; taken from register accessors
- *	  with interrupts off, always through sim_lock()
+ *	  with interrupts off, always through sim_lock() (or, for a read,
+ *	  sim_lock_any()).  A holder waits for nothing (no other lock, no
+ *	  other CPU): spinning on it from anywhere but its holder's CPU ends
  * @seq: odd while @lock is held (sim_lock()): a read of a block that is
  *	 fresh enough takes no lock (sim_regs_xfer())
+ * @owner: the CPU that holds @lock, or -1
  * @manual: time advances only through debugfs
  * @ended: sim time reached SIM_MAX_NS (reported once)
  * @ended_work: reports it, out of @lock (see sim_now())
@@ -655,6 +660,7 @@ struct sim_dev {
 	u32 nr_gpus;
 	raw_spinlock_t lock;
 	seqcount_raw_spinlock_t seq;
+	int owner;
 	bool manual;
 	bool ended;
 	struct irq_work ended_work;
@@ -779,15 +785,23 @@ void sim_del_pdev(struct platform_device **pdev);
 /*
  * Take and release sd->lock.  Every hold is a write section of sd->seq,
  * so that a lock-free read (sim_regs_xfer()) sees whether anything
- * changed under it.
+ * changed under it, and a section of upmu_hw_enter(): a lock-free read
+ * of a counter that interrupts it on this CPU does not come here.
  */
+static inline void sim_locked(struct sim_dev *sd)
+{
+	upmu_hw_enter();
+	WRITE_ONCE(sd->owner, raw_smp_processor_id());
+	write_seqcount_begin(&sd->seq);
+}
+
 static inline unsigned long sim_lock(struct sim_dev *sd)
 	__acquires(&sd->lock)
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&sd->lock, flags);
-	write_seqcount_begin(&sd->seq);
+	sim_locked(sd);
 	return flags;
 }
 
@@ -795,7 +809,40 @@ static inline void sim_unlock(struct sim_dev *sd, unsigned long flags)
 	__releases(&sd->lock)
 {
 	write_seqcount_end(&sd->seq);
+	WRITE_ONCE(sd->owner, -1);
+	upmu_hw_exit();
 	raw_spin_unlock_irqrestore(&sd->lock, flags);
+}
+
+/**
+ * sim_lock_any() - take sd->lock for a register access from any context
+ * @sd: the simulated SoC
+ * @flags: the interrupt state to restore at sim_unlock()
+ *
+ * A driver reads counters without its own lock, from any context: an NMI,
+ * a BPF program on a kprobe in code that holds sd->lock on this very CPU.
+ * Real registers answer such reads; so must these.  The lock's holder
+ * waits for nothing, so spinning for it ends, unless the holder is this
+ * CPU, interrupted.  In an NMI only a trylock is allowed (lockdep).
+ *
+ * Return: true with the lock taken; false, without it, when this CPU
+ * holds it already (the caller then tells sparse with __release()).
+ */
+static inline bool sim_lock_any(struct sim_dev *sd, unsigned long *flags)
+	__acquires(&sd->lock)
+{
+	if (READ_ONCE(sd->owner) == raw_smp_processor_id()) {
+		__acquire(&sd->lock);	/* (for sparse: the caller releases) */
+		return false;
+	}
+	if (in_nmi()) {
+		while (!raw_spin_trylock_irqsave(&sd->lock, *flags))
+			cpu_relax();
+	} else {
+		raw_spin_lock_irqsave(&sd->lock, *flags);
+	}
+	sim_locked(sd);
+	return true;
 }
 
 /* sim_time.c */
@@ -920,7 +967,9 @@ sim_regs_read_fresh(struct sim_regs *r, struct upmu_reg_xfer *x,
 	u64 now;
 
 	for (i = 0; i < n; i++)
-		if (x[i].flags & UPMU_XFER_WRITE)
+		if ((x[i].flags & UPMU_XFER_WRITE) ||
+		    x[i].off >= r->pure_size ||
+		    r->pure_size - x[i].off < (x[i].flags & UPMU_XFER_64 ? 8 : 4))
 			return false;
 	seq = raw_read_seqcount(&sd->seq);
 	if (seq & 1)
@@ -952,6 +1001,35 @@ sim_regs_read_fresh(struct sim_regs *r, struct upmu_reg_xfer *x,
 	return !read_seqcount_retry(&sd->seq, seq);
 }
 
+/*
+ * sim_regs_xfer()'s reads when this CPU holds sd->lock already, in the
+ * middle of something (sim_lock_any()): the registers as they are,
+ * without a catch-up, where a read changes nothing (&sim_regs.pure_size);
+ * zero elsewhere, as a read the bus cannot serve.  A counter then reads
+ * as it stood at its block's last catch-up, or a little after.  Writes
+ * cannot be made: that would be a driver writing from a context that
+ * interrupted the simulator, which no driver does.
+ */
+static __always_inline void
+sim_regs_read_stale(struct sim_regs *r, struct upmu_reg_xfer *x,
+		    unsigned int n,
+		    u64 (*read)(struct sim_regs *r, u32 off, bool wide))
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		u32 size = x[i].flags & UPMU_XFER_64 ? 8 : 4, off = x[i].off;
+
+		if (WARN_ON_ONCE(x[i].flags & UPMU_XFER_WRITE))
+			continue;
+		if (sim_regs_outside(r, off, size) || off >= r->pure_size ||
+		    r->pure_size - off < size)
+			x[i].val = 0;
+		else
+			x[i].val = read(r, off, size == 8);
+	}
+}
+
 /**
  * sim_regs_xfer() - a block's &upmu_regs_ops.xfer: a list of accesses
  * @r: the block
@@ -969,7 +1047,9 @@ sim_regs_read_fresh(struct sim_regs *r, struct upmu_reg_xfer *x,
  * not 4-byte aligned, an access reads as zero and a write is ignored,
  * as on a bus.  Each block wraps this with its own decoders, which the
  * compiler then calls directly: CMEM reads 42 registers per event read.
- * Reads of a &sim_regs.pure block that need no catch-up take no lock.
+ * Reads of a block's pure registers (&sim_regs.pure_size) that need no
+ * catch-up take no lock.  It may be called from any context, NMI
+ * included (sim_lock_any()).
  */
 static __always_inline void
 sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
@@ -985,9 +1065,13 @@ sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
 	unsigned int i;
 	u64 now;
 
-	if (r->pure && sim_regs_read_fresh(r, x, n, unit_at, read, &c))
+	if (r->pure_size && sim_regs_read_fresh(r, x, n, unit_at, read, &c))
 		return;
-	flags = sim_lock(sd);
+	if (!sim_lock_any(sd, &flags)) {
+		__release(&sd->lock);
+		sim_regs_read_stale(r, x, n, read);
+		return;
+	}
 	sd->locked_xfers++;
 	now = sim_now_since(sd, &c);
 	for (i = 0; i < n; i++) {

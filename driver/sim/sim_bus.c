@@ -429,6 +429,7 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 	};
 	raw_spin_lock_init(&sd->lock);
 	seqcount_raw_spinlock_init(&sd->seq, &sd->lock);
+	sd->owner = -1;
 	init_irq_work(&sd->ended_work, sim_ended_report);
 	INIT_LIST_HEAD(&sd->flows);
 

@@ -194,6 +194,7 @@ void sim_cmem_init(struct sim_dev *sd, struct sim_cmem *c, u32 socket)
 	c->regs.sd = sd;
 	c->regs.unit = &c->unit;
 	c->regs.size = CMEM_WINDOW;
+	c->regs.pure_size = U32_MAX;
 	snprintf(c->regs.name, sizeof(c->regs.name), "cmem.%u", socket);
 }
 

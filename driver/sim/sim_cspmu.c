@@ -228,7 +228,7 @@ void sim_cspmu_init(struct sim_dev *sd, struct sim_cspmu *u,
 	u->regs.ops = &sim_cspmu_regs_ops;
 	u->regs.sd = sd;
 	u->regs.unit = &u->unit;
-	u->regs.pure = true;
+	u->regs.pure_size = U32_MAX;
 	u->regs.size = m->has_slots ? 2 * CSPMU_REG_SIZE : CSPMU_REG_SIZE;
 	if (m->multi_instance)
 		snprintf(u->regs.name, sizeof(u->regs.name), "%s.%u.%u",

@@ -893,7 +893,7 @@ static void sim_icx_init(struct sim_dev *sd)
 	x->gen = 1;
 	x->regs.ops = &sim_icx_regs_ops;
 	x->regs.sd = sd;
-	x->regs.pure = true;
+	x->regs.pure_size = U32_MAX;
 	x->regs.size = ICX_SOCKET_STRIDE * sd->nr_sockets;
 	strscpy(x->regs.name, "icx", sizeof(x->regs.name));
 }

@@ -590,6 +590,8 @@ int sim_nic_add(struct sim_dev *sd)
 		pf->regs.sd = sd;
 		pf->regs.unit = &nic->unit;
 		pf->regs.size = NIC_WINDOW;
+		/* a read of the sample window fills it */
+		pf->regs.pure_size = NIC_SWIN;
 		snprintf(pf->regs.name, sizeof(pf->regs.name), "nic.pf%u", p);
 	}
 	if (ret) {

@@ -63,7 +63,7 @@ static u64 cmem_sum(struct upmu_pmu *upmu, u32 (*reg)(unsigned int mc))
 				.off = CMEM_INST(i) + reg(mc),
 				.flags = UPMU_XFER_64,
 			};
-	upmu_xfer(&upmu->regs, x, n);
+	upmu_xfer_nolock(&upmu->regs, x, n);
 	for (i = 0; i < n; i++)
 		sum += x[i].val;
 	return sum;
@@ -88,7 +88,7 @@ static u64 cmem_read(struct upmu_pmu *upmu, struct perf_event *event)
 		return cmem_sum(upmu, cmem_aor_reg);
 	default:
 		/* All instances run on one clock: instance 0 stands for all. */
-		return upmu_rd64(&upmu->regs, CMEM_INST(0) + CMEM_CYCLE_CNTR);
+		return upmu_rd64_nolock(&upmu->regs, CMEM_INST(0) + CMEM_CYCLE_CNTR);
 	}
 }
 
@@ -103,6 +103,8 @@ static int cmem_probe_hw(struct upmu_pmu *upmu)
 {
 	upmu->num_counters = CMEM_MAX_EVENTS;
 	upmu->width = 64;
+	/* 64-bit counters read in one access, as upstream's readq() */
+	upmu->regs.atomic64 = true;
 	strscpy(upmu->identifier, T410_CMEM_IDENTIFIER, sizeof(upmu->identifier));
 	/* Stopped, cleared, clock gated. */
 	cmem_ctrl(upmu, 1, CMEM_CTRL_CLR);

@@ -115,8 +115,8 @@ static u64 cspmu_read(struct upmu_pmu *upmu, struct perf_event *event)
 	int idx = event->hw.idx;
 
 	if (upmu->width > CSPMU_CNTR32_MAX_WIDTH)
-		return upmu_rd64(&upmu->regs, CSPMU_PMEVCNTR64(idx));
-	return upmu_rd32(&upmu->regs, CSPMU_PMEVCNTR32(idx));
+		return upmu_rd64_nolock(&upmu->regs, CSPMU_PMEVCNTR64(idx));
+	return upmu_rd32_nolock(&upmu->regs, CSPMU_PMEVCNTR32(idx));
 }
 
 const struct upmu_hw_ops t410_cspmu_ops = {

@@ -67,12 +67,37 @@ static unsigned int tb_width(unsigned int i)
 	return i == TB_NARROW ? TB_NARROW_WIDTH : TB_WIDTH;
 }
 
+/* A read of the registers, without the lock: each one 64-bit load. */
+static u64 tb_reg(struct tb_hw *hw, u32 off)
+{
+	u32 i = off / 0x10;
+
+	if (off == TB_BOX_CTL)
+		return READ_ONCE(hw->box_ctl);
+	if (i < TB_NR_CTRS && off == TB_CTL(i))
+		return READ_ONCE(hw->ctl[i]);
+	if (i < TB_NR_CTRS && off == TB_CTR(i))
+		return READ_ONCE(hw->ctr[i]);
+	return 0;
+}
+
+/*
+ * Reads take no lock, as the core's lock-free reads of counters need
+ * (from any context: tb_inject() may hold the lock on this CPU).
+ */
 static void tb_xfer(void *ctx, struct upmu_reg_xfer *x, unsigned int n)
 {
 	struct tb_hw *hw = ctx;
 	unsigned long flags;
 	unsigned int k;
 
+	for (k = 0; k < n && !(x[k].flags & UPMU_XFER_WRITE); k++)
+		;
+	if (k == n) {
+		for (k = 0; k < n; k++)
+			x[k].val = tb_reg(hw, x[k].off);
+		return;
+	}
 	raw_spin_lock_irqsave(&hw->lock, flags);
 	for (k = 0; k < n; k++) {
 		u32 off = x[k].off, i = off / 0x10;
@@ -111,8 +136,8 @@ static void tb_inject(struct tb_hw *hw, unsigned int ev, u64 count)
 	for (i = 0; i < TB_NR_CTRS && (hw->box_ctl & TB_BOX_EN); i++)
 		if ((hw->ctl[i] & TB_CTL_EN) &&
 		    FIELD_GET(TB_CTL_EVENT, hw->ctl[i]) == ev)
-			hw->ctr[i] = (hw->ctr[i] + count) &
-				     GENMASK_ULL(tb_width(i) - 1, 0);
+			WRITE_ONCE(hw->ctr[i], (hw->ctr[i] + count) &
+				   GENMASK_ULL(tb_width(i) - 1, 0));
 	raw_spin_unlock_irqrestore(&hw->lock, flags);
 }
 
@@ -181,8 +206,8 @@ static void tb_stop(struct upmu_pmu *upmu, struct perf_event *event)
 
 static u64 tb_read(struct upmu_pmu *upmu, struct perf_event *event)
 {
-	return upmu_rd64(upmu_event_box(upmu, event)->regs,
-			 TB_CTR(event->hw.idx));
+	return upmu_rd64_nolock(upmu_event_box(upmu, event)->regs,
+				TB_CTR(event->hw.idx));
 }
 
 static const struct upmu_hw_ops tb_ops = {
@@ -258,6 +283,7 @@ static int tb_setup(struct upmu_pmu *upmu)
 		raw_spin_lock_init(&tb_hw[i]->lock);
 		box->own_regs.ops = &tb_regs_ops;
 		box->own_regs.ctx = tb_hw[i];
+		box->own_regs.atomic64 = true;
 		box->priv = tb_hw[i];
 	}
 	upmu->desc = &tb_desc;

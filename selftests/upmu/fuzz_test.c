@@ -36,7 +36,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -659,16 +658,6 @@ static int module_refs(const char *mod)
 
 	snprintf(path, sizeof(path), "/sys/module/%s/refcnt", mod);
 	return read_u64(path, &v) ? -1 : (int)v;
-}
-
-static bool kernel_at_least(unsigned int major, unsigned int minor)
-{
-	unsigned int ma = 0, mi = 0;
-	struct utsname u;
-
-	if (uname(&u) || sscanf(u.release, "%u.%u", &ma, &mi) != 2)
-		return false;
-	return ma > major || (ma == major && mi >= minor);
 }
 
 /* Seconds since @t0 (CLOCK_MONOTONIC), for the log. */

@@ -157,14 +157,19 @@ int cpus_restore_online(void)
 	return n;
 }
 
+bool kernel_at_least(unsigned int major, unsigned int minor)
+{
+	unsigned int ma = 0, mi = 0;
+	struct utsname u;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &ma, &mi) != 2)
+		return true;
+	return ma > major || (ma == major && mi >= minor);
+}
+
 bool kernel_revokes_events(void)
 {
-	struct utsname u;
-	unsigned int major = 0, minor = 0;
-
-	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
-		return true;
-	return major > 6 || (major == 6 && minor >= 15);
+	return kernel_at_least(6, 15);
 }
 
 bool pmu_gone_within(const char *pmu, unsigned int ms)

@@ -48,6 +48,9 @@ int cpu_set_online(int cpu, bool online);
  */
 int cpus_restore_online(void);
 
+/* Is the running kernel @major.@minor or later? (true if it cannot tell) */
+bool kernel_at_least(unsigned int major, unsigned int minor);
+
 /*
  * Linux 6.15+ detaches open events from a PMU that goes away; older
  * kernels keep the PMU registered (dead) until they are closed.
