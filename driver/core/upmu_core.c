@@ -422,48 +422,64 @@ static void upmu_hw_move(struct upmu_box *box, unsigned int from,
 	}
 }
 
+/*
+ * A counter of @want for a new event: a free one, or one that the event
+ * on it can leave for another counter it may use, itself free or left
+ * the same way, and so on: an augmenting path of bipartite matching
+ * (Kuhn's), which finds a counter whenever the events and their
+ * constraints have an assignment at all.  Each counter is tried once
+ * (@seen), so it takes at most one visit of each event per counter.  The
+ * events on the path move along it, the farthest first (on a box's
+ * hardware, counting on).
+ */
+static int upmu_sched_path(struct upmu_sched *s, u64 want, u64 *seen)
+{
+	unsigned long w = want & ~*seen;
+	unsigned int idx;
+	int to;
+
+	for_each_set_bit(idx, &w, BITS_PER_LONG) {
+		*seen |= BIT_ULL(idx);
+		if (!test_bit(idx, s->used))
+			return idx;
+	}
+	for_each_set_bit(idx, &w, BITS_PER_LONG) {
+		to = upmu_sched_path(s, s->allowed[idx], seen);
+		if (to < 0)
+			continue;
+		if (s->box)
+			upmu_hw_move(s->box, idx, to);
+		set_bit(to, s->used);
+		s->allowed[to] = s->allowed[idx];
+		clear_bit(idx, s->used);
+		return idx;
+	}
+	return -EAGAIN;
+}
+
 /**
  * upmu_sched_alloc() - allocate a counter among those an event may use
  * @upmu: the PMU
  * @s: the allocation state (a box's hardware, or a scratch one)
  * @allowed: the counters the event may use (its constraint)
  *
- * The first free counter of @allowed; when all of them are taken, an
- * event on one of them that may use another, free counter is moved
- * there (on a box's hardware, counting on), so that an event that fits
- * only counter 0 can join one that fits any, in either order.  The
- * caller sets the returned bit in @s->used (the core does for get_idx).
+ * A free counter of @allowed if there is one; else events already
+ * allocated move to other counters they may use, to make room, whenever
+ * some assignment of all of them and the new event exists (on a box's
+ * hardware, counting on).  The caller sets the returned bit in @s->used
+ * (the core does for get_idx).
  *
  * Return: the counter, or -EAGAIN.
  */
 int upmu_sched_alloc(struct upmu_pmu *upmu, struct upmu_sched *s, u64 allowed)
 {
-	unsigned long want = allowed, free_ctrs;
-	unsigned int idx, to;
+	u64 seen = 0;
+	int idx;
 
-	bitmap_complement(&free_ctrs, s->used, BITS_PER_LONG);
 	BUILD_BUG_ON(UPMU_MAX_COUNTERS != BITS_PER_LONG);
-	for_each_set_bit(idx, &want, BITS_PER_LONG) {
-		if (test_bit(idx, &free_ctrs))
-			goto found;
-	}
-	/* One step of an augmenting path: free a counter of @allowed. */
-	for_each_set_bit(idx, &want, BITS_PER_LONG) {
-		unsigned long other = s->allowed[idx] & free_ctrs;
-
-		if (!other)
-			continue;
-		to = __ffs(other);
-		if (s->box)
-			upmu_hw_move(s->box, idx, to);
-		set_bit(to, s->used);
-		s->allowed[to] = s->allowed[idx];
-		clear_bit(idx, s->used);
-		goto found;
-	}
-	return -EAGAIN;
-found:
-	s->allowed[idx] = allowed;
+	idx = upmu_sched_path(s, allowed, &seen);
+	if (idx >= 0)
+		s->allowed[idx] = allowed;
 	return idx;
 }
 EXPORT_SYMBOL_GPL(upmu_sched_alloc);

@@ -7,7 +7,8 @@
  * in memory by this module: four counters, each with a control register
  * (event select, enable) and a value register.  Counters 0-2 are 48 bits
  * wide, counter 3 is 32 bits wide; event 0x1 may only use counter 0,
- * event 0x2 any of counters 0-2, event 0x3 only counter 3.  A field in
+ * event 0x2 any of counters 0-2, event 0x3 only counter 3, event 0x4
+ * any of the four.  A field in
  * two ranges, tag (config:12-15,40-43), must be 0 or TB_TAG: the core
  * joins its ranges for the family (upmu_field()).
  *
@@ -40,7 +41,7 @@
 #define TB_NARROW_WIDTH	32
 #define TB_MAX_DIES	64
 
-enum { TB_EV_CTR0 = 1, TB_EV_ANY = 2, TB_EV_NARROW = 3 };
+enum { TB_EV_CTR0 = 1, TB_EV_ANY = 2, TB_EV_NARROW = 3, TB_EV_ALL = 4 };
 
 /**
  * struct tb_hw - the register block of one box
@@ -163,6 +164,7 @@ static const struct upmu_event_desc tb_events[] = {
 	UPMU_EVENT(ctr0_only, TB_EV_CTR0),
 	UPMU_EVENT(any, TB_EV_ANY),
 	UPMU_EVENT(narrow, TB_EV_NARROW),
+	UPMU_EVENT(all, TB_EV_ALL),
 };
 
 static u64 tb_constraint(struct upmu_pmu *upmu, struct perf_event *event)
@@ -172,6 +174,8 @@ static u64 tb_constraint(struct upmu_pmu *upmu, struct perf_event *event)
 		return BIT(0);
 	case TB_EV_NARROW:
 		return BIT(TB_NARROW);
+	case TB_EV_ALL:
+		return GENMASK(TB_NR_CTRS - 1, 0);
 	default:
 		return GENMASK(2, 0);
 	}

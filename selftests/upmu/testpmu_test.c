@@ -4,7 +4,8 @@
  * widths, through the test-only family upmu_testpmu (driver/test/): one
  * PMU, upmu_testbox_0, with a box per die; four counters per box,
  * counter 3 32 bits wide and the others 48; event ctr0_only (0x1) may
- * use counter 0 only, any (0x2) counters 0-2, narrow (0x3) counter 3.
+ * use counter 0 only, any (0x2) counters 0-2, narrow (0x3) counter 3,
+ * all (0x4) any of the four.
  * "DIE EVENT COUNT" written to its debugfs inject file makes the
  * counters of that die's box programmed with EVENT advance by COUNT.
  *
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -163,6 +165,82 @@ TEST_F(testbox, constraint_moves_running_event)
 	EXPECT_EQ(4ULL, count_of(_metadata, b));
 	close(b);
 	close(a);
+}
+
+/*
+ * {any, any, all, ctr0_only} fits the four counters only as all on 3,
+ * the anys on 1 and 2, ctr0_only on 0: coming in that order, ctr0_only
+ * finds counter 0 taken by an any that cannot move to counter 3, but
+ * moves to 2 if all moves from 2 to 3 first (a path of two moves).  As a
+ * group it opens; as separate events all four count at once.
+ */
+static const char * const tb_four[] = { "any", "any", "all", "ctr0_only" };
+static const unsigned int tb_four_ev[] = { 2, 2, 4, 1 };
+
+/* Inject 10 + i of event i's kind: each counts its kind's total. */
+static void four_count(struct __test_metadata *_metadata, const int fd[4])
+{
+	uint64_t v[3];
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, tb_inject(0, tb_four_ev[i], 10 + i));
+	}
+	/* any: 10 + 11, all: 12, ctr0_only: 13 */
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ((ssize_t)sizeof(v), read(fd[i], v, sizeof(v)));
+		EXPECT_EQ(i < 2 ? 21ULL : 10ULL + i, v[0]) TH_LOG("%s", tb_four[i]);
+		/* on the hardware all the time: not multiplexed */
+		EXPECT_EQ(v[1], v[2]) TH_LOG("%s", tb_four[i]);
+	}
+}
+
+static int tb_open_timed(const char *spec, int group)
+{
+	struct perf_event_attr attr;
+	int ret = pmu_attr(PMU, spec, &attr);
+
+	if (ret)
+		return ret;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return perf_open(&attr, -1, 0, group);
+}
+
+TEST_F(testbox, constraint_path_group)
+{
+	int fd[4], i;
+
+	for (i = 0; i < 4; i++) {
+		fd[i] = tb_open_timed(tb_four[i], i ? fd[0] : -1);
+		ASSERT_LE(0, fd[i]) TH_LOG("open %s: %s", tb_four[i], strerror(-fd[i]));
+	}
+	four_count(_metadata, fd);
+	for (i = 3; i >= 0; i--)
+		close(fd[i]);
+}
+
+TEST_F(testbox, constraint_path_running)
+{
+	uint64_t v[3];
+	int fd[4], i;
+
+	for (i = 0; i < 4; i++) {
+		fd[i] = tb_open_timed(tb_four[i], -1);
+		ASSERT_LE(0, fd[i]) TH_LOG("open %s: %s", tb_four[i], strerror(-fd[i]));
+		ASSERT_EQ(0, tb_inject(0, tb_four_ev[i], 100));
+	}
+	/* ctr0_only came last: the two that moved for it counted before */
+	ASSERT_EQ((ssize_t)sizeof(v), read(fd[0], v, sizeof(v)));
+	EXPECT_EQ(200ULL, v[0]);
+	ASSERT_EQ((ssize_t)sizeof(v), read(fd[2], v, sizeof(v)));
+	EXPECT_EQ(100ULL, v[0]);
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, ioctl(fd[i], PERF_EVENT_IOC_RESET, 0));
+	}
+	four_count(_metadata, fd);
+	for (i = 0; i < 4; i++)
+		close(fd[i]);
 }
 
 /* The 32-bit counter wraps between reads: the count goes on exactly. */
