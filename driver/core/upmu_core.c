@@ -1037,10 +1037,14 @@ static int upmu_sched_one(struct upmu_pmu *upmu, struct upmu_sched *s,
 }
 
 /*
- * Could the whole group be on the hardware at once, next to the shared
- * filter resources that the box's events hold now?  Counters are not
- * shared between groups (perf multiplexes them), family resources in
- * upmu_sched.priv are.  Called with the box's lock held.
+ * Could the whole group be on the hardware at once, counters and shared
+ * filter resources (upmu_sched.priv), on a box of its own?  As perf's
+ * other PMUs do, a group is judged by itself, never by what other users
+ * have on the hardware now: whether perf_event_open() succeeds does not
+ * depend on them.  Events that need the same resource in different ways
+ * (another BDF for the one comparator) are then multiplexed by perf:
+ * add() finds the resource taken and perf tries again at its next
+ * rotation.
  */
 static int upmu_validate_group(struct upmu_box *box, struct perf_event *event)
 {
@@ -1049,7 +1053,6 @@ static int upmu_validate_group(struct upmu_box *box, struct perf_event *event)
 	struct upmu_sched fake = {};
 	int ret;
 
-	memcpy(fake.priv, box->hw.priv, sizeof(fake.priv));
 	if (leader != event) {
 		ret = upmu_sched_one(upmu, &fake, leader);
 		if (ret)

@@ -465,9 +465,9 @@ struct upmu_box;
  *	  comparator, address-range slots)
  *
  * The core keeps one per box for the hardware.  To validate a group at
- * event_init time it builds one on the stack with no counter used and
- * @priv copied from the box's, so a group must fit next to the shared
- * resources the scheduled events hold.
+ * event_init time it builds an empty one on the stack: a group must fit
+ * on a box of its own, whatever other users hold (perf multiplexes
+ * groups that do not fit together).
  */
 struct upmu_sched {
 	DECLARE_BITMAP(used, UPMU_MAX_COUNTERS);

@@ -6,10 +6,10 @@
  * The source filter is a root-port mask or a single BDF, never both.
  * The hardware has one BDF comparator per root complex, shared by all
  * counters: events that filter on a BDF must agree on it.  The BDF is
- * claimed like a counter, so it is checked against the group and the
- * events on the hardware when an event is created, and again whenever
- * one is scheduled: an event with another BDF is never counted as if it
- * had this one.
+ * claimed like a counter, so it is checked against the group when an
+ * event is created, and against the events on the hardware whenever one
+ * is scheduled: an event with another BDF is multiplexed, never counted
+ * as if it had this one.
  *
  * As in the upstream driver, a group member without a source filter
  * (config1 == 0) counts with its leader's, if the leader filters on a
@@ -121,7 +121,7 @@ static void pcie_release(struct upmu_pmu *upmu, struct upmu_sched *s,
 
 /*
  * Whether the BDF fits the comparator is up to pcie_claim(), which the
- * core runs for the group next to what the hardware holds now.
+ * core runs for the group alone, and at each add for the hardware.
  */
 static int pcie_validate(struct upmu_pmu *upmu, struct perf_event *event)
 {

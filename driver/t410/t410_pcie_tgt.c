@@ -7,9 +7,10 @@
  * address range.  The ranges live in TGT_NR_SLOTS slots shared by all
  * counters: events with the same range (the same base & mask, and mask)
  * share a slot, counted by reference; a range needs a free slot.  Slots
- * are claimed like counters, against the group and what the hardware
- * holds when an event is created (ENOSPC when none is left), and again
- * whenever the event is scheduled.  A slot is enabled while an event of
+ * are claimed like counters, for the group alone when an event is
+ * created (ENOSPC when it needs more than there are), and against what
+ * the hardware holds whenever the event is scheduled (perf multiplexes
+ * it when none is free).  A slot is enabled while an event of
  * its range runs, and disabled when the last one stops.
  */
 
