@@ -359,23 +359,37 @@ static void nic_ddr_write(struct sim_nic *nic, u32 off, u32 val)
 	}
 }
 
+/* The mailbox or sample window dword at @off, or NULL. */
+static const u8 *nic_pf_box(struct sim_nic_pf *pf, u32 off)
+{
+	if (off >= NIC_INBOX && off < NIC_INBOX + NIC_INBOX_SIZE)
+		return pf->inbox + off - NIC_INBOX;
+	if (off >= NIC_SWIN) {
+		nic_diag_window_fill(pf);
+		return pf->swin + off - NIC_SWIN;
+	}
+	if (off >= NIC_OUTBOX)
+		return pf->outbox + off - NIC_OUTBOX;
+	return NULL;
+}
+
 static u64 nic_pf_read(struct sim_regs *r, u32 off, bool wide)
 {
 	struct sim_nic_pf *pf = container_of(r, struct sim_nic_pf, regs);
 	struct sim_nic *nic = pf->nic;
-	const u8 *box = NULL;
+	const u8 *box = nic_pf_box(pf, off);
 	u64 v;
 
-	if (off >= NIC_INBOX && off < NIC_INBOX + NIC_INBOX_SIZE) {
-		box = pf->inbox + off - NIC_INBOX;
-	} else if (off >= NIC_SWIN) {
-		nic_diag_window_fill(pf);
-		box = pf->swin + off - NIC_SWIN;
-	} else if (off >= NIC_OUTBOX) {
-		box = pf->outbox + off - NIC_OUTBOX;
-	}
-	if (box)	/* sim_regs_xfer() keeps 8-byte reads in the window */
-		return wide ? (u64)nic_ld32(box + 4) << 32 | nic_ld32(box) : nic_ld32(box);
+	/*
+	 * An 8-byte read is two dwords: the second may be past the end of
+	 * the inbox or the outbox, in the next register of the window
+	 * (sim_regs_xfer() keeps both in the window).
+	 */
+	if (box && wide)
+		return (u64)nic_pf_read(r, off + 4, false) << 32 |
+		       nic_ld32(box);
+	if (box)
+		return nic_ld32(box);
 
 	switch (off) {
 	case NIC_REG_FW_REV:

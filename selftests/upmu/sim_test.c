@@ -245,6 +245,93 @@ TEST_F_TIMEOUT(sim, regs_access, 120)
 }
 
 /*
+ * Every access at the edges of a window: its start and end, and inside a
+ * NIC PF's window the ends of the inbox, the outbox and the sample
+ * window.  Each offset from 20 bytes before an edge to 20 after, each
+ * width of 1 to 16 bytes: a read gets all its bytes, none (at or past
+ * the end), or EINVAL, never a crash or an over-read (KASAN in the debug
+ * guest).  An 8-byte read of a mailbox's last dword reads the next
+ * register for its upper half, as two dword reads would.
+ */
+static void edge_reads(struct __test_metadata *_metadata, const char *blk,
+		       const long long *edges, unsigned int nr_edges)
+{
+	long long size = regs_size(blk), off;
+	unsigned char buf[16];
+	unsigned int e, len;
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	ASSERT_LT(0, size) TH_LOG("%s", blk);
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/regs/%s", SIM_ID, blk);
+	fd = open(path, O_RDONLY);
+	ASSERT_LE(0, fd) TH_LOG("%s", path);
+	for (e = 0; e < nr_edges; e++) {
+		for (off = edges[e] - 20; off <= edges[e] + 20; off++) {
+			if (off < 0)
+				continue;
+			for (len = 1; len <= sizeof(buf); len++) {
+				n = pread(fd, buf, len, off);
+				if (n < 0) {
+					EXPECT_EQ(EINVAL, errno)
+						TH_LOG("%s %#llx %u", blk, off, len);
+				} else if (off >= size) {
+					EXPECT_EQ(0, n) TH_LOG("%s %#llx %u", blk, off, len);
+				} else if ((len == 4 || len == 8) && !(off % 4) &&
+					   off + len <= size) {
+					EXPECT_EQ((ssize_t)len, n)
+						TH_LOG("%s %#llx %u", blk, off, len);
+				} else {
+					EXPECT_GE((ssize_t)len, n)
+						TH_LOG("%s %#llx %u", blk, off, len);
+				}
+			}
+		}
+	}
+	close(fd);
+}
+
+/* hw/nic_cmd.h: the mailboxes and the sample window of a PF */
+#define NIC_INBOX	0x1000
+#define NIC_OUTBOX	0x2000
+#define NIC_SWIN	0x12000
+#define NIC_WINDOW	0x22000
+
+TEST_F_TIMEOUT(sim, regs_window_edges, 300)
+{
+	static const char * const t410[] = {
+		"ucf.0", "cmem.1", "pcie.0.0", "tgt.1.1", "c2c.0", "clink.1",
+		"dlink.0",
+	};
+	const long long nic_edges[] = { 0, NIC_INBOX, NIC_OUTBOX, NIC_SWIN,
+					NIC_WINDOW };
+	uint64_t v64;
+	long long edges[2];
+	unsigned int i;
+
+	NEW(2, "clock=manual rcs=2 blocks=ucf,cmem,pcie,tgt,c2c,clink,dlink,nic");
+	for (i = 0; i < ARRAY_SIZE(t410); i++) {
+		edges[0] = 0;
+		edges[1] = regs_size(t410[i]);
+		edge_reads(_metadata, t410[i], edges, 2);
+	}
+	edge_reads(_metadata, "nic.pf0", nic_edges, ARRAY_SIZE(nic_edges));
+
+	/* the inbox's last dword, then the outbox's first */
+	W32("nic.pf0", NIC_OUTBOX - 4, 0x11223344);
+	EXPECT_EQ(0, rd64("nic.pf0", NIC_OUTBOX - 4, &v64));
+	EXPECT_EQ(0x11223344ULL | (uint64_t)R32("nic.pf0", NIC_OUTBOX) << 32, v64);
+	EXPECT_EQ(0, sim_del(SIM_ID));
+
+	NEW(2, "soc=icx clock=manual");
+	edges[0] = 0;
+	edges[1] = regs_size("icx");
+	edge_reads(_metadata, "icx", edges, 2);
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/*
  * Counter n holds 2^8 - 2^n: each counter is enabled in turn, and 2^k
  * transactions follow the k-th enable.
  */
