@@ -138,7 +138,7 @@ static u64 cspmu_reg_read(struct sim_cspmu *u, u32 off, bool wide)
 	case CSPMU_PMCFGR:
 		return CSPMU_PMCFGR_CC |
 		       FIELD_PREP(CSPMU_PMCFGR_SIZE, u->sd->width - 1) |
-		       FIELD_PREP(CSPMU_PMCFGR_N, u->nr - 1);
+		       FIELD_PREP(CSPMU_PMCFGR_N, u->nr);	/* nr + cycles */
 	case CSPMU_PMCR:
 		return u->pmcr;
 	case CSPMU_PMIIDR:

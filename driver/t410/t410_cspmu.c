@@ -136,10 +136,12 @@ int t410_cspmu_probe_hw(struct upmu_pmu *upmu)
 {
 	u32 cfgr = upmu_rd32(&upmu->regs, CSPMU_PMCFGR);
 
-	upmu->num_counters = min_t(u32, FIELD_GET(CSPMU_PMCFGR_N, cfgr) + 1,
+	/* N + 1 logical counters, one of them the cycle counter (CC) */
+	upmu->num_counters = min_t(u32, FIELD_GET(CSPMU_PMCFGR_N, cfgr),
 				   CSPMU_MAX_COUNTERS);
 	upmu->width = FIELD_GET(CSPMU_PMCFGR_SIZE, cfgr) + 1;
-	if (!(cfgr & CSPMU_PMCFGR_CC) || upmu->width < 32) {
+	if (!(cfgr & CSPMU_PMCFGR_CC) || !upmu->num_counters ||
+	    upmu->width < 32) {
 		dev_err(upmu->dev, "unsupported PMCFGR %#x\n", cfgr);
 		return -ENODEV;
 	}

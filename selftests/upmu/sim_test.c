@@ -189,8 +189,11 @@ TEST_F_TIMEOUT(sim, regs_access, 120)
 	char path[128];
 
 	NEW(1, "clock=manual counters=8 rcs=2 blocks=ucf,cmem,pcie,tgt,c2c");
-	/* identification: PMCFGR = cycle counter, 48 bits, 8 counters */
-	EXPECT_EQ(0x4000U | (47U << 8) | 7U, R32("ucf.0", PMCFGR));
+	/*
+	 * identification: PMCFGR = cycle counter, 48 bits, 9 logical
+	 * counters (N = 8): 8 general ones and the cycle counter
+	 */
+	EXPECT_EQ(0x4000U | (47U << 8) | 8U, R32("ucf.0", PMCFGR));
 	EXPECT_EQ(0x2cf2036bU, R32("ucf.0", PMIIDR));
 	EXPECT_EQ(0x1030136bU, R32("pcie.0.1", PMIIDR));
 	EXPECT_EQ(0x1070136bU, R32("tgt.0.1", PMIIDR));

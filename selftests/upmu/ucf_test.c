@@ -289,12 +289,54 @@ TEST_F(ucf, group_limits)
 	EXPECT_LE(0, fd);
 	if (fd >= 0)
 		close(fd);
-	/* the full group counts */
+	/* the full group counts, every counter of it */
 	ASSERT_EQ(0, inject("socket=0 op=rd count=9"));
-	EXPECT_EQ(9ULL, count_of(_metadata, fds[7]));
+	for (i = 0; i < 8; i++) {
+		EXPECT_EQ(9ULL, count_of(_metadata, fds[i])) TH_LOG("sibling %d", i);
+	}
 	for (i = 0; i < 8; i++)
 		close(fds[i]);
 	close(leader);
+}
+
+/*
+ * PMCFGR.N + 1 counters, the cycle counter one of them (as upstream's
+ * arm_cspmu reads it): a block that says N = 1 has one general counter,
+ * N = 31 thirty-one.  Every counter the PMU advertises exists: each
+ * event of a group that fills them counts.
+ */
+TEST_F(ucf, counters_as_pmcfgr_says)
+{
+	static const unsigned int nrs[] = { 1, 31 };
+	int leader, fds[32], i, n;
+	unsigned int k;
+	char opts[64];
+	uint64_t v;
+
+	for (k = 0; k < ARRAY_SIZE(nrs); k++) {
+		n = nrs[k];
+		sim_del(SIM_ID);
+		snprintf(opts, sizeof(opts), "clock=manual rcs=0 blocks=ucf counters=%d", n);
+		ASSERT_EQ(0, sim_new(SIM_ID, 2, opts));
+		leader = pmu_open(UCF0, "cycles", -1);
+		ASSERT_LE(0, leader);
+		for (i = 0; i < n; i++) {
+			fds[i] = pmu_open(UCF0, "slc_access_rd", leader);
+			ASSERT_LE(0, fds[i]) TH_LOG("N=%d: sibling %d: %d", n, i, fds[i]);
+		}
+		EXPECT_EQ(-EINVAL, pmu_open(UCF0, "slc_access_wr", leader)) TH_LOG("N=%d", n);
+		ASSERT_EQ(0, inject("socket=0 op=rd count=5"));
+		ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "1000"));
+		for (i = 0; i < n; i++) {
+			EXPECT_EQ(5ULL, count_of(_metadata, fds[i])) TH_LOG("N=%d: counter %d", n, i);
+		}
+		/* 1000 ns at the default 1 GHz fabric clock */
+		EXPECT_EQ(0, count_read(leader, &v));
+		EXPECT_EQ(1000ULL, v) TH_LOG("N=%d: cycles", n);
+		for (i = 0; i < n; i++)
+			close(fds[i]);
+		close(leader);
+	}
 }
 
 TEST_F(ucf, hotplug_migrates_and_keeps_count)

@@ -38,7 +38,13 @@
 
 #define CSPMU_PMCFGR_CC		BIT(14)		/* cycle counter present */
 #define CSPMU_PMCFGR_SIZE	GENMASK(13, 8)	/* counter width - 1 */
-#define CSPMU_PMCFGR_N		GENMASK(7, 0)	/* counters - 1 */
+/*
+ * N + 1 logical counters, the cycle counter among them when CC is set
+ * (Arm CoreSight PMU architecture; upstream's arm_cspmu reads it so):
+ * then N general counters, 0 to N - 1, and the cycle counter at
+ * CSPMU_CYCLE_IDX.
+ */
+#define CSPMU_PMCFGR_N		GENMASK(7, 0)
 
 #define CSPMU_PMCR_E		BIT(0)		/* global enable */
 #define CSPMU_PMCR_P		BIT(1)		/* reset event counters */
