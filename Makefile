@@ -58,7 +58,8 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/upmu-diag build/selftests/diag_unit_test \
 	     build/selftests/nic_diag_lib build/selftests/aux_parse_test \
 	     build/selftests/aux_perfdata \
-	     build/selftests/bpf_read_test build/selftests/upmu_read.bpf.o
+	     build/selftests/bpf_read_test build/selftests/upmu_read.bpf.o \
+	     build/selftests/aux_parse_test32
 
 .PHONY: all modules tools selftests check soak demo bench deps kernel lint clean install dkms-src \
 	fuzz perf-patches
@@ -149,7 +150,16 @@ build/selftests/aux_perfdata: selftests/upmu/aux_perfdata.c selftests/upmu/aux_r
 			      build/perf-aux/upmu-nic-aux.h
 	@mkdir -p $(@D)
 	$(CC) $(USERCFLAGS) -Ibuild/perf-aux -o $@ $<
-# make fuzz: the parse library under libFuzzer (clang), FUZZ_ARGS for it
+# The same test as a 32-bit program (gcc-multilib), where size_t products
+# wrap: UBSan only, as 32-bit ASan does not run under qemu-i386, which runs
+# it where the kernel has no ia32 emulation (qemu-i386 build/selftests/aux_parse_test32).
+build/selftests/aux_parse_test32: selftests/upmu/aux_parse_test.c selftests/upmu/aux_records.h \
+				  $(PERFAUX) tools/lib/upmu_diag_ids.c tools/lib/upmu_diag.h
+	@mkdir -p $(@D)
+	$(CC) -m32 -Wall -Wextra -Werror -O1 -g -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 \
+		-fsanitize=undefined -fno-omit-frame-pointer $(PERFAUXINC) -o $@ $(filter %.c,$^)
+# make fuzz: the parse library under libFuzzer (clang), FUZZ_ARGS for it,
+# seeded with the checked-in corpus (selftests/upmu/aux-corpus, read only)
 build/fuzz/aux_parse_fuzz: selftests/upmu/aux_parse_test.c selftests/upmu/aux_records.h $(PERFAUX) \
 			   tools/lib/upmu_diag_ids.c tools/lib/upmu_diag.h
 	@mkdir -p $(@D)
@@ -158,7 +168,8 @@ build/fuzz/aux_parse_fuzz: selftests/upmu/aux_parse_test.c selftests/upmu/aux_re
 fuzz: build/fuzz/aux_parse_fuzz build/selftests/aux_parse_test
 	UPMU_AUX_FUZZ_N=$${UPMU_AUX_FUZZ_N:-100000000} build/selftests/aux_parse_test
 	@mkdir -p build/fuzz/corpus
-	build/fuzz/aux_parse_fuzz -max_total_time=$${FUZZ_TIME:-600} $(FUZZ_ARGS) build/fuzz/corpus
+	build/fuzz/aux_parse_fuzz -max_total_time=$${FUZZ_TIME:-600} $(FUZZ_ARGS) build/fuzz/corpus \
+		selftests/upmu/aux-corpus
 
 # BPF programs that read upmu events (libbpf and clang from Debian)
 build/selftests/upmu_read.bpf.o: selftests/upmu/bpf/upmu_read.bpf.c

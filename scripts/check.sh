@@ -93,6 +93,9 @@ step "diag library and upmu-diag unit tests (host, ASan/UBSan)" build/selftests/
 step "perf patches carry tools/perf-aux and hw/upmu_aux.h (scripts/perf-patches.sh check)" \
 	scripts/perf-patches.sh check
 step "AUX parse library test (host, ASan/UBSan, 10^6 fuzz inputs)" build/selftests/aux_parse_test
+# 32-bit, where a size_t product wraps; the host kernel may run no 32-bit
+# programs itself, qemu-i386 runs it
+step "AUX parse library test (32-bit, UBSan, qemu-i386)" qemu-i386 -L / build/selftests/aux_parse_test32
 # (these rebuild modules: before the VMs load them)
 [ -z "$stock" ] || step "make install (staging dir) and dkms build for $skver" \
 	scripts/install-check.sh "$stock"

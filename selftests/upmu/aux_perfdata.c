@@ -14,6 +14,10 @@
  * magic, version, size, nr, cut (the file ends inside a payload), info
  * (an unknown format version in AUXTRACE_INFO), gap (a sample_id gap with
  * no LOST record), garbage (random payload bytes, seed 1).
+ *
+ * aux_perfdata -a CPU VARIANT > FILE writes instead the AUX data of CPU's
+ * queue that the file carries, its AUXTRACE payloads back to back: the
+ * parse library's fuzz seeds (selftests/upmu/aux-corpus/).
  */
 
 #include <linux/perf_event.h>
@@ -40,6 +44,13 @@
 
 static unsigned char out[1 << 20];
 static size_t olen;
+
+/* where each AUXTRACE payload is in out[], for -a */
+static struct {
+	size_t at, len;
+	uint32_t cpu;
+} payloads[8];
+static unsigned int npayloads;
 
 static void emit(const void *p, size_t n)
 {
@@ -135,7 +146,30 @@ static void auxtrace(const void *data, size_t len, uint64_t off, uint32_t idx,
 	emit64(0);
 	emit32x2(idx, -1);
 	emit32x2(cpu, 0);
+	if (npayloads == sizeof(payloads) / sizeof(payloads[0]))
+		exit(2);
+	payloads[npayloads].at = olen;
+	payloads[npayloads].len = len;
+	payloads[npayloads++].cpu = cpu;
 	emit(data, len);
+}
+
+/* The AUX data of CPU @cpu in the first @total bytes of out[]. */
+static int write_aux(uint32_t cpu, size_t total)
+{
+	unsigned int i;
+
+	for (i = 0; i < npayloads; i++) {
+		size_t n = payloads[i].len;
+
+		if (payloads[i].cpu != cpu || payloads[i].at >= total)
+			continue;
+		if (n > total - payloads[i].at)
+			n = total - payloads[i].at;
+		if (fwrite(out + payloads[i].at, 1, n, stdout) != n)
+			return 1;
+	}
+	return 0;
 }
 
 /* ---- AUX records: device time = perf time - 100 s + 5 us ---- */
@@ -169,6 +203,12 @@ int main(int argc, char **argv)
 	struct aux_wbuf a = { .len = 0 }, b = { .len = 0 };
 	size_t a1, a2, cut = 0;
 	uint64_t info_version = UPMU_AUX_VERSION;
+	int aux_cpu = -1;
+
+	if (argc > 3 && !strcmp(argv[1], "-a")) {
+		aux_cpu = atoi(argv[2]);
+		v = argv[3];
+	}
 
 	/* CPU 0: three AUXTRACE buffers; the 3rd record of the 2nd straddles */
 	meta(&a, T(1400), 3, ids);	/* META and LOST: the drain time (the AUX record) */
@@ -241,6 +281,8 @@ int main(int argc, char **argv)
 	auxtrace(a.b + a2, a.len - a2, a2, 0, 0);
 	sw_sample(T(3300), 0);
 
+	if (aux_cpu >= 0)
+		return write_aux(aux_cpu, cut ? cut : olen);
 	if (fwrite(out, 1, cut ? cut : olen, stdout) != (cut ? cut : olen))
 		return 1;
 	return 0;

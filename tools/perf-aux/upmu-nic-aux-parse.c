@@ -26,9 +26,10 @@ static const char * const upmu_aux_errs[UPMU_AUX_ERR__MAX] = {
 	[UPMU_AUX_ERR_NO_META]	= "sample without META",
 	[UPMU_AUX_ERR_NR_META]	= "sample nr differs from its META's",
 	[UPMU_AUX_ERR_SID]	= "sample_id not after the previous one",
-	[UPMU_AUX_ERR_PAD]	= "non-zero bytes after the last record",
+	[UPMU_AUX_ERR_PAD]	= "bytes after the last record neither padding nor a record",
 	[UPMU_AUX_ERR_COUNT]	= "SAMPLES count or stride does not match nr",
 	[UPMU_AUX_ERR_DEV_SID]	= "sample's own sample_id is not its place in SAMPLES",
+	[UPMU_AUX_ERR_OVERLAP]	= "AUX buffer overlaps data already read",
 };
 
 const char *upmu_aux_strerror(int err)
@@ -124,10 +125,15 @@ int upmu_aux_parse(const void *buf, size_t len, struct upmu_aux_rec *r)
 		r->samples.count = ld32(p + 48);
 		r->samples.stride = ld32(p + 52);
 		r->array = p + UPMU_AUX_SAMPLES_SIZE;
+		/*
+		 * The stride is what keeps every sample's values inside the
+		 * record; the product is 64-bit, a size_t one wraps on 32-bit
+		 * builds and lets count run far past the record.
+		 */
 		if (!r->samples.count ||
 		    r->samples.stride != UPMU_AUX_DEV_SAMPLE_SIZE + 8 * (size_t)r->nr ||
-		    r->size != UPMU_AUX_SAMPLES_SIZE +
-			       (size_t)r->samples.count * r->samples.stride)
+		    (uint64_t)r->samples.count * r->samples.stride !=
+		    r->size - UPMU_AUX_SAMPLES_SIZE)
 			return UPMU_AUX_ERR_COUNT;
 		return UPMU_AUX_OK;
 	}
@@ -159,6 +165,14 @@ int upmu_aux_parse(const void *buf, size_t len, struct upmu_aux_rec *r)
 		break;
 	}
 	return UPMU_AUX_OK;
+}
+
+/* Whether @len bytes at @p may be the beginning of a record: the magic's first bytes. */
+static bool may_begin_record(const unsigned char *p, size_t len)
+{
+	uint32_t magic = htole32(UPMU_AUX_MAGIC);
+
+	return !memcmp(p, &magic, len < sizeof(magic) ? len : sizeof(magic));
 }
 
 bool upmu_aux_is_padding(const void *buf, size_t len)
@@ -246,6 +260,9 @@ static void push_sid_gap(struct upmu_aux_stream *s, uint64_t first, uint64_t las
 int upmu_aux_stream_feed(struct upmu_aux_stream *s, const void *buf, size_t len,
 			 uint64_t offset)
 {
+	uint64_t end = offset + len;
+	size_t skip = 0;
+
 	if (!s->ids) {
 		s->ids = calloc(UPMU_AUX_MAX_NR, sizeof(*s->ids));
 		s->carry = malloc(UPMU_AUX_MAX_SIZE);
@@ -256,18 +273,36 @@ int upmu_aux_stream_feed(struct upmu_aux_stream *s, const void *buf, size_t len,
 		}
 	}
 	s->npend = s->ipend = 0;
-	if (s->have_offset && offset != s->end) {
+	if (end < offset)
+		end = UINT64_MAX;	/* a corrupt offset: no wrap to 0 */
+	/* the previous buffer's zero padding is no data: this one may start in it */
+	if (s->have_offset && offset > s->end + s->pad) {
 		struct upmu_aux_ev *ev = push(s, UPMU_AUX_EV_DATA_GAP);
 
-		ev->skipped = offset - s->end;
-		ev->first = s->end;
+		ev->skipped = offset - s->end - s->pad;
+		ev->first = s->end + s->pad;
 		ev->last = offset;
+	} else if (s->have_offset && offset < s->end) {
+		/*
+		 * Bytes walked already (a buffer given twice, a corrupt
+		 * offset): skip them, so that neither a "gap" of 2^64 minus
+		 * the overlap nor the same records twice come out of it.
+		 */
+		uint64_t over = s->end - offset;
+
+		skip = over < len ? over : len;
+		push_error(s, UPMU_AUX_ERR_OVERLAP, 0, 0, skip);
+		s->pend[s->npend - 1].first = offset;
+		s->pend[s->npend - 1].last = s->end - 1;
 	}
 	s->buf = buf;
 	s->len = len;
-	s->pos = 0;
+	s->pos = skip;
 	s->offset = offset;
-	s->end = offset + len;
+	if (!s->have_offset || end > s->end) {
+		s->end = end;
+		s->pad = 0;
+	}
 	s->have_offset = true;
 	return 0;
 }
@@ -275,6 +310,17 @@ int upmu_aux_stream_feed(struct upmu_aux_stream *s, const void *buf, size_t len,
 uint64_t upmu_aux_stream_id(const struct upmu_aux_stream *s, unsigned int i)
 {
 	return s->ids && i < s->meta_nr ? s->ids[i] : 0;
+}
+
+/*
+ * Whether sample_ids @first .. @first + @n - 1 cannot follow the stream's:
+ * behind the next expected one (a LOST there would move the cursor back
+ * and let samples already seen through again), or wrapping past 2^64
+ * (the same, to 0).
+ */
+static bool sid_behind(const struct upmu_aux_stream *s, uint64_t first, uint64_t n)
+{
+	return (s->have_sid && first < s->next_sid) || first + n < first;
 }
 
 /*
@@ -317,7 +363,7 @@ static void stream_check(struct upmu_aux_stream *s, const struct upmu_aux_rec *r
 				   UPMU_AUX_ERR_NO_META, r->nr, pos, r->size);
 			return;
 		}
-		if (s->have_sid && first < s->next_sid) {
+		if (sid_behind(s, first, n)) {
 			push_error(s, UPMU_AUX_ERR_SID, 0, pos, r->size);
 			s->pend[s->npend - 1].first = first;
 			return;
@@ -336,6 +382,11 @@ static void stream_check(struct upmu_aux_stream *s, const struct upmu_aux_rec *r
 		s->samples++;
 		break;
 	default:
+		if (sid_behind(s, r->lost.first_id, r->lost.count)) {
+			push_error(s, UPMU_AUX_ERR_SID, 0, pos, r->size);
+			s->pend[s->npend - 1].first = r->lost.first_id;
+			return;
+		}
 		if (s->have_sid && r->lost.first_id > s->next_sid)
 			push_sid_gap(s, s->next_sid, r->lost.first_id - 1, pos);
 		s->have_sid = true;
@@ -350,31 +401,43 @@ static void stream_check(struct upmu_aux_stream *s, const struct upmu_aux_rec *r
 	ev->rec = *r;
 }
 
-/* A record carried from the previous buffer: complete it from this one. */
+/*
+ * A record carried from the previous buffers: complete it from this one,
+ * or carry this one too if the record goes on past it.
+ */
 static void stream_join(struct upmu_aux_stream *s)
 {
-	size_t carried = s->carry_len, take;
+	size_t carried = s->carry_len, start = s->pos, take;
 	struct upmu_aux_rec r;
 	int err;
 
-	s->carry_len = 0;
-	if (s->carry_end != s->offset) {
+	if (s->carry_end != s->offset + start) {
 		/* not its continuation: the carried bytes are a cut record */
-		push_error(s, UPMU_AUX_ERR_SHORT, 0, 0, carried);
+		s->carry_len = 0;
+		push_error(s, UPMU_AUX_ERR_SHORT, 0, start, carried);
 		return;
 	}
 	take = UPMU_AUX_MAX_SIZE - carried;
-	if (take > s->len)
-		take = s->len;
+	if (take > s->len - start)
+		take = s->len - start;
 	memcpy(s->join, s->carry, carried);
-	memcpy(s->join + carried, s->buf, take);
+	memcpy(s->join + carried, s->buf + start, take);
 	err = upmu_aux_parse(s->join, carried + take, &r);
-	if (err) {
-		push_error(s, err, 0, 0, carried);
+	if (err == UPMU_AUX_ERR_SHORT && start + take == s->len) {
+		/* valid so far and this buffer ends inside it: wait for the next */
+		memcpy(s->carry + carried, s->buf + start, take);
+		s->carry_len += take;
+		s->carry_end += take;
+		s->pos = s->len;
 		return;
 	}
-	s->pos = r.size - carried;
-	stream_check(s, &r, 0);
+	s->carry_len = 0;
+	if (err) {
+		push_error(s, err, 0, start, carried);
+		return;
+	}
+	s->pos = start + r.size - carried;
+	stream_check(s, &r, start);
 }
 
 /*
@@ -436,7 +499,7 @@ void upmu_aux_stream_next(struct upmu_aux_stream *s, struct upmu_aux_ev *ev)
 		return;
 	}
 	s->npend = s->ipend = 0;
-	if (s->carry_len && s->buf) {
+	if (s->carry_len && s->buf && s->pos < s->len) {
 		stream_join(s);
 		upmu_aux_stream_next(s, ev);
 		return;
@@ -458,14 +521,26 @@ void upmu_aux_stream_next(struct upmu_aux_stream *s, struct upmu_aux_ev *ev)
 	}
 	if (upmu_aux_is_padding(s->buf + pos, left)) {
 		s->pos = s->len;
+		s->end -= left;
+		s->pad = left;
 		ev->type = UPMU_AUX_EV_END;
 		return;
 	}
+	if (left < 8 && !may_begin_record(s->buf + pos, left)) {
+		/* where perf's padding goes, but not zeros, and no record's beginning */
+		uint32_t tail = 0;
+
+		memcpy(&tail, s->buf + pos, left < 4 ? left : 4);
+		s->pos = s->len;
+		push_error(s, UPMU_AUX_ERR_PAD, le32toh(tail), pos, left);
+		upmu_aux_stream_next(s, ev);
+		return;
+	}
 	if (err == UPMU_AUX_ERR_SHORT) {
-		/* the rest of it may come in the next buffer */
+		/* the rest of it may come in the next buffers */
 		memcpy(s->carry, s->buf + pos, left);
 		s->carry_len = left;
-		s->carry_end = s->end;
+		s->carry_end = s->offset + s->len;
 		s->pos = s->len;
 		ev->type = UPMU_AUX_EV_END;
 		return;

@@ -34,10 +34,12 @@ enum upmu_aux_err {
 	UPMU_AUX_ERR_LOST,	/* count != last_id - first_id + 1 */
 	UPMU_AUX_ERR_NO_META,	/* a SAMPLE before any META */
 	UPMU_AUX_ERR_NR_META,	/* a SAMPLE's nr is not its META's */
-	UPMU_AUX_ERR_SID,	/* sample_id not after the previous one */
-	UPMU_AUX_ERR_PAD,	/* bytes after the last record that are not padding */
+	UPMU_AUX_ERR_SID,	/* a SAMPLE(S) or LOST sample_id not after the previous one */
+	UPMU_AUX_ERR_PAD,	/* < 8 bytes after a buffer's last record, neither
+				 * zero padding nor the beginning of a record */
 	UPMU_AUX_ERR_COUNT,	/* SAMPLES: no sample, or stride is not 24 + 8 * nr */
 	UPMU_AUX_ERR_DEV_SID,	/* SAMPLES: a sample's own id is not first_id + i */
+	UPMU_AUX_ERR_OVERLAP,	/* a buffer begins before the end of the previous one */
 	UPMU_AUX_ERR__MAX,
 };
 
@@ -110,15 +112,18 @@ size_t upmu_aux_resync(const void *buf, size_t len, size_t off);
 
 /*
  * A stream: the AUX buffers of one perf mmap (one CPU) in order.  It joins
- * records that straddle two buffers, checks seq and sample_id continuity
- * and the META a SAMPLE depends on, and counts what it saw.  A SAMPLES
+ * records that straddle buffers (two or more), checks seq and sample_id
+ * continuity and the META a SAMPLE depends on, and counts what it saw.
+ * Bytes of a buffer that overlaps what was walked are skipped (ERR_OVERLAP),
+ * never taken for a gap.  A SAMPLES
  * record is handed out as itself (for a dump), then as one SAMPLE per
  * sample with ev->batched set: a consumer of samples needs only SAMPLE.
  */
 enum upmu_aux_ev_type {
 	UPMU_AUX_EV_END,	/* the buffer is consumed */
 	UPMU_AUX_EV_REC,	/* a valid record: ev->rec */
-	UPMU_AUX_EV_ERROR,	/* bad data: ev->err, ev->skipped bytes dropped */
+	UPMU_AUX_EV_ERROR,	/* bad data: ev->err, ev->skipped bytes dropped
+				 * (ERR_OVERLAP: AUX offsets ev->first..ev->last) */
 	UPMU_AUX_EV_SEQ_GAP,	/* records missing: ev->first..ev->last (seq) */
 	UPMU_AUX_EV_SID_GAP,	/* samples missing with no LOST: ev->first..ev->last */
 	UPMU_AUX_EV_DATA_GAP,	/* AUX bytes missing between buffers: ev->skipped */
@@ -142,12 +147,13 @@ struct upmu_aux_stream {
 	size_t len, pos;
 	uint64_t offset;	/* AUX offset of buf[0] */
 	bool have_offset;
-	/* a record begun at the end of the previous buffer */
+	/* a record begun at the end of a previous buffer (or several) */
 	unsigned char *carry;
 	size_t carry_len;
 	uint64_t carry_end;	/* AUX offset just after the carried bytes */
 	unsigned char *join;	/* carry + the rest of the record */
-	uint64_t end;		/* AUX offset just after the current buffer */
+	uint64_t end;		/* AUX offset just after the data walked */
+	size_t pad;		/* zero padding after end (the next buffer may start in it) */
 	/* events of one record: gaps before it, then it (or an error) */
 	struct upmu_aux_ev pend[4];
 	unsigned int npend, ipend;
