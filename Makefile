@@ -59,7 +59,7 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/nic_diag_lib build/selftests/aux_parse_test \
 	     build/selftests/aux_perfdata \
 	     build/selftests/bpf_read_test build/selftests/upmu_read.bpf.o \
-	     build/selftests/aux_parse_test32
+	     build/selftests/aux_parse_test32 build/selftests/topo_test
 
 .PHONY: all modules tools selftests check soak demo bench deps kernel lint clean install dkms-src \
 	fuzz perf-patches

@@ -1442,12 +1442,37 @@ static int upmu_build_groups(struct upmu_pmu *upmu)
 
 /* ---- hotplug ----------------------------------------------------------- */
 
+static int upmu_cpu_die(unsigned int cpu);
+
+/*
+ * The box of a CPU of a per-die PMU, found when the CPU comes online: a
+ * possible CPU that has never been up has no topology yet (its die reads
+ * as 0, or -1), and the one it has once up is the one that counts.  A die
+ * beyond the boxes (the topology said fewer at registration) gets none.
+ */
+static struct upmu_box *upmu_die_box_online(struct upmu_pmu *upmu,
+					    unsigned int cpu)
+{
+	int die = upmu_cpu_die(cpu);
+
+	if (die < 0 || die >= upmu->nr_boxes) {
+		pr_warn_once("%s: CPU %u is on die %d, beyond the %u dies seen at registration\n",
+			     upmu->name, cpu, die, upmu->nr_boxes);
+		return NULL;
+	}
+	cpumask_set_cpu(cpu, &upmu->boxes[die]->cpus);
+	WRITE_ONCE(upmu->cpu_box[cpu], die);
+	return upmu->boxes[die];
+}
+
 /* One owner per box: the first of its CPUs to come online. */
 static int upmu_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
 	struct upmu_pmu *upmu = hlist_entry_safe(node, struct upmu_pmu, node);
-	struct upmu_box *box = upmu_cpu_box(upmu, cpu);
+	struct upmu_box *box;
 
+	box = upmu->per_die ? upmu_die_box_online(upmu, cpu) :
+			      upmu_cpu_box(upmu, cpu);
 	if (box && box->cpu < 0)
 		WRITE_ONCE(box->cpu, cpu);
 	return 0;
@@ -1564,6 +1589,28 @@ static int upmu_cpu_die(unsigned int cpu)
 #endif
 }
 
+/*
+ * How many dies there can be: on x86 the packages and dies per package
+ * the firmware enumerates at boot (as upstream's uncore sizes its boxes),
+ * elsewhere the package ids of the possible CPUs.
+ */
+static unsigned int upmu_max_dies(void)
+{
+#ifdef CONFIG_X86
+	return upmu_x86_max_dies();
+#else
+	unsigned int cpu, n = 0;
+	int pkg;
+
+	for_each_possible_cpu(cpu) {
+		pkg = topology_physical_package_id(cpu);
+		if (pkg >= 0 && pkg < nr_cpu_ids)
+			n = max_t(unsigned int, n, pkg + 1);
+	}
+	return n ?: 1;
+#endif
+}
+
 static struct upmu_box *upmu_box_alloc(struct upmu_pmu *upmu, unsigned int id)
 {
 	struct upmu_box *box = kzalloc(sizeof(*box), GFP_KERNEL);
@@ -1627,31 +1674,26 @@ err:
  * every die (a package, or a die of a multi-die package), the box of an
  * event being that of its CPU's die.  Box i is die i's (its logical id);
  * the family fills in each box's &upmu_box.own_regs and &upmu_box.priv
- * before registering.  The PMU's associated CPUs become all possible
- * CPUs, its cpumask one CPU per die.
+ * before registering.  There is a box for every die the firmware
+ * enumerates (upmu_max_dies()); a CPU joins its die's box when it comes
+ * online, since a CPU that has never been up has no topology yet.  The
+ * PMU's associated CPUs become all possible CPUs, its cpumask one online
+ * CPU per die.
  *
  * Return: the number of boxes, or -ENOMEM.
  */
 int upmu_pmu_set_dies(struct upmu_pmu *upmu)
 {
-	unsigned int cpu, n = 0;
+	unsigned int n = upmu_max_dies();
 	int ret;
 
 	if (WARN_ON(upmu->nr_boxes))
 		return -EINVAL;
-	for_each_possible_cpu(cpu)
-		n = max_t(unsigned int, n, upmu_cpu_die(cpu) + 1);
 	ret = upmu_boxes_alloc(upmu, n);
 	if (ret)
 		return ret;
-	cpumask_clear(&upmu->associated_cpus);
-	for_each_possible_cpu(cpu) {
-		int die = upmu_cpu_die(cpu);
-
-		upmu->cpu_box[cpu] = die;
-		cpumask_set_cpu(cpu, &upmu->boxes[die]->cpus);
-		cpumask_set_cpu(cpu, &upmu->associated_cpus);
-	}
+	upmu->per_die = true;
+	cpumask_copy(&upmu->associated_cpus, cpu_possible_mask);
 	return n;
 }
 EXPORT_SYMBOL_GPL(upmu_pmu_set_dies);

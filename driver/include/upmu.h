@@ -772,7 +772,9 @@ struct upmu_box {
  *	    reads the first counter of its constraint, and fits any group
  * @nr_boxes: boxes in @boxes (1 unless upmu_pmu_set_dies())
  * @boxes: the boxes
- * @cpu_box: index in @boxes of each CPU's box, or -1 (nr_cpu_ids entries)
+ * @cpu_box: index in @boxes of each CPU's box, or -1 (nr_cpu_ids entries);
+ *	     for a per-die PMU set when the CPU comes online
+ * @per_die: the PMU has a box per die (upmu_pmu_set_dies())
  * @poll: poll period, 0 if the counters cannot wrap in practice
  * @buried: when a PMU kept dead (Linux < 6.15) was unregistered (jiffies)
  * @live: perf_pmu_register() has returned: before that, event_init
@@ -820,6 +822,7 @@ struct upmu_pmu {
 	unsigned int nr_boxes;
 	struct upmu_box **boxes;
 	int *cpu_box;
+	bool per_die;
 	ktime_t poll;
 	unsigned long buried;
 	bool live;
@@ -892,7 +895,7 @@ static inline bool upmu_hw_busy_here(void)
 static inline struct upmu_box *upmu_cpu_box(const struct upmu_pmu *upmu,
 					    int cpu)
 {
-	int i = cpu >= 0 && cpu < nr_cpu_ids ? upmu->cpu_box[cpu] : -1;
+	int i = cpu >= 0 && cpu < nr_cpu_ids ? READ_ONCE(upmu->cpu_box[cpu]) : -1;
 
 	return i < 0 ? NULL : upmu->boxes[i];
 }

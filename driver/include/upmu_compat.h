@@ -40,6 +40,20 @@ typedef struct bus_type upmu_bus_type_t;
 #define kzalloc_obj(P) kzalloc(sizeof(P), GFP_KERNEL)
 #endif
 
+#ifdef CONFIG_X86
+#include <asm/topology.h>
+
+/* The dies the firmware enumerates (upstream uncore's uncore_max_dies()) */
+static inline unsigned int upmu_x86_max_dies(void)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	return topology_max_packages() * topology_max_dies_per_package();
+#else
+	return topology_max_packages() * topology_max_die_per_package();
+#endif
+}
+#endif
+
 static inline void upmu_hrtimer_setup(struct hrtimer *t,
 				      enum hrtimer_restart (*fn)(struct hrtimer *),
 				      clockid_t clock, enum hrtimer_mode mode)
