@@ -617,6 +617,9 @@ struct sim_nic_opts {
  * @nr_rcs: PCIe root complexes per socket (the first @nr_rcs of the layout)
  * @blocks: the register blocks it has, as BIT(enum sim_block)
  * @nr_gpus: GPUs on each socket's NVLink-C2C; 0: it links to another SoC
+ * @tear64: 0: a 64-bit read of a CoreSight block is single-copy atomic
+ *	    (its device says "reg-io-width" 8); else it is two 32-bit reads,
+ *	    the high half @tear64 counts after the low one (tear64=)
  * @lock: protects everything below; taken from register accessors
  *	  with interrupts off, always through sim_lock() (or, for a read,
  *	  sim_lock_any()).  A holder waits for nothing (no other lock, no
@@ -658,6 +661,7 @@ struct sim_dev {
 	u32 nr_rcs;
 	u32 blocks;
 	u32 nr_gpus;
+	u32 tear64;
 	raw_spinlock_t lock;
 	seqcount_raw_spinlock_t seq;
 	int owner;

@@ -351,6 +351,8 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 			ret = kstrtou32(val, 0, &sd->width);
 		else if (!strcmp(tok, "counters"))
 			ret = kstrtou32(val, 0, &sd->nr_counters);
+		else if (!strcmp(tok, "tear64"))
+			ret = kstrtou32(val, 0, &sd->tear64);
 		else if (!strcmp(tok, "clock_mhz"))
 			ret = kstrtou32(val, 0, &sd->clock_mhz);
 		else if (!strcmp(tok, "rcs"))
@@ -376,7 +378,8 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 	if (ret)
 		return ret;
 	if (sd->width < SIM_MIN_WIDTH || sd->width > 64 || !sd->nr_counters ||
-	    sd->nr_counters > 31 || !sd->clock_mhz || sd->clock_mhz > T410_MAX_CLOCK_MHZ ||
+	    sd->nr_counters > 31 || sd->tear64 > BIT(31) ||
+	    !sd->clock_mhz || sd->clock_mhz > T410_MAX_CLOCK_MHZ ||
 	    sd->nr_rcs > SIM_PCIE_NR_RC)
 		return -EINVAL;
 	/* Tegra410 or Ice Lake-X, not both. */

@@ -100,6 +100,23 @@ static int cspmu_counter_at(const struct sim_cspmu *u, u32 off, bool *hi)
 	return n;
 }
 
+/*
+ * A 64-bit read of counter @n.  On a device that does not make it
+ * single-copy atomic (tear64=) it is two 32-bit reads, the low half
+ * first: where a carry out of the low half falls between them, the high
+ * half is read after it.  Modelled as the high half of the value @tear64
+ * counts later, read with the low half of the value now: a read within
+ * @tear64 of a carry is torn, by 2^32, as on a bus.
+ */
+static u64 cspmu_read64(struct sim_cspmu *u, unsigned int n)
+{
+	u64 v = u->cnt[n], later = (v + u->sd->tear64) & u->mask;
+
+	if (!u->sd->tear64)
+		return v;
+	return (later & ~0xffffffffULL) | lower_32_bits(v);
+}
+
 static u64 cspmu_reg_read(struct sim_cspmu *u, u32 off, bool wide)
 {
 	u32 *slot = cspmu_slot_reg(u, off);
@@ -109,7 +126,9 @@ static u64 cspmu_reg_read(struct sim_cspmu *u, u32 off, bool wide)
 	/* 64-bit reads reach the 64-bit counter registers only, else RAZ. */
 	if (wide) {
 		n = cspmu_counter_at(u, off, &hi);
-		return n >= 0 && cspmu_cnt64(u) && !hi ? u->cnt[n] : 0;
+		if (n < 0 || !cspmu_cnt64(u) || hi)
+			return 0;
+		return cspmu_read64(u, n);
 	}
 	if (slot)
 		return *slot;
@@ -238,11 +257,30 @@ void sim_cspmu_init(struct sim_dev *sd, struct sim_cspmu *u,
 			 m->regs_name, socket);
 }
 
-/* Publish the register block: a PMU driver may bind at once. */
+/* Properties a CoreSight block's device may have besides "reg-io-width" */
+#define SIM_CSPMU_MAX_PROPS	4
+
+/*
+ * Publish the register block: a PMU driver may bind at once.  Its device
+ * has @props, and says its 64-bit reads are single-copy atomic
+ * ("reg-io-width" 8, as the CoreSight PMU binding and an APMT node's flag
+ * say) unless the SoC tears them (tear64=).
+ */
 int sim_cspmu_add(struct sim_cspmu *u, const struct property_entry *props)
 {
+	struct property_entry all[SIM_CSPMU_MAX_PROPS + 2] = { };
+	unsigned int n = 0;
+
+	while (props && props[n].name) {
+		if (WARN_ON(n == SIM_CSPMU_MAX_PROPS))
+			return -E2BIG;
+		all[n] = props[n];
+		n++;
+	}
+	if (!u->sd->tear64)
+		all[n++] = PROPERTY_ENTRY_U32("reg-io-width", 8);
 	u->pdev = sim_add_pdev(u->sd, u->model->pdev_name, &u->regs, u->socket,
-			       u->instance, props);
+			       u->instance, n ? all : NULL);
 	return PTR_ERR_OR_ZERO(u->pdev);
 }
 

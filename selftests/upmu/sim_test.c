@@ -335,6 +335,47 @@ TEST_F_TIMEOUT(sim, regs_window_edges, 300)
 }
 
 /*
+ * tear64=N: a 64-bit read of a UCF counter is two 32-bit reads, the high
+ * half N counts after the low one, and the device does not say that such
+ * a read is atomic ("reg-io-width").  Within N counts of a carry the
+ * register reads 2^32 too high; the driver, reading high-low-high, never
+ * reports that.  With tear64=0 the register read is exact.
+ */
+TEST_F_TIMEOUT(sim, torn_64bit_reads, 120)
+{
+	const uint64_t near = (1ULL << 32) - 64;	/* 2^26 - 1 reads of 64 B */
+	int fd;
+
+	NEW(1, "clock=manual rcs=0 blocks=ucf tear64=65536");
+	fd = pmu_open("nvidia_ucf_pmu_0", "slc_bytes_rd", -1);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, inject("op=rd size=64 count=67108863"));
+	/* the register itself tears: the carry comes within 65536 counts */
+	EXPECT_EQ(near + (1ULL << 32), R64("ucf.0", PMEVCNTR64(0)));
+	EXPECT_EQ(near, R32("ucf.0", PMEVCNTR64(0)));
+	EXPECT_EQ(0U, R32("ucf.0", PMEVCNTR64(0) + 4));
+	EXPECT_EQ(near, count_of(_metadata, fd));
+	ASSERT_EQ(0, inject("op=rd size=64 count=1"));
+	EXPECT_EQ(near + 64, count_of(_metadata, fd));
+	/* past the carry, far enough: the register reads right again */
+	ASSERT_EQ(0, inject("op=rd size=64 count=2048"));
+	EXPECT_EQ(near + 64 * 2049, R64("ucf.0", PMEVCNTR64(0)));
+	EXPECT_EQ(near + 64 * 2049, count_of(_metadata, fd));
+	close(fd);
+	EXPECT_EQ(0, sim_del(SIM_ID));
+
+	NEW(1, "clock=manual rcs=0 blocks=ucf");
+	fd = pmu_open("nvidia_ucf_pmu_0", "slc_bytes_rd", -1);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, inject("op=rd size=64 count=67108863"));
+	EXPECT_EQ(near, R64("ucf.0", PMEVCNTR64(0)));
+	EXPECT_EQ(near, count_of(_metadata, fd));
+	close(fd);
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID + 1, 1, "tear64=2147483649"));
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/*
  * Counter n holds 2^8 - 2^n: each counter is enabled in turn, and 2^k
  * transactions follow the k-th enable.
  */
