@@ -85,20 +85,14 @@ elif ! stock=$(upmu_kernel_build "$skver"); then
 fi
 
 step "modules build (debug $(basename "$kdir" | cut -d- -f1), W=1 -Werror)" \
-	env W=1 scripts/build-modules.sh "$kdir"
-[ -z "$stock" ] || step "modules build (stock $skver, W=1)" env W=1 scripts/build-modules.sh "$stock"
+	env W=1 UPMU_WERROR=y scripts/build-modules.sh "$kdir"
+[ -z "$stock" ] || step "modules build (stock $skver, W=1 -Werror)" \
+	env W=1 UPMU_WERROR=y scripts/build-modules.sh "$stock"
 step "selftests build (-Wall -Wextra -Werror, ASan/UBSan)" make -s -j"$UPMU_JOBS" selftests
 step "tools build (-Wall -Wextra -Werror)" make -s -j"$UPMU_JOBS" tools
 step "diag library and upmu-diag unit tests (host, ASan/UBSan)" build/selftests/diag_unit_test
 step "perf patches carry tools/perf-aux and hw/upmu_aux.h (scripts/perf-patches.sh check)" \
 	scripts/perf-patches.sh check
-step "AUX parse library test (host, ASan/UBSan, 10^6 fuzz inputs)" build/selftests/aux_parse_test
-# 32-bit, where a size_t product wraps; the host kernel may run no 32-bit
-# programs itself, qemu-i386 runs it
-step "AUX parse library test (32-bit, UBSan, qemu-i386)" qemu-i386 -L / build/selftests/aux_parse_test32
-# (these rebuild modules: before the VMs load them)
-[ -z "$stock" ] || step "make install (staging dir) and dkms build for $skver" \
-	scripts/install-check.sh "$stock"
 step "sparse (make C=1) clean" scripts/lint.sh sparse "$kdir"
 # perf 7.2 with tools/perf-patches (cold: about 2 min on 2 cores, then cached):
 # before the VMs, whose nic_aux_perf records with it (vm.sh passes UPMU_*)
@@ -180,8 +174,15 @@ for k in debug stock; do
 	suite_start "$t" $k 900 topo_test
 done
 
-# Host checks that do not touch what the VMs use, meanwhile.
+# Host checks that do not touch what the VMs use, meanwhile (make install
+# builds in build/install/, dkms in a temporary tree).
 step "test infrastructure self-test (scripts/infra-test.sh)" scripts/infra-test.sh
+step "AUX parse library test (host, ASan/UBSan, 10^6 fuzz inputs)" build/selftests/aux_parse_test
+# 32-bit, where a size_t product wraps; the host kernel may run no 32-bit
+# programs itself, qemu-i386 runs it
+step "AUX parse library test (32-bit, UBSan, qemu-i386)" qemu-i386 -L / build/selftests/aux_parse_test32
+[ -z "$stock" ] || step "make install (staging dir) and dkms build for $skver" \
+	scripts/install-check.sh "$stock"
 step "checkpatch --strict clean on driver/" scripts/lint.sh checkpatch "$ksrc"
 # the patched perf's AUX decoder on crafted perf.data streams
 step "patched perf: report -D, script, report on crafted AUX perf.data (aux_perf_test.sh)" \

@@ -49,6 +49,12 @@ grep -qx 'extra/upmu_t410.ko: extra/upmu_core.ko' "$mdir/modules.dep" ||
 	fail "make install: modinfo -b does not find upmu_t410"
 [ -z "$(find "$tmp/stage" -path "$mdir" -prune -o -type f -print)" ] ||
 	fail "make install wrote outside $mdir: $(find "$tmp/stage" -path "$mdir" -prune -o -type f -print)"
+[ -z "$(find "$tmp/stage" -name 'upmu_testpmu*')" ] ||
+	fail "make install installed the test-only $(find "$tmp/stage" -name 'upmu_testpmu*')"
+# what users build does not fail on a new warning: no -Werror of ours
+# (the kernel's own -Werror=... flags aside)
+! grep -q -- ' -Werror ' "build/install/$rel/driver/core/.upmu_core.o.cmd" ||
+	fail "make install built with -Werror"
 echo "ok: make install: $mods in $mdir/extra, depmod index"
 
 echo "# make dkms-src DESTDIR=$tmp/root; dkms add, build -k $rel, remove"

@@ -31,7 +31,10 @@ install_modules() {
 	[ -n "$kdir" ] || kdir=/lib/modules/$(uname -r)/build
 	[ -f "$kdir/Makefile" ] ||
 		upmu_die "install: no kernel build tree at $kdir (install the kernel's headers, e.g. linux-headers-$(uname -r), or give KDIR=)"
-	out=$(scripts/build-modules.sh "$kdir")
+	# Not the test-only upmu_testpmu (modules_install installs all that is
+	# built), without make check's -Werror, and apart from the tests' build.
+	out=$(UPMU_TESTPMU= UPMU_WERROR= UPMU_MODULES_OUT="$UPMU_TOP/build/install" \
+	      scripts/build-modules.sh "$kdir")
 	rel=$(basename "$out")
 	dest=${INSTALL_MOD_PATH:-${DESTDIR:-}}
 	if [ -n "$dest" ]; then
