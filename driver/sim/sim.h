@@ -278,6 +278,7 @@ struct sim_cspmu {
 	u32 pmcr;
 	u32 cnten;
 	u32 ovs;
+	u32 inten;
 	u32 evtyper[32];
 	u32 filtr[32];
 	u32 filt2r[32];

@@ -154,6 +154,9 @@ static u64 cspmu_reg_read(struct sim_cspmu *u, u32 off, bool wide)
 	case CSPMU_PMOVSSET:
 	case CSPMU_PMOVSCLR:
 		return u->ovs;
+	case CSPMU_PMINTENSET:
+	case CSPMU_PMINTENCLR:
+		return u->inten;
 	case CSPMU_PMCFGR:
 		return CSPMU_PMCFGR_CC |
 		       FIELD_PREP(CSPMU_PMCFGR_SIZE, u->sd->width - 1) |
@@ -203,6 +206,12 @@ static void cspmu_reg_write(struct sim_cspmu *u, u32 off, u32 val)
 	case CSPMU_PMOVSCLR:
 		u->ovs &= ~val;
 		break;
+	case CSPMU_PMINTENSET:
+		u->inten |= val & cspmu_valid_mask(u);
+		break;
+	case CSPMU_PMINTENCLR:
+		u->inten &= ~val;
+		break;
 	case CSPMU_PMCR:
 		if (val & CSPMU_PMCR_P)
 			memset(u->cnt, 0, sizeof(u->cnt[0]) * u->nr);
@@ -243,6 +252,12 @@ void sim_cspmu_init(struct sim_dev *sd, struct sim_cspmu *u,
 	u->instance = instance;
 	u->nr = sd->nr_counters;
 	u->mask = GENMASK_ULL(sd->width - 1, 0);
+	/*
+	 * Overflow interrupts are UNKNOWN at reset: as firmware may leave
+	 * them, all on.  Nothing handles them here (no interrupt is wired
+	 * up), so a driver must turn them off.
+	 */
+	u->inten = cspmu_valid_mask(u);
 	sim_unit_init(sd, &u->unit, cspmu_tick, cspmu_deliver);
 	u->regs.ops = &sim_cspmu_regs_ops;
 	u->regs.sd = sd;

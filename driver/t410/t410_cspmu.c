@@ -149,6 +149,8 @@ int t410_cspmu_probe_hw(struct upmu_pmu *upmu)
 		 upmu_rd32(&upmu->regs, CSPMU_PMIIDR));
 
 	upmu_wr32(&upmu->regs, CSPMU_PMCNTENCLR, U32_MAX);
+	/* no overflow interrupt is handled: none may be left enabled */
+	upmu_wr32(&upmu->regs, CSPMU_PMINTENCLR, U32_MAX);
 	upmu_wr32(&upmu->regs, CSPMU_PMOVSCLR, U32_MAX);
 	upmu_wr32(&upmu->regs, CSPMU_PMCR, CSPMU_PMCR_P | CSPMU_PMCR_C);
 	return 0;
