@@ -1833,7 +1833,10 @@ static bool upmu_reap_locked(const struct module *going)
 			continue;
 		}
 		/* Still on the list: the name stays taken until it is gone. */
-		perf_pmu_unregister(&upmu->pmu);
+		if (upmu_perf_pmu_unregister(&upmu->pmu)) {
+			left = true;	/* perf keeps it: try again later */
+			continue;
+		}
 		pr_debug("upmu: %s: released\n", upmu->name);
 		upmu->buried = jiffies;
 		list_move(&upmu->list, &upmu_graveyard);
@@ -2069,13 +2072,24 @@ EXPORT_SYMBOL_GPL(__upmu_pmu_register);
 void upmu_pmu_unregister(struct upmu_pmu *upmu)
 {
 	unsigned long flags;
+	bool revoked = false;
 	unsigned int i;
+	int ret;
 
 	/* waits for its readers */
 	debugfs_remove_recursive(upmu->debugfs);
 	upmu->debugfs = NULL;
-	if (UPMU_PMU_REVOKES)
-		perf_pmu_unregister(&upmu->pmu);
+	if (UPMU_PMU_REVOKES) {
+		/*
+		 * perf detaches the events, unless it cannot (-EBUSY): then
+		 * the PMU stays registered, dead, as before 6.15.
+		 */
+		ret = upmu_perf_pmu_unregister(&upmu->pmu);
+		revoked = !ret;
+		if (ret)
+			dev_warn(upmu->dev, "%s: perf keeps the PMU (%d): kept until its events are closed\n",
+				 upmu->name, ret);
+	}
 
 	/*
 	 * Events still on the hardware (< 6.15) keep what was counted up to
@@ -2095,7 +2109,7 @@ void upmu_pmu_unregister(struct upmu_pmu *upmu)
 	cpuhp_state_remove_instance_nocalls(upmu_hp_state, &upmu->node);
 
 	mutex_lock(&upmu_list_lock);
-	if (UPMU_PMU_REVOKES) {
+	if (revoked) {
 		list_del(&upmu->list);
 		upmu_pmu_free(upmu);
 	} else if (!upmu_reapable(upmu, NULL)) {

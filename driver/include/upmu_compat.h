@@ -40,6 +40,20 @@ typedef struct bus_type upmu_bus_type_t;
 #define kzalloc_obj(P) kzalloc(sizeof(P), GFP_KERNEL)
 #endif
 
+/*
+ * perf_pmu_unregister(): an int since 6.15, when it detaches events; it
+ * fails (-EBUSY) when it cannot, and the PMU then stays registered.
+ */
+static inline int upmu_perf_pmu_unregister(struct pmu *pmu)
+{
+#if UPMU_PMU_REVOKES
+	return perf_pmu_unregister(pmu);
+#else
+	perf_pmu_unregister(pmu);
+	return 0;
+#endif
+}
+
 #ifdef CONFIG_X86
 #include <asm/topology.h>
 
