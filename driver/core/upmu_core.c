@@ -14,6 +14,7 @@
 #include <linux/property.h>
 #include <linux/sched/clock.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <linux/topology.h>
@@ -809,52 +810,77 @@ static int upmu_aux_stats_show(struct seq_file *m, void *v)
 	upmu_unlock(upmu->boxes[0], flags);
 	seq_printf(m, "drains %llu\ncommits %llu\nbytes %llu\ncommit_ns %llu\nmax_ns %llu\n",
 		   st.drains, st.commits, st.bytes, st.commit_ns, st.max_ns);
+	seq_printf(m, "ticks %llu\nno_area %llu\nbudget %llu\n", st.ticks,
+		   st.no_area, st.budget);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(upmu_aux_stats);
 
 /*
- * One AUX transaction: what the hardware has, into the free space.
- * Return false when the timer need not come again: the PMU is dead, the
- * event stopped, or the commit was TRUNCATED (perf disables the event;
- * perf record enables it again once it has read the area).  Without an
- * AUX area (not mapped yet, going away, or full: perf disables the
- * event then), the timer goes on and tries again.
+ * What one drain copies at most: it runs in hard irq with the box locked,
+ * so its time must not grow with the AUX area or the device's buffer,
+ * which users size.  A drain that stops here with more to copy comes
+ * again after UPMU_AUX_MIN_NS, not a period later.
  */
-static bool upmu_aux_drain(struct upmu_pmu *upmu, struct perf_event *event)
+#define UPMU_AUX_TICK_BYTES	SZ_64K
+
+enum upmu_aux_next { UPMU_AUX_STOP, UPMU_AUX_PERIOD, UPMU_AUX_SOON };
+
+/*
+ * One AUX transaction: what the hardware has, into the free space, at
+ * most UPMU_AUX_TICK_BYTES of it.  Returns when the timer comes again:
+ * never once the PMU is dead, the event stopped, or the commit was
+ * TRUNCATED (perf disables the event; perf record enables it again once
+ * it has read the area); soon when the budget cut the drain short; else
+ * a period later.  Without an AUX area (not mapped, going away, or full:
+ * perf disables the event then) the event stops, as arm_spe's does: a
+ * timer would only fire in vain until perf starts the event again.
+ */
+static enum upmu_aux_next upmu_aux_drain(struct upmu_pmu *upmu,
+					 struct perf_event *event)
 {
 	struct upmu_box *box = upmu_event_box(upmu, event);
 	struct upmu_aux_event *ae = event->pmu_private;
 	struct upmu_aux_out out = { .event = event };
+	enum upmu_aux_next next = UPMU_AUX_PERIOD;
 	struct upmu_aux_buf *buf;
 	unsigned long flags;
-	bool more;
+	bool more, cut;
 	u64 t0;
 
 	flags = upmu_lock(box);
 	if (box->dead || (event->hw.state & PERF_HES_STOPPED)) {
 		upmu_unlock(box, flags);
-		return false;
+		return UPMU_AUX_STOP;
 	}
 	buf = perf_aux_output_begin(&ae->handle, event);
 	if (!buf) {
+		event->hw.state |= PERF_HES_STOPPED;
+		upmu->aux_stats.no_area++;
 		upmu_unlock(box, flags);
-		return true;
+		return UPMU_AUX_STOP;
 	}
 	t0 = ktime_get_ns();
 	out.base = buf->base;
 	out.mask = buf->size - 1;
 	out.head = ae->handle.head;
-	out.space = ae->handle.size;
+	out.space = min_t(size_t, ae->handle.size, UPMU_AUX_TICK_BYTES);
+	cut = out.space < ae->handle.size;
 	more = upmu->desc->aux->drain(upmu, event, &out);
-	if (more)
+	if (more && cut) {
+		/* left for the next drain: not lost, not truncated */
+		upmu->aux_stats.budget++;
+		next = UPMU_AUX_SOON;
+	} else if (more) {
 		out.flags |= PERF_AUX_FLAG_TRUNCATED;
+		next = UPMU_AUX_STOP;
+	}
 	if (out.flags)
 		perf_aux_output_flag(&ae->handle, out.flags);
 	perf_aux_output_end(&ae->handle, out.used);
 	upmu_aux_account(&upmu->aux_stats, out.used, ktime_get_ns() - t0);
 	upmu_unlock(box, flags);
-	return !more;
+	return next;
 }
 
 /*
@@ -876,11 +902,20 @@ static enum hrtimer_restart upmu_aux_tick(struct hrtimer *t)
 {
 	struct upmu_aux_event *ae = container_of(t, struct upmu_aux_event, timer);
 	struct perf_event *event = ae->event;
+	struct upmu_pmu *upmu = to_upmu(event->pmu);
 
-	if (!upmu_aux_drain(to_upmu(event->pmu), event))
+	/* one event, one timer per PMU (EXCLUSIVE): the only writer */
+	upmu->aux_stats.ticks++;
+	switch (upmu_aux_drain(upmu, event)) {
+	case UPMU_AUX_STOP:
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(t, ns_to_ktime(ae->period));
-	return HRTIMER_RESTART;
+	case UPMU_AUX_SOON:
+		hrtimer_forward_now(t, ns_to_ktime(UPMU_AUX_MIN_NS));
+		return HRTIMER_RESTART;
+	default:
+		hrtimer_forward_now(t, ns_to_ktime(ae->period));
+		return HRTIMER_RESTART;
+	}
 }
 
 static void upmu_aux_start(struct perf_event *event, int flags)

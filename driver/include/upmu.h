@@ -654,6 +654,11 @@ static inline int upmu_aux_put(struct upmu_aux_out *out,
  * @commit_ns: time spent in them, from the AUX transaction's start to
  *	       its end (the hardware's reads included)
  * @max_ns: the longest of them
+ * @ticks: runs of the drain timers
+ * @no_area: drains that found no AUX area (not mapped, going away, or
+ *	     full): each stops its event until perf starts it again
+ * @budget: drains that stopped at UPMU_AUX_TICK_BYTES with more to copy,
+ *	    and came again soon instead of a period later
  */
 struct upmu_aux_stats {
 	u64 drains;
@@ -661,6 +666,9 @@ struct upmu_aux_stats {
 	u64 bytes;
 	u64 commit_ns;
 	u64 max_ns;
+	u64 ticks;
+	u64 no_area;
+	u64 budget;
 };
 
 /**

@@ -461,6 +461,43 @@ TEST_F(aux, drain_stats)
 }
 
 /*
+ * A stream enabled with no AUX area mapped (a sampling event nobody
+ * mmapped): its first drain finds no area and the event stops, as
+ * arm_spe's does; the drain timer, every 100 us, does not run again.
+ * Mapped and enabled afterwards, it streams.
+ */
+TEST_F(aux, no_area_no_timer)
+{
+	struct stream *s = &self->s;
+	struct pmu_aux_stats s0, s1;
+	struct perf_event_attr attr;
+	int fd;
+
+	ASSERT_EQ(0, pmu_attr(PMU, SPEC(",log_samples=4"), &attr));
+	attr.sample_period = DRAIN_NS;
+	ASSERT_EQ(0, pmu_aux_stats(PMU, &s0));
+	fd = perf_open(&attr, -1, pmu_cpu(PMU), -1);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, nic_advance(PERIOD + 64));
+	usleep(300000);		/* 3000 periods */
+	ASSERT_EQ(0, pmu_aux_stats(PMU, &s1));
+	close(fd);
+	EXPECT_EQ(1ULL, s1.no_area - s0.no_area);
+	EXPECT_EQ(1ULL, s1.ticks - s0.ticks);
+	EXPECT_EQ(s0.drains, s1.drains);
+
+	/* a stream that has its area */
+	OPEN_STREAM(SPEC(",log_samples=4"), 4);
+	ASSERT_EQ(0, stream_enable(s));
+	ASSERT_EQ(0, nic_advance(PERIOD + 64));
+	drain_wait();
+	EXPECT_LT(0, read_records(s, self->r, true));
+	ASSERT_EQ(0, pmu_aux_stats(PMU, &s0));
+	EXPECT_EQ(s1.no_area, s0.no_area);
+	EXPECT_LT(s1.drains, s0.drains);
+}
+
+/*
  * Each commit pairs the device clock with the event's clock
  * (upmu_aux_dev_time()).  On the realtime sim clock device ns run with
  * CLOCK_MONOTONIC, so with the event on that clock every pair must give

@@ -294,21 +294,25 @@ void cpu_unpin(struct cpu_pin *p)
 
 int pmu_aux_stats(const char *pmu, struct pmu_aux_stats *st)
 {
-	char path[256], buf[256];
-	unsigned long long v[5];
+	char path[256], buf[512];
+	unsigned long long v[8];
 	int ret;
 
 	snprintf(path, sizeof(path), "/sys/kernel/debug/upmu/%s/aux_stats", pmu);
 	ret = read_str(path, buf, sizeof(buf));
 	if (ret)
 		return ret;
-	if (sscanf(buf, "drains %llu commits %llu bytes %llu commit_ns %llu max_ns %llu",
-		   &v[0], &v[1], &v[2], &v[3], &v[4]) != 5)
+	if (sscanf(buf, "drains %llu commits %llu bytes %llu commit_ns %llu max_ns %llu "
+		   "ticks %llu no_area %llu budget %llu",
+		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
 		return -EINVAL;
 	st->drains = v[0];
 	st->commits = v[1];
 	st->bytes = v[2];
 	st->commit_ns = v[3];
 	st->max_ns = v[4];
+	st->ticks = v[5];
+	st->no_area = v[6];
+	st->budget = v[7];
 	return 0;
 }

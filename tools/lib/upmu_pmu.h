@@ -84,7 +84,7 @@ void cpu_unpin(struct cpu_pin *p);
  * Documentation/upmu-core.rst); 0 or -errno (-EINVAL: not that format).
  */
 struct pmu_aux_stats {
-	uint64_t drains, commits, bytes, commit_ns, max_ns;
+	uint64_t drains, commits, bytes, commit_ns, max_ns, ticks, no_area, budget;
 };
 int pmu_aux_stats(const char *pmu, struct pmu_aux_stats *st);
 
