@@ -251,20 +251,58 @@ static void icx_write_ctl(struct upmu_pmu *upmu, struct perf_event *event,
 }
 
 /*
- * The control, and on a CHA its filter: the thread ID the event's
- * filter_tid names when tid_en is set (upstream's icx_cha_hw_config).
+ * A CHA has one filter0 for all its counters: an event with tid_en needs
+ * it set to its filter_tid.  Claimed like a counter (upmu_sched.priv),
+ * by the events with tid_en only, so that two that need different
+ * threads are never on a box together (perf multiplexes them, or refuses
+ * such a group) and an event without tid_en never touches it.
+ */
+enum { ICX_PRIV_TID, ICX_PRIV_TID_USERS };
+
+static bool icx_tid_en(struct upmu_pmu *upmu, struct perf_event *event)
+{
+	return icx_id(upmu)->type->filter && (event->attr.config & ICX_CTL_TID_EN);
+}
+
+static int icx_get_idx(struct upmu_pmu *upmu, struct upmu_sched *s,
+		       struct perf_event *event)
+{
+	u64 tid = FIELD_GET(ICX_CHA_FILTER_TID, event->attr.config1);
+	int idx = upmu_sched_alloc(upmu, s, icx_constraint(upmu, event));
+
+	if (idx < 0 || !icx_tid_en(upmu, event))
+		return idx;
+	if (s->priv[ICX_PRIV_TID_USERS] && s->priv[ICX_PRIV_TID] != tid) {
+		if (!s->box)
+			upmu_why(upmu, "filter_tid %#llx next to %#llx in one group",
+				 tid, s->priv[ICX_PRIV_TID]);
+		return -EINVAL;
+	}
+	s->priv[ICX_PRIV_TID] = tid;
+	s->priv[ICX_PRIV_TID_USERS]++;
+	return idx;
+}
+
+static void icx_put_idx(struct upmu_pmu *upmu, struct upmu_sched *s,
+			struct perf_event *event)
+{
+	if (icx_tid_en(upmu, event))
+		s->priv[ICX_PRIV_TID_USERS]--;
+}
+
+/*
+ * The control, and on a CHA for an event with tid_en its filter: the
+ * thread its filter_tid names (upstream's icx_cha_hw_config writes
+ * filter0 only for such an event too).
  */
 static void icx_config(struct upmu_pmu *upmu, struct perf_event *event)
 {
 	const struct icx_type *type = icx_id(upmu)->type;
 	struct upmu_box *box = upmu_event_box(upmu, event);
-	u64 tid = 0;
 
-	if (type->filter) {
-		if (event->attr.config & ICX_CTL_TID_EN)
-			tid = FIELD_GET(ICX_CHA_FILTER_TID, event->attr.config1);
-		upmu_wr32(box->regs, icx_off(upmu, box, type->filter), tid);
-	}
+	if (icx_tid_en(upmu, event))
+		upmu_wr32(box->regs, icx_off(upmu, box, type->filter),
+			  FIELD_GET(ICX_CHA_FILTER_TID, event->attr.config1));
 	icx_write_ctl(upmu, event, false);
 	/* the core reads the counter there (no &upmu_hw_ops.read) */
 	event->hw.event_base = icx_off(upmu, box, type->ctr + 8 * event->hw.idx);
@@ -286,6 +324,8 @@ static void icx_stop(struct upmu_pmu *upmu, struct perf_event *event)
 /* The general counters of every kind */
 static const struct upmu_hw_ops icx_ops = {
 	.constraint	= icx_constraint,
+	.get_idx	= icx_get_idx,
+	.put_idx	= icx_put_idx,
 	.check_id	= icx_any_id,
 	.enable		= icx_enable,
 	.disable	= icx_disable,

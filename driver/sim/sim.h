@@ -111,6 +111,8 @@ enum sim_load_class {
  *	      pulls away once before the write is committed
  * @code: soc=icx: a CPU's read (no rc or to_rc) fetches code (CRD), not
  *	  data (DRD)
+ * @tid: soc=icx: the thread of a CPU's access (tid=, 0-1023), which a CHA
+ *	 counter with tid_en matches against its filter0
  * @lat_cycles: @lat_ns in fabric cycles (set on delivery)
  * @flow: a flow's, delivered over the time a block catches up on, not
  *	  at one point of it (an inject's)
@@ -140,6 +142,7 @@ struct sim_txn {
 	u32 walk_lat_ns;
 	u8 lost_fwd;
 	u8 code;
+	u16 tid;
 	u64 lat_cycles;
 	u8 flow;
 	void *plan;
@@ -383,7 +386,7 @@ struct sim_icx_thr {
  * @ctl: counter controls (an IMC's fixed counter's last)
  * @ctr: counters
  * @thr: their threshold state
- * @filter: CHA filter0 (kept, not applied)
+ * @filter: CHA filter0: the thread a counter with tid_en counts (TID)
  * @on: bit i set while ctl[i] enables its counter: traffic and cycles
  *	skip a box without one (a disabled counter neither counts nor
  *	keeps threshold state: enabling it writes its control, which
@@ -753,6 +756,7 @@ struct sim_block_type {
 #define SIM_HAS_IOMMU	BIT(3)	/* iotlb_miss=, page=, walk=, walk_lat= */
 #define SIM_HAS_LOST_FWD	BIT(4)	/* lost_fwd= */
 #define SIM_HAS_CODE	BIT(5)	/* code= */
+#define SIM_HAS_TID	BIT(6)	/* tid= */
 
 #define SIM_MAX_BLOCK_TYPES	8
 

@@ -7,7 +7,8 @@
  *		 (and rc=, rp=, bdf= for PCIe initiators, gpu= for GPUs;
  *		 stack=, part=, to_stack=, to_part= are rc=, rp=, to_rc=,
  *		 to_rp= by Ice Lake-X's names; code=1, Ice Lake-X only: a
- *		 CPU's read fetches code)
+ *		 CPU's read fetches code; tid=N, Ice Lake-X only: a CPU's
+ *		 access comes from thread N, for the CHA's filter0)
  *   flows    rw "add id=1 rate=<txn/s> <txn keys>" | "stop id=1" | "del id=1" | "clear"
  *		 read: one line per flow with the transactions delivered so far
  *   clock    rw "realtime" | "manual"
@@ -69,6 +70,7 @@ struct sim_req {
 	bool has_iommu;
 	bool has_lost_fwd;
 	bool has_code;
+	bool has_tid;
 	unsigned int nr_keys;
 };
 
@@ -126,12 +128,13 @@ static int sim_txn_resolve(struct sim_dev *sd, struct sim_req *r)
 		  (r->has_to_rp ? SIM_HAS_TO_RP : 0) |
 		  (r->has_iommu ? SIM_HAS_IOMMU : 0) |
 		  (r->has_lost_fwd ? SIM_HAS_LOST_FWD : 0) |
-		  (r->has_code ? SIM_HAS_CODE : 0);
+		  (r->has_code ? SIM_HAS_CODE : 0) |
+		  (r->has_tid ? SIM_HAS_TID : 0);
 
 	if (type)
 		return type->resolve(sd, &r->txn, has);
-	/* the Tegra410 has no IOMMU, snoop-conflict or code-read model */
-	if (r->has_iommu || r->has_lost_fwd || r->has_code)
+	/* the Tegra410 has no IOMMU, snoop-conflict, code-read or TID model */
+	if (r->has_iommu || r->has_lost_fwd || r->has_code || r->has_tid)
 		return -EINVAL;
 	return sim_pcie_resolve(sd, &r->txn, r->has_rp, r->has_bdf, r->has_to_rp);
 }
@@ -191,6 +194,8 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 			ret = kstrtou8(val, 0, &r->txn.lost_fwd), r->has_lost_fwd = true;
 		else if (!strcmp(tok, "code"))
 			ret = kstrtou8(val, 0, &r->txn.code), r->has_code = true;
+		else if (!strcmp(tok, "tid"))
+			ret = kstrtou16(val, 0, &r->txn.tid), r->has_tid = true;
 		else if (!strcmp(tok, "size"))
 			ret = kstrtou32(val, 0, &r->txn.size);
 		else if (!strcmp(tok, "lat"))
@@ -212,6 +217,7 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 	/* count is bounded so that size * count cannot overflow a counter step */
 	if (r->txn.socket >= sd->nr_sockets || r->txn.hit > 1 ||
 	    r->txn.iotlb_miss > 1 || r->txn.walk > SIM_MAX_WALK || r->txn.code > 1 ||
+	    r->txn.tid > 1023 ||
 	    !r->txn.size || r->txn.size > 4096 || r->txn.count > SIM_MAX_COUNT)
 		return -EINVAL;
 	/* A PCIe requester is a local non-CPU source. */

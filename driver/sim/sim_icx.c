@@ -984,8 +984,9 @@ static int sim_icx_resolve(struct sim_dev *sd, struct sim_txn *t, u32 has)
 	    (t->op != SIM_OP_RD && t->op != SIM_OP_WR) ||
 	    sim_icx_mem_resolve(sd, t))
 		return -EINVAL;
-	/* a code read is a CPU's read */
-	if (t->code && (!sim_icx_cpu_txn(t) || t->op != SIM_OP_RD))
+	/* a code read is a CPU's read; only a core's request has a thread */
+	if ((t->code && (!sim_icx_cpu_txn(t) || t->op != SIM_OP_RD)) ||
+	    ((has & SIM_HAS_TID) && !sim_icx_cpu_txn(t)))
 		return -EINVAL;
 	if (t->to_rc != SIM_NO_RC) {
 		if (t->to_rc >= ICX_NR_STACKS || t->src == SIM_SRC_LOC_NONCPU)

@@ -42,8 +42,9 @@
  * UPI 0x01) advance once per cycle of the clock (clock_mhz); the links
  * never enter L1 (L1_POWER_CYCLES, 0x21, stays 0).  A TOR umask of all
  * opcodes (UNC_CHA_TOR_INSERTS.IA, .IO, ..._MISS) counts nothing: the
- * opcode is matched exactly.  Other events and
- * the CHA's filter count nothing or change nothing; a threshold (thresh,
+ * opcode is matched exactly.  A counter whose control has tid_en counts
+ * only a core's requests whose thread (tid=) is the CHA's filter0 TID, a
+ * device's never.  Other events count nothing; a threshold (thresh,
  * inv, edge) makes a counter count cycles (sim_icx_judge()).  The split
  * of lines over boxes is exact for traffic given in order (injects); the
  * sum over the boxes of a socket is exact for any traffic.  A delivery
@@ -112,8 +113,12 @@ static u32 icx_umask32(u64 ctl)
 	       FIELD_GET(ICX_CTL_UMASK_EXT, ctl) << 8;
 }
 
-/* Whether a 32-bit umask @um selects what @arg describes. */
-typedef bool (*icx_match_t)(u32 um, const void *arg);
+/*
+ * Whether counter control @ctl of @box (its 32-bit umask, on a CHA its
+ * filter) selects what @arg describes.
+ */
+typedef bool (*icx_match_t)(u64 ctl, const struct sim_icx_box *box,
+			    const void *arg);
 
 /**
  * struct icx_at - a batch, as the boxes see it
@@ -144,7 +149,7 @@ static void icx_box_count(struct sim_icx_box *box, u8 ev, icx_match_t match,
 
 		if (sim_icx_counting(box->box_ctl, ctl) &&
 		    FIELD_GET(ICX_CTL_EVENT, ctl) == ev &&
-		    (!match || match(icx_umask32(ctl), arg)))
+		    (!match || match(ctl, box, arg)))
 			sim_icx_count(&box->ctr[i], &box->thr[i],
 				      sim_icx_thresh(ctl, false), val, dur,
 				      at->t, at->cyc, at->rec);
@@ -220,31 +225,46 @@ void sim_icx_plan_apply(const struct sim_icx_plan *p, u64 n)
  * @opc: their opcode
  * @hit: they hit in the L3
  * @remote: their memory is the other socket's
+ * @tid: the thread of a core's request (tid=), or -1 for a device's
  */
 struct icx_lines {
 	u32 req;
 	u32 opc;
 	bool hit;
 	bool remote;
+	int tid;
 };
 
-static bool icx_tor_match(u32 um, const void *arg)
+/*
+ * A TOR event's umask selects requester, opcode, hit or miss, local or
+ * remote; with tid_en in the control, the CHA's filter0 selects the
+ * requesting thread too: a device's request, which has none, never
+ * matches.
+ */
+static bool icx_tor_match(u64 ctl, const struct sim_icx_box *box,
+			  const void *arg)
 {
 	const struct icx_lines *l = arg;
+	u32 um = icx_umask32(ctl);
 
+	if ((ctl & ICX_CTL_TID_EN) &&
+	    (l->tid < 0 || l->tid != FIELD_GET(ICX_CHA_FILTER_TID, box->filter)))
+		return false;
 	return (um & l->req) && FIELD_GET(ICX_TOR_OPC, um) == l->opc &&
 	       (um & (l->hit ? ICX_TOR_HIT : ICX_TOR_MISS)) &&
 	       (um & (l->remote ? ICX_TOR_REMOTE : ICX_TOR_LOCAL));
 }
 
-static bool icx_cas_match(u32 um, const void *arg)
+static bool icx_cas_match(u64 ctl, const struct sim_icx_box *box,
+			  const void *arg)
 {
-	return um & *(const u32 *)arg;
+	return icx_umask32(ctl) & *(const u32 *)arg;
 }
 
-static bool icx_flit_match(u32 um, const void *arg)
+static bool icx_flit_match(u64 ctl, const struct sim_icx_box *box,
+			   const void *arg)
 {
-	return um == *(const u32 *)arg;
+	return icx_umask32(ctl) == *(const u32 *)arg;
 }
 
 /*
@@ -396,7 +416,7 @@ void sim_icx_mem_deliver(struct sim_dev *sd, unsigned int s,
 	for (k = 0; s == t->socket && k < SIM_ICX_NR_LINES; k++) {
 		struct icx_lines l = { .req = cpu ? ICX_TOR_IA : ICX_TOR_IO,
 				       .opc = icx_opc[k], .hit = t->hit,
-				       .remote = remote };
+				       .remote = remote, .tid = cpu ? t->tid : -1 };
 
 		if (n[k])
 			icx_cha_lines(m, on[SIM_ICX_CHA], x->nr_chas, k, n[k],

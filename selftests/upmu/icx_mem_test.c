@@ -501,12 +501,112 @@ TEST_F(icx_mem, reserved_bits)
 	attr.config |= 1ULL << 32;
 	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, 0, -1));
 
-	/* tid_en with a thread: stored in filter0, counts as before */
-	fd = ev_open(CHA(1), IO_MISS_PCIRDCUR ",tid_en=1,filter_tid=0x3ff", 0, -1);
+	/*
+	 * tid_en with a thread: filter0 gets it, and the counter counts a
+	 * core's requests of that thread only (a device's have none)
+	 */
+	fd = ev_open(CHA(1), IA_MISS_DRD ",tid_en=1,filter_tid=0x3ff", 0, -1);
 	ASSERT_LE(0, fd) TH_LOG("%s", strerror(-fd));
-	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=16"));
+	ASSERT_EQ(0, inject("socket=0 op=rd size=64 count=16 tid=0x3ff"));
+	ASSERT_EQ(0, inject("socket=0 op=rd size=64 count=16 tid=5"));
 	EXPECT_EQ(2ULL, count_of(_metadata, fd));
 	close(fd);
+	fd = ev_open(CHA(1), IO_MISS_PCIRDCUR ",tid_en=1,filter_tid=0", 0, -1);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=16"));
+	EXPECT_EQ(0ULL, count_of(_metadata, fd));
+	close(fd);
+	EXPECT_EQ(-EINVAL, inject("socket=0 op=rd tid=1024"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 stack=0 op=rd tid=1"));
+}
+
+/* count, time enabled, time running */
+static int read_times(int fd, uint64_t v[3])
+{
+	return read(fd, v, 3 * sizeof(v[0])) == 3 * sizeof(v[0]) ? 0 : -1;
+}
+
+static int open_times(const char *pmu, const char *spec, int group)
+{
+	struct perf_event_attr attr;
+	int ret = pmu_attr(pmu, spec, &attr);
+
+	if (ret)
+		return ret;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return perf_open(&attr, -1, 0, group);
+}
+
+/*
+ * A CHA has one filter0.  An event without tid_en leaves it alone, so an
+ * event with tid_en next to it counts its own thread; two events that
+ * need different threads are one group never (EINVAL), and in different
+ * sessions take turns (perf multiplexes them): each counts its own
+ * thread's requests, all of a round's or none, never the other's.
+ * Traffic is dealt over the 8 CHAs: CHA 0 sees one line in eight.
+ */
+#define TID_ROUNDS	50
+
+TEST_F_TIMEOUT(icx_mem, tid_filter0_shared, 120)
+{
+	uint64_t va[3], vc[3], a0, c0, a1, c1, a2, c2;
+	bool ran_a = false, ran_c = false;
+	int a, b, c, lead, round;
+
+	a = open_times(CHA(0), IA_MISS_DRD ",tid_en=1,filter_tid=5", -1);
+	ASSERT_LE(0, a);
+	b = ev_open(CHA(0), IA_MISS_DRD, 0, -1);
+	ASSERT_LE(0, b);
+	ASSERT_EQ(0, inject("socket=0 op=rd size=64 count=80 tid=5"));
+	ASSERT_EQ(0, inject("socket=0 op=rd size=64 count=40 tid=7"));
+	ASSERT_EQ(0, read_times(a, va));
+	EXPECT_EQ(10ULL, va[0]);
+	EXPECT_EQ(15ULL, count_of(_metadata, b));
+	close(b);
+
+	lead = ev_open(CHA(0), IA_MISS_DRD ",tid_en=1,filter_tid=5", 0, -1);
+	ASSERT_LE(0, lead);
+	EXPECT_EQ(-EINVAL, ev_open(CHA(0), IA_HIT_DRD ",tid_en=1,filter_tid=7", 0, lead));
+	b = ev_open(CHA(0), IA_HIT_DRD ",tid_en=1,filter_tid=5", 0, lead);
+	EXPECT_LE(0, b);
+	close(b);
+	close(lead);
+
+	c = open_times(CHA(0), IA_MISS_DRD ",tid_en=1,filter_tid=7", -1);
+	ASSERT_LE(0, c) TH_LOG("another session's thread: %d", c);
+	for (round = 0; round < TID_ROUNDS && !(ran_a && ran_c); round++) {
+		ASSERT_EQ(0, read_times(a, va));
+		ASSERT_EQ(0, read_times(c, vc));
+		a0 = va[0];
+		c0 = vc[0];
+		ASSERT_EQ(0, inject("socket=0 op=rd size=64 count=8 tid=5"));
+		ASSERT_EQ(0, read_times(a, va));
+		ASSERT_EQ(0, read_times(c, vc));
+		a1 = va[0];
+		c1 = vc[0];
+		ASSERT_EQ(0, inject("socket=0 op=rd size=64 count=8 tid=7"));
+		ASSERT_EQ(0, read_times(a, va));
+		ASSERT_EQ(0, read_times(c, vc));
+		a2 = va[0];
+		c2 = vc[0];
+		ASSERT_EQ(c0, c1);
+		ASSERT_TRUE(a1 == a0 || a1 == a0 + 1) TH_LOG("a %llu -> %llu",
+			(unsigned long long)a0, (unsigned long long)a1);
+		ASSERT_EQ(a1, a2);
+		ASSERT_TRUE(c2 == c1 || c2 == c1 + 1) TH_LOG("c %llu -> %llu",
+			(unsigned long long)c1, (unsigned long long)c2);
+		ran_a |= a1 != a0;
+		ran_c |= c2 != c1;
+		usleep(2000);
+	}
+	EXPECT_TRUE(ran_a);
+	EXPECT_TRUE(ran_c);
+	ASSERT_EQ(0, read_times(a, va));
+	ASSERT_EQ(0, read_times(c, vc));
+	EXPECT_TRUE(va[2] < va[1] || vc[2] < vc[1]);
+	close(c);
+	close(a);
 }
 
 /* Memory only where there is some. */
