@@ -2,7 +2,10 @@
 # Count results in guest-suite.sh output.  Every "ok"/"not ok" line of a
 # program's TAP counts once; a program that exits non-zero, bails out,
 # or reports fewer results than its plan adds failures for what is
-# missing, so a crash is never a pass.
+# missing, so a crash is never a pass.  A program that ran and reported
+# nothing (no plan and no result, or a plan of none: "1..0") fails too:
+# it proved nothing.  Only "1..0 # SKIP REASON" (kselftest's
+# ksft_exit_skip(), exit status 0 or 4) skips a whole program, once.
 #
 #   awk -v expect="NAME..." -v times=FILE [-v tests=FILE] -f tap-summary.awk LOG
 #
@@ -48,8 +51,20 @@ function finish(name,   missing) {
 		failed += missing
 		pfail += missing
 	}
-	if (rc != 0 && !prog_failed && missing <= 0) {
+	if (skipwhy != "" && !seen && (rc == 0 || rc == 4)) {
+		printf "ok - %s # SKIP %s\n", name, skipwhy
+		skipped++
+		pskip++
+	} else if (rc != 0 && !prog_failed && missing <= 0) {
 		printf "not ok - %s: exited with %d\n", name, rc
+		failed++
+		pfail++
+	} else if (!seen && !plan) {
+		# exit status 0, yet nothing tested
+		if (planned)
+			printf "not ok - %s: a plan of no tests (1..0), no SKIP directive with a reason: it tested nothing\n", name
+		else
+			printf "not ok - %s: no plan and no result: it tested nothing\n", name
 		failed++
 		pfail++
 	}
@@ -58,7 +73,7 @@ function finish(name,   missing) {
 		printf "%s %d %d %d %s %s\n", name, ppass, pfail, pskip, secs, rc > times
 }
 /^=== upmu-test: / {
-	name = $3; plan = 0; seen = 0; prog_failed = 0; inprog = 1; last = ""
+	name = $3; plan = 0; planned = 0; skipwhy = ""; seen = 0; prog_failed = 0; inprog = 1; last = ""
 	ppass = pfail = pskip = 0
 	nkept = 0; after = -1
 	next
@@ -78,7 +93,18 @@ function finish(name,   missing) {
 	last = ""
 	next
 }
-/^1\.\.[0-9]+/ { if (!plan) plan = substr($1, 4) + 0; next }
+# the plan (the first one counts); "1..0 # SKIP REASON": it skips, and why
+/^1\.\.[0-9]+/ {
+	if (!planned) {
+		planned = 1
+		plan = substr($1, 4) + 0
+		if (plan == 0 && $0 ~ /^1\.\.0 +# SKIP +[^ ]/) {
+			skipwhy = $0
+			sub(/^1\.\.0 +# SKIP +/, "", skipwhy)
+		}
+	}
+	next
+}
 # what a result is about: its text after the number, without a directive
 /^(not )?ok [0-9]+/ {
 	last = $0
