@@ -194,6 +194,21 @@ time,cpu,event,sample_id,lost,first_id,last_id,note,port_rx_bytes.p0,port_tx_byt
 100.002500,0,upmu-nic-lost,,,,,"AUX area full (TRUNCATED) at offset 0x208, the stream stopped until perf re-enabled it",,,
 100.003100,0,upmu-nic-diag,24,,,,,32000,256,2500
 EOF
+# perf script's default fields: refused, with the -F it needs, nothing written
+run magic script > /dev/null
+if "$csv" < "$tmp/magic.script.out" > "$tmp/default.csv" 2> "$tmp/default.err"; then
+	not_ok "upmu-aux-csv: perf script's default fields refused (exit status 0)"
+elif [ -s "$tmp/default.csv" ] || ! grep -q -- "-F cpu,time,event,synth" "$tmp/default.err"; then
+	sed 's/^/#   /' "$tmp/default.csv" "$tmp/default.err" | head -n 10
+	not_ok "upmu-aux-csv: perf script's default fields refused, the -F it needs named, nothing written"
+else
+	ok "upmu-aux-csv: perf script's default fields refused, the -F it needs named, nothing written"
+fi
+if printf 'x\n' | "$csv" > /dev/null 2>&1; then
+	not_ok "upmu-aux-csv: input without upmu-nic events refused"
+else
+	ok "upmu-aux-csv: input without upmu-nic events refused"
+fi
 "$csv" -j < "$tmp/good.lines" > "$tmp/good.json"
 if python3 -c 'import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
