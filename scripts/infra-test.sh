@@ -94,7 +94,7 @@ lc_cases=(
 'cut here|[   20.000001] ---[ end trace 0000000000000000 ]---'
 )
 
-plan=$((40 + ${#lc_cases[@]}))
+plan=$((44 + ${#lc_cases[@]}))
 tap_plan $plan
 
 # summary LOG EXPECT: "PASSED FAILED SKIPPED" of tap-summary.awk, its
@@ -350,6 +350,13 @@ tap_check "loops: make soak's count under UPMU_SOAK=1" is "$(UPMU_SOAK=1 loops U
 tap_check "loops: a count in the environment wins" is "$(UPMU_SOAK=1 UPMU_T_N=7 loops UPMU_T_N 3 300)" 7
 tap_check "loops: a bad count stops the program" \
 	eval '! (UPMU_T_N=x loops UPMU_T_N 3 300 >/dev/null 2>&1)'
+
+# lib.sh: near() takes numbers only ("-", "e", "+" are no 0)
+tap_check "near: within the tolerance" near 104 100 0.05
+tap_check "near: outside it" eval '! near 106 100 0.05'
+tap_check "near: 0 is near 0, 2e2 near 200" eval 'near 0 0 0.1 && near 2e2 200 0.01'
+tap_check "near: \"-\", \"e\", \"+\", \"\" and \"1.2.3\" are not numbers" \
+	eval '! near - 0 0.1 && ! near e 0 0.1 && ! near + 0 0.1 && ! near "" 0 0.1 && ! near 1.2.3 0 1'
 
 # common.sh: the stock kernel is /boot's newest, with its own headers
 mkdir -p "$tmp/boot" "$tmp/modules/6.1.0-9-amd64/build" "$tmp/modules/6.1.0-10-amd64"

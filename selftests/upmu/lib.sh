@@ -116,7 +116,8 @@ is() { [ "$1" = "$2" ]; }
 # near GOT WANT TOL: GOT is a number within TOL * WANT of WANT
 near() {
 	awk -v g="$1" -v w="$2" -v t="$3" \
-		'BEGIN { exit !(g ~ /^[0-9.e+-]+$/ && g - w <= t * w && w - g <= t * w) }'
+		'BEGIN { exit !(g ~ /^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ &&
+				g - w <= t * w && w - g <= t * w) }'
 }
 # tap_expect NAME COND...: one TAP result; on failure, COND and the first
 # 30 lines of $TMP/$last and $TMP/$last.err (a tool's stdout and stderr)
