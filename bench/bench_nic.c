@@ -94,6 +94,8 @@ void section_pmuread(int cpu)
 	ratio = ratio_median(r[2].us, r[1].us);
 	printf("  %s: %.2fx a UCF read\n", r[2].name, ratio);
 	add_summary("NIC data-ID read / UCF read", ratio, "none (reported)", true, NULL);
+	ratio = ratio_median(r[2].us, r[0].us);
+	add_summary("own-CPU read, upmu_nic / software", ratio, "<= 1.3x", ratio <= 1.3, NULL);
 out:
 	close_readers(r, 3);
 }
