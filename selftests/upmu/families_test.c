@@ -241,7 +241,13 @@ TEST_F(family, reads_hotplug_and_socket_back)
 	}
 	ipis = call_ipis(2) - ipis;
 	EXPECT_EQ(0, wrong);
-	EXPECT_GT(NR_READS / 2, ipis) TH_LOG("%lld IPIs for %d reads", ipis, NR_READS);
+	/*
+	 * Read in place on the reader's CPU of the package: no IPI per read.
+	 * The VMs expedite RCU grace periods (rcupdate.rcu_expedited=1),
+	 * each a function-call IPI to every CPU: one or two of those may
+	 * fall in the reads' time, never one per read.
+	 */
+	EXPECT_GE(2, ipis) TH_LOG("%lld IPIs for %d reads", ipis, NR_READS);
 	ASSERT_EQ(0, run_on(0));
 	ASSERT_EQ(0, traffic(variant));
 	want += variant->per;
@@ -274,7 +280,8 @@ TEST_F(family, reads_hotplug_and_socket_back)
 	/*
 	 * With the whole socket offline nobody owns the PMU, and the perf
 	 * core takes the event off the last CPU: it keeps its count, and
-	 * its time enabled and running stop, equal.
+	 * its times enabled and running stop (apart by the time @busy made
+	 * perf multiplex it, if it did).
 	 */
 	ASSERT_EQ(0, cpu_set_online(3, false));
 	ASSERT_EQ(0, pmu_read(variant->pmu, "cpumask", buf, sizeof(buf)));
@@ -282,7 +289,11 @@ TEST_F(family, reads_hotplug_and_socket_back)
 	EXPECT_EQ(-EINVAL, pmu_open(variant->pmu, variant->event, -1));
 	ASSERT_EQ(0, read_timed(fd, off));
 	EXPECT_EQ(want, off[0]);
-	EXPECT_EQ(off[1], off[2]);
+	if (!variant->busy) {
+		EXPECT_EQ(off[1], off[2]);
+	} else {
+		EXPECT_LE(off[2], off[1]);
+	}
 	ASSERT_EQ(0, cpu_set_online(3, true));
 	EXPECT_EQ(3, pmu_cpu(variant->pmu));
 	ASSERT_EQ(0, cpu_set_online(2, true));
