@@ -17,6 +17,9 @@
 
 #include "upmu.h"
 
+/* What a timed-out command's input is kept of: the header, an ID or two */
+#define NIC_STUCK_IN_LEN	0x40
+
 struct device;
 struct upmu_nic_fwctl;
 struct nic_pmu;
@@ -37,6 +40,12 @@ struct nic_stream;
  * @fwctl: the PF's fwctl device, or NULL
  * @pmu: the NIC's perf PMU, if this PF registered it
  * @node: in the list of bound PFs the PMUs move between
+ * @stuck: a command timed out and still holds the mailbox: the firmware
+ *	   may yet run it (under @cmd_lock, as are the three below)
+ * @stuck_in: its input, up to NIC_STUCK_IN_LEN bytes: what its late
+ *	      completion is undone with (nic_cmd_reconcile())
+ * @cmd_timeouts: commands that timed out (the PF's health events)
+ * @cmd_late: those that completed after all, and were reconciled
  */
 struct upmu_nic_pf {
 	struct device *dev;
@@ -51,6 +60,10 @@ struct upmu_nic_pf {
 	struct upmu_nic_fwctl *fwctl;
 	struct nic_pmu *pmu;
 	struct list_head node;
+	bool stuck;
+	u8 stuck_in[NIC_STUCK_IN_LEN];
+	unsigned int cmd_timeouts;
+	unsigned int cmd_late;
 };
 
 int upmu_nic_cmd_exec(struct upmu_nic_pf *pf, const void *in, size_t in_len,

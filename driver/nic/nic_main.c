@@ -30,9 +30,12 @@
  * the doorbell write returns; firmware takes micro- to milliseconds, and
  * mlx5 allows far longer for commands this driver never sends.  The wait
  * holds up removal of the device (fwctl_unregister() waits for running
- * RPCs), so it is bounded.
+ * RPCs), so it is bounded: 2 s by default, 1 ms to 60 s (the tests make
+ * it short, to time many commands out).
  */
-#define NIC_CMD_TIMEOUT_US	(2 * USEC_PER_SEC)
+static unsigned int cmd_timeout_ms = 2000;
+module_param(cmd_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(cmd_timeout_ms, "how long a firmware command may run, ms (1-60000)");
 #define NIC_CMD_POLL_US		20
 
 /*
@@ -84,6 +87,123 @@ static int nic_delivery_errno(u32 delivery)
 	}
 }
 
+/*
+ * One command in the mailbox, with @pf->cmd_lock held and no command
+ * holding it.  One that does not complete in time keeps the mailbox: it
+ * is @pf->stuck until the firmware completes it (nic_cmd_reconcile()).
+ */
+static int nic_cmd_run(struct upmu_nic_pf *pf, const void *in, size_t in_len,
+		       void *out, size_t out_len)
+{
+	u32 timeout_ms = clamp(READ_ONCE(cmd_timeout_ms), 1U, 60U * MSEC_PER_SEC);
+	u16 opcode = nic_get(in, NIC_HDR_OPCODE);
+	u32 status, len;
+	int ret;
+
+	lockdep_assert_held(&pf->cmd_lock);
+	status = upmu_rd32(&pf->regs, NIC_REG_CMD_STATUS);
+	if (status & NIC_CMD_STATUS_BUSY)
+		return -EBUSY;		/* not ours: nothing to reconcile */
+	nic_mbox_write(pf, NIC_INBOX, in, in_len);
+	upmu_wr32(&pf->regs, NIC_REG_CMD_IN_LEN, in_len);
+	upmu_wr32(&pf->regs, NIC_REG_CMD_OUT_LEN, out_len);
+	upmu_wr32(&pf->regs, NIC_REG_CMD_DOORBELL, NIC_DOORBELL_GO);
+
+	ret = read_poll_timeout(upmu_rd32, status,
+				!(status & NIC_CMD_STATUS_BUSY),
+				NIC_CMD_POLL_US, timeout_ms * USEC_PER_MSEC, false,
+				&pf->regs, NIC_REG_CMD_STATUS);
+	if (ret) {
+		/*
+		 * As mlx5 treats a command timeout: a health event of the
+		 * PF, not a command that never was.  The firmware may still
+		 * run it; what it then does is undone before the next command
+		 * (its caller was told it failed).
+		 */
+		pf->stuck = true;
+		memset(pf->stuck_in, 0, sizeof(pf->stuck_in));
+		memcpy(pf->stuck_in, in, min_t(size_t, in_len, sizeof(pf->stuck_in)));
+		pf->cmd_timeouts++;
+		dev_err_ratelimited(pf->dev,
+				    "command 0x%x timed out after %u ms: health event, the mailbox is held until the firmware completes it\n",
+				    opcode, timeout_ms);
+		return ret;
+	}
+	ret = nic_delivery_errno(NIC_CMD_STATUS_DELIVERY(status));
+	if (ret) {
+		dev_err_ratelimited(pf->dev,
+				    "command 0x%x not delivered: delivery status 0x%x\n",
+				    opcode, NIC_CMD_STATUS_DELIVERY(status));
+		return ret;
+	}
+	len = upmu_rd32(&pf->regs, NIC_REG_CMD_OUT_LEN);
+	if (len < NIC_HDR_OUT_LEN) {
+		dev_err_ratelimited(pf->dev,
+				    "command 0x%x: output of %u bytes has no header\n",
+				    opcode, len);
+		return -EPROTO;
+	}
+	len = min(len, pf->outbox_size);
+	nic_mbox_read(pf, NIC_OUTBOX, out, min_t(size_t, len, out_len));
+	return len;
+}
+
+/*
+ * The command that timed out (@pf->stuck) has completed after all: the
+ * firmware did what it asked, which its caller was told had failed.
+ * Undo what would otherwise leak or lock others out: a user context it
+ * created (64 such exhaust a PF), the diagnostic engine's ownership it
+ * took (for the kernel or a fwctl user, who then holds it untracked).
+ * Other commands' effects stand (said in the log).  With @pf->cmd_lock
+ * held.  Return: 0, -EBUSY while the firmware still runs it, or the undo
+ * command's -errno.
+ */
+static int nic_cmd_reconcile(struct upmu_nic_pf *pf)
+{
+	u16 opcode = nic_get(pf->stuck_in, NIC_HDR_OPCODE);
+	u16 op_mod = nic_get(pf->stuck_in, NIC_HDR_OP_MOD);
+	u32 out[NIC_STUCK_IN_LEN / 4] = {}, undo[NIC_STUCK_IN_LEN / 4] = {};
+	u32 ack[NIC_HDR_OUT_LEN / 4];
+	u32 status, len;
+	int ret;
+
+	status = upmu_rd32(&pf->regs, NIC_REG_CMD_STATUS);
+	if (status & NIC_CMD_STATUS_BUSY)
+		return -EBUSY;
+	pf->stuck = false;
+	pf->cmd_late++;
+	len = upmu_rd32(&pf->regs, NIC_REG_CMD_OUT_LEN);
+	if (NIC_CMD_STATUS_DELIVERY(status) != NIC_DELIVERY_OK ||
+	    len < NIC_HDR_OUT_LEN)
+		return 0;	/* it never ran */
+	nic_mbox_read(pf, NIC_OUTBOX, out, min_t(size_t, len, sizeof(out)));
+	if (nic_get(out, NIC_HDR_STATUS) != NIC_STAT_OK)
+		return 0;	/* it failed: nothing to undo */
+
+	if (opcode == NIC_OP_CREATE_UCTX) {
+		nic_set(undo, NIC_HDR_OPCODE, NIC_OP_DESTROY_UCTX);
+		nic_set(undo, NIC_DESTROY_UCTX_UID,
+			nic_get(out, NIC_CREATE_UCTX_OUT_UID));
+		len = NIC_DESTROY_UCTX_IN_LEN;
+	} else if (opcode == NIC_OP_EXT_OWNERSHIP && op_mod == NIC_OWN_TAKE) {
+		/* released by whoever took it: the same uid */
+		memcpy(undo, pf->stuck_in, NIC_HDR_IN_LEN);
+		nic_set(undo, NIC_HDR_OP_MOD, NIC_OWN_RELEASE);
+		len = NIC_HDR_IN_LEN;
+	} else {
+		dev_info_ratelimited(pf->dev,
+				     "command 0x%x completed after its timeout: its effect stands\n",
+				     opcode);
+		return 0;
+	}
+	ret = nic_cmd_run(pf, undo, len, ack, sizeof(ack));
+	dev_warn_ratelimited(pf->dev,
+			     "command 0x%x completed after its timeout: undone by 0x%x (%d, status 0x%x)\n",
+			     opcode, nic_get(undo, NIC_HDR_OPCODE), ret,
+			     ret < 0 ? 0 : nic_get(ack, NIC_HDR_STATUS));
+	return ret < 0 ? ret : 0;
+}
+
 /**
  * upmu_nic_cmd_exec() - run one firmware command
  * @pf: the PF whose mailbox runs it
@@ -95,7 +215,9 @@ static int nic_delivery_errno(u32 delivery)
  *
  * Commands of a PF run one at a time.  A command that reached the
  * firmware is a success here whatever its outcome: the status and
- * syndrome of @out say whether the firmware executed it.
+ * syndrome of @out say whether the firmware executed it.  One that timed
+ * out holds the mailbox until the firmware completes it; the first
+ * command after that undoes what it did (nic_cmd_reconcile()).
  *
  * Return: the length of the output the firmware produced (which may be
  * more than @out_len; only @out_len bytes are copied), or -EMSGSIZE when
@@ -107,55 +229,19 @@ static int nic_delivery_errno(u32 delivery)
 int upmu_nic_cmd_exec(struct upmu_nic_pf *pf, const void *in, size_t in_len,
 		      void *out, size_t out_len)
 {
-	u32 status, len;
-	u16 opcode;
-	int ret;
+	int ret = 0;
 
 	if (in_len < NIC_HDR_IN_LEN || in_len > pf->inbox_size ||
 	    out_len < NIC_HDR_OUT_LEN)
 		return -EMSGSIZE;
-	opcode = nic_get(in, NIC_HDR_OPCODE);
 	out_len = min_t(size_t, out_len, pf->outbox_size);
 
 	mutex_lock(&pf->cmd_lock);
-	status = upmu_rd32(&pf->regs, NIC_REG_CMD_STATUS);
-	if (status & NIC_CMD_STATUS_BUSY) {
-		/* an earlier command timed out and still owns the mailbox */
-		ret = -EBUSY;
-		goto unlock;
-	}
-	nic_mbox_write(pf, NIC_INBOX, in, in_len);
-	upmu_wr32(&pf->regs, NIC_REG_CMD_IN_LEN, in_len);
-	upmu_wr32(&pf->regs, NIC_REG_CMD_OUT_LEN, out_len);
-	upmu_wr32(&pf->regs, NIC_REG_CMD_DOORBELL, NIC_DOORBELL_GO);
-
-	ret = read_poll_timeout(upmu_rd32, status,
-				!(status & NIC_CMD_STATUS_BUSY),
-				NIC_CMD_POLL_US, NIC_CMD_TIMEOUT_US, false,
-				&pf->regs, NIC_REG_CMD_STATUS);
-	if (ret) {
-		dev_err_ratelimited(pf->dev, "command 0x%x timed out\n", opcode);
-		goto unlock;
-	}
-	ret = nic_delivery_errno(NIC_CMD_STATUS_DELIVERY(status));
-	if (ret) {
-		dev_err_ratelimited(pf->dev,
-				    "command 0x%x not delivered: delivery status 0x%x\n",
-				    opcode, NIC_CMD_STATUS_DELIVERY(status));
-		goto unlock;
-	}
-	len = upmu_rd32(&pf->regs, NIC_REG_CMD_OUT_LEN);
-	if (len < NIC_HDR_OUT_LEN) {
-		dev_err_ratelimited(pf->dev,
-				    "command 0x%x: output of %u bytes has no header\n",
-				    opcode, len);
-		ret = -EPROTO;
-		goto unlock;
-	}
-	len = min(len, pf->outbox_size);
-	nic_mbox_read(pf, NIC_OUTBOX, out, min_t(size_t, len, out_len));
-	ret = len;
-unlock:
+	/* an earlier command timed out: done since? then undo it first */
+	if (pf->stuck)
+		ret = nic_cmd_reconcile(pf);
+	if (!ret)
+		ret = nic_cmd_run(pf, in, in_len, out, out_len);
 	mutex_unlock(&pf->cmd_lock);
 	return ret;
 }
@@ -349,9 +435,33 @@ static ssize_t serial_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(serial);
 
+/*
+ * The PF's command health: commands that timed out, and those of them
+ * that completed later and were reconciled.
+ */
+static ssize_t cmd_timeouts_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct upmu_nic_pf *pf = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(pf->cmd_timeouts));
+}
+static DEVICE_ATTR_RO(cmd_timeouts);
+
+static ssize_t cmd_late_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	struct upmu_nic_pf *pf = dev_get_drvdata(dev);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(pf->cmd_late));
+}
+static DEVICE_ATTR_RO(cmd_late);
+
 static struct attribute *nic_attrs[] = {
 	&dev_attr_pf.attr,
 	&dev_attr_serial.attr,
+	&dev_attr_cmd_timeouts.attr,
+	&dev_attr_cmd_late.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(nic);

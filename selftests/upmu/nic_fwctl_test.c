@@ -1194,6 +1194,72 @@ TEST_F(nic, mailbox_faults)
 	free(out);
 }
 
+#define CMD_TIMEOUT_MS	"/sys/module/upmu_nic/parameters/cmd_timeout_ms"
+/* NIC_SERIAL_BASE + SIM_ID: the NIC's PMU, through PF 0 */
+#define NIC_PMU		"upmu_nic_4e1c0015"
+
+/* PF @pf's counter @file (cmd_timeouts, cmd_late), or ~0 */
+static uint64_t pf_health(int pf, const char *file)
+{
+	char name[64], path[PATH_MAX];
+	uint64_t v = ~0ULL;
+
+	if (!fwctl_find(SIM_ID, pf, name, sizeof(name))) {
+		snprintf(path, sizeof(path), FWCTL_CLASS "/%s/device/%s", name, file);
+		read_u64(path, &v);
+	}
+	return v;
+}
+
+/*
+ * A command that times out is a health event of its PF (cmd_timeouts);
+ * when the firmware completes it later after all, the next command first
+ * undoes what it did (cmd_late), since its caller was told it failed: a
+ * user context of a late CREATE_UCTX (64 would exhaust the PF: no file
+ * could open), the engine's ownership of a late TAKE (held by nobody who
+ * knows, the engine would be locked to every fwctl user).  The driver's
+ * command timeout is made 20 ms for this.
+ */
+TEST_F_TIMEOUT(nic, late_completions_undone, 300)
+{
+	uint64_t t0 = pf_health(0, "cmd_timeouts"), l0 = pf_health(0, "cmd_late");
+	char old[32];
+	long prev;
+	int i, fd;
+
+	NEED_FWCTL();
+	ASSERT_EQ(0, read_str(CMD_TIMEOUT_MS, old, sizeof(old)));
+	ASSERT_EQ(0, write_str(CMD_TIMEOUT_MS, "20"));
+	for (i = 0; i < 64; i++) {
+		ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/cmd_fault", "0 hang"));
+		fd = fw_open(0);
+		EXPECT_EQ(-ETIMEDOUT, fd) TH_LOG("open %d", i);
+		if (fd >= 0)
+			close(fd);
+		/* the firmware makes the user context, late */
+		ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/cmd_fault", "0 release"));
+	}
+	fd = fw_open(0);
+	EXPECT_LE(0, fd) TH_LOG("after 64 late user contexts: %d", fd);
+	EXPECT_EQ(64ULL, pf_health(0, "cmd_timeouts") - t0);
+	EXPECT_EQ(64ULL, pf_health(0, "cmd_late") - l0);
+
+	/* the kernel's TAKE, for a perf event of the NIC's PMU, late */
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/cmd_fault", "0 hang"));
+	EXPECT_EQ(-ETIMEDOUT, pmu_open(NIC_PMU, "port_rx_bytes,port=0", -1));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "nic/cmd_fault", "0 release"));
+	/* a fwctl user takes the engine: nobody holds it */
+	if (fd >= 0) {
+		EXPECT_EQ(0, own(fd, NIC_OWN_TAKE, false, &prev));
+		EXPECT_EQ(-1, prev);
+		EXPECT_EQ(0, own(fd, NIC_OWN_RELEASE, false, &prev));
+		close(fd);
+	}
+	EXPECT_EQ(65ULL, pf_health(0, "cmd_timeouts") - t0);
+	EXPECT_EQ(65ULL, pf_health(0, "cmd_late") - l0);
+	EXPECT_EQ(0, write_str(CMD_TIMEOUT_MS, old));
+}
+
 /*
  * del_device with files open: afterwards every ioctl is ENODEV, closing
  * is fine; RPCs running while the NIC goes end cleanly.
