@@ -10,6 +10,7 @@
  * caller claims, as mlx5_fwctl does: see nic_fwctl_rules[].
  */
 
+#include <linux/bsearch.h>
 #include <linux/fwctl.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -76,6 +77,127 @@ static const struct nic_fwctl_rule {
 	{ NIC_OP_EXT_RESTART,			FWCTL_RPC_DEBUG_WRITE },
 };
 
+/*
+ * What upstream's mlx5_fwctl (drivers/fwctl/mlx5/main.c,
+ * mlx5ctl_validate_rpc()) passes to the firmware besides the commands
+ * above, with the same least scope: a client such as mlx5ctl that sends
+ * them gets the firmware's answer (this one says BAD_OP for what it does
+ * not implement), not the driver's EBADMSG.  Opcodes of the mlx5 PRM
+ * (include/linux/mlx5/mlx5_ifc.h), sorted.
+ */
+/* configuration and capability queries: any scope */
+static const u16 nic_mlx5_any_scope[] = {
+	0x100,	/* QUERY_HCA_CAP (also above) */
+	0x101,	/* QUERY_ADAPTER (also above) */
+	0x109,	/* SET_HCA_CAP */
+	0x10e,	/* QUERY_OTHER_HCA_CAP */
+	0x731,	/* DELEGATE_VHCA_MANAGEMENT */
+	0x740,	/* QUERY_ESW_FUNCTIONS */
+	0x760,	/* QUERY_ROCE_ADDRESS */
+	0x762,	/* QUERY_HCA_VPORT_CONTEXT */
+	0x823,	/* MODIFY_CONG_STATUS */
+	0xb22,	/* QUERY_VUID */
+	0xb2e,	/* POSTPONE_CONNECTED_QP_TIMEOUT */
+};
+
+/* queries of objects and state: DEBUG_READ_ONLY */
+static const u16 nic_mlx5_read_only[] = {
+	0x107,	/* QUERY_PAGES */
+	0x10a,	/* QUERY_ISSI */
+	0x10c,	/* QUERY_DRIVER_VERSION */
+	0x111,	/* QUERY_SF_PARTITION */
+	0x117,	/* QUERY_VHCA_MIGRATION_STATE */
+	0x201,	/* QUERY_MKEY */
+	0x203,	/* QUERY_SPECIAL_CONTEXTS */
+	0x303,	/* QUERY_EQ */
+	0x402,	/* QUERY_CQ */
+	0x50b,	/* QUERY_QP */
+	0x512,	/* QUERY_RDB */
+	0x602,	/* QUERY_PSV */
+	0x702,	/* QUERY_SRQ */
+	0x707,	/* QUERY_XRC_SRQ */
+	0x713,	/* QUERY_DCT */
+	0x716,	/* QUERY_DC_CNAK_TRACE */
+	0x719,	/* QUERY_XRQ */
+	0x722,	/* QUERY_NVMF_BACKEND_CONTROLLER */
+	0x725,	/* QUERY_XRQ_DC_PARAMS_ENTRY */
+	0x727,	/* QUERY_XRQ_ERROR_PARAMS */
+	0x728,	/* QUERY_NVMF_NAMESPACE_CONTEXT */
+	0x730,	/* QUERY_ADJACENT_FUNCTIONS_ID */
+	0x732,	/* QUERY_DELEGATED_VHCA */
+	0x750,	/* QUERY_VPORT_STATE */
+	0x752,	/* QUERY_ESW_VPORT_CONTEXT */
+	0x754,	/* QUERY_NIC_VPORT_CONTEXT */
+	0x764,	/* QUERY_HCA_VPORT_GID */
+	0x765,	/* QUERY_HCA_VPORT_PKEY */
+	0x76f,	/* QUERY_VNIC_ENV */
+	0x770,	/* QUERY_VPORT_COUNTER */
+	0x773,	/* QUERY_Q_COUNTER */
+	0x781,	/* QUERY_RATE_LIMIT */
+	0x784,	/* QUERY_SCHEDULING_ELEMENT */
+	0x80b,	/* QUERY_MAD_DEMUX */
+	0x80d,	/* NOP */
+	0x813,	/* QUERY_BURST_SIZE */
+	0x819,	/* QUERY_DIAGNOSTIC_PARAMS (also above) */
+	0x821,	/* QUERY_DIAGNOSTIC_COUNTERS (also above) */
+	0x822,	/* QUERY_CONG_STATUS */
+	0x824,	/* QUERY_CONG_PARAMS */
+	0x826,	/* QUERY_CONG_STATISTICS */
+	0x82a,	/* QUERY_L2_TABLE_ENTRY */
+	0x831,	/* QUERY_WOL_ROL */
+	0x842,	/* QUERY_LAG */
+	0x903,	/* QUERY_TIR */
+	0x907,	/* QUERY_SQ */
+	0x90b,	/* QUERY_RQ */
+	0x90f,	/* QUERY_RMP */
+	0x911,	/* QUERY_DELAY_DROP_PARAMS */
+	0x915,	/* QUERY_TIS */
+	0x919,	/* QUERY_RQT */
+	0x932,	/* QUERY_FLOW_TABLE */
+	0x935,	/* QUERY_FLOW_GROUP */
+	0x937,	/* QUERY_FLOW_TABLE_ENTRY */
+	0x93b,	/* QUERY_FLOW_COUNTER */
+	0x93f,	/* QUERY_PACKET_REFORMAT_CONTEXT */
+	0x942,	/* QUERY_MODIFY_HEADER_CONTEXT */
+	0x962,	/* FPGA_QUERY_QP */
+	0x964,	/* FPGA_QUERY_QP_COUNTERS */
+	0x971,	/* QUERY_AFU */
+	0x981,	/* QUERY_CAPI_PEC */
+	0xa02,	/* QUERY_GENERAL_OBJECT */
+	0xa05,	/* QUERY_UCTX */
+	0xa09,	/* QUERY_UMEM */
+	0xb02,	/* QUERY_NVMF_CC_RESPONSE */
+	0xb03,	/* QUERY_EMULATED_FUNCTIONS_INFO */
+	0xb05,	/* QUERY_REGEXP_PARAMS */
+	0xb07,	/* QUERY_REGEXP_REGISTER */
+	0xb08,	/* USER_QUERY_XRQ_DC_PARAMS_ENTRY */
+	0xb0a,	/* USER_QUERY_XRQ_ERROR_PARAMS */
+	0xb0d,	/* QUERY_VHCA_STATE */
+	0xb0f,	/* QUERY_EMULATION_DEVICE_EQ_MSIX_MAPPING */
+	0xb13,	/* QUERY_MATCH_SAMPLE_INFO */
+	0xb14,	/* QUERY_CRYPTO_STATE */
+	0xb28,	/* QUERY_DPA_PARTITION */
+	0xb2a,	/* QUERY_DPA_PARTITIONS */
+	0xb2f,	/* QUERY_EMULATED_RESOURCES_INFO */
+	0x8000,	/* QUERY_RSV_RESOURCES */
+	0x8001,	/* QUERY_MTT */
+	0x8006,	/* QUERY_SCHED_QUEUE */
+};
+
+/* ACCESS_REG and ACCESS_REGISTER_USER: a write (op_mod 0) at any scope */
+#define NIC_OP_ACCESS_REG		0x805
+#define NIC_OP_ACCESS_REGISTER_USER	0xb0c
+
+static int nic_op_cmp(const void *key, const void *elt)
+{
+	return (int)*(const u16 *)key - (int)*(const u16 *)elt;
+}
+
+static bool nic_op_in(u16 opcode, const u16 *ops, size_t n)
+{
+	return bsearch(&opcode, ops, n, sizeof(*ops), nic_op_cmp);
+}
+
 static bool nic_fwctl_allowed(const void *in, enum fwctl_rpc_scope scope)
 {
 	u16 opcode = nic_get(in, NIC_HDR_OPCODE);
@@ -84,6 +206,13 @@ static bool nic_fwctl_allowed(const void *in, enum fwctl_rpc_scope scope)
 	for (i = 0; i < ARRAY_SIZE(nic_fwctl_rules); i++)
 		if (nic_fwctl_rules[i].opcode == opcode)
 			return scope >= nic_fwctl_rules[i].scope;
+	if (nic_op_in(opcode, nic_mlx5_any_scope, ARRAY_SIZE(nic_mlx5_any_scope)))
+		return true;
+	if (nic_op_in(opcode, nic_mlx5_read_only, ARRAY_SIZE(nic_mlx5_read_only)))
+		return scope >= FWCTL_RPC_DEBUG_READ_ONLY;
+	if (opcode == NIC_OP_ACCESS_REG || opcode == NIC_OP_ACCESS_REGISTER_USER)
+		return !nic_get(in, NIC_HDR_OP_MOD) ||
+		       scope >= FWCTL_RPC_DEBUG_READ_ONLY;
 	return false;
 }
 
