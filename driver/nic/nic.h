@@ -86,6 +86,8 @@ int upmu_nic_cmd(struct upmu_nic_pf *pf, const void *in, size_t in_len,
  * @khz: the device clock (NIC_SW_KHZ), read at probe
  * @nr_ids: data IDs of the device
  * @ids: the data IDs, sorted, read once at probe
+ * @nr_stats: those of them that are Statistics (extremes, not counts)
+ * @stats: those, sorted
  */
 struct nic_pmu {
 	struct list_head list;
@@ -101,6 +103,8 @@ struct nic_pmu {
 	u32 khz;
 	unsigned int nr_ids;
 	u64 *ids;
+	unsigned int nr_stats;
+	u64 *stats;
 };
 
 int nic_pmu_cmd(struct nic_pmu *np, const void *in, size_t in_len,

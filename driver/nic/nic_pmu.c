@@ -105,8 +105,6 @@ static const struct upmu_event_desc nic_pmu_events[] = {
 	NIC_EV_NS(pcie_stall_np_order_ns, NIC_DID_STALL_NP_ORDER, P_LINK_TC),
 	NIC_EV_NS(pcie_rd_lat_total_ns, NIC_DID_PCIE_RD_LAT, P_LINK),
 	NIC_EV(pcie_rd_count, NIC_DID_PCIE_RD_COUNT, P_LINK),
-	NIC_EV_NS(pcie_rd_lat_max_ns, NIC_DID_PCIE_RD_LAT_MAX, P_LINK),
-	NIC_EV_NS(pcie_rd_lat_min_ns, NIC_DID_PCIE_RD_LAT_MIN, P_LINK),
 	NIC_EV(rx_cqe, NIC_DID_RX_CQE, NULL),
 	NIC_EV(func_rx_cqe, NIC_DID_RX_CQE_FUNC, P_FUNC),
 	NIC_EV(tx_cqe, NIC_DID_TX_CQE, NULL),
@@ -137,9 +135,23 @@ bool nic_pmu_has_id(const struct nic_pmu *np, u64 id)
 	return bsearch(&id, np->ids, np->nr_ids, sizeof(*np->ids), nic_id_cmp);
 }
 
+/*
+ * A counting event must be additive: perf sums, scales and subtracts
+ * its counts (multiplexing, restarts, perf stat -I).  A Statistic is an
+ * extreme (the max or min of a latency), which none of that keeps true:
+ * it is served where extremes belong, the AUX stream's samples and
+ * upmu-diag, not counted.
+ */
 static bool nic_pmu_check_id(struct upmu_pmu *upmu, u64 id)
 {
-	return nic_pmu_has_id(upmu->priv, id);
+	const struct nic_pmu *np = upmu->priv;
+
+	if (bsearch(&id, np->stats, np->nr_stats, sizeof(*np->stats), nic_id_cmp)) {
+		upmu_why(upmu, "data ID %#llx is a Statistic, not a count: read it from the AUX stream or upmu-diag",
+			 id);
+		return false;
+	}
+	return nic_pmu_has_id(np, id);
 }
 
 static int nic_pmu_get_idx(struct upmu_pmu *upmu, struct upmu_sched *s,
@@ -226,6 +238,7 @@ static void nic_pmu_release(struct kref *ref)
 
 	mutex_destroy(&np->lock);
 	kfree(np->ids);
+	kfree(np->stats);
 	kfree(np);
 }
 
@@ -373,7 +386,8 @@ static int nic_pmu_query_ids(struct nic_pmu *np, struct upmu_nic_pf *pf)
 		if (!np->ids) {
 			total = nic_get(out, NIC_EXT_IDS_TOTAL);
 			np->ids = kcalloc(total ?: 1, sizeof(*np->ids), GFP_KERNEL);
-			if (!np->ids) {
+			np->stats = kcalloc(total ?: 1, sizeof(*np->stats), GFP_KERNEL);
+			if (!np->ids || !np->stats) {
 				ret = -ENOMEM;
 				goto out;
 			}
@@ -383,13 +397,17 @@ static int nic_pmu_query_ids(struct nic_pmu *np, struct upmu_nic_pf *pf)
 			ret = -EPROTO;
 			goto out;
 		}
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			np->ids[got + i] = nic_get64(out + NIC_EXT_ID(i),
 						     NIC_EXT_ID_DATA_ID);
+			if (nic_get(out + NIC_EXT_ID(i), NIC_EXT_ID_STAT))
+				np->stats[np->nr_stats++] = np->ids[got + i];
+		}
 		got += n;
 	} while (got < total);
 	np->nr_ids = total;
 	sort(np->ids, total, sizeof(*np->ids), nic_id_cmp, NULL);
+	sort(np->stats, np->nr_stats, sizeof(*np->stats), nic_id_cmp, NULL);
 out:
 	kfree(out);
 	return ret;
