@@ -605,7 +605,15 @@ static int nic_query_diag_counters(struct nic_cmd *c)
 		return nic_fail(c, NIC_STAT_BAD_SYS_STATE, NIC_DIAG_ERR_STATE,
 				NIC_SYND_NO_INDEX);
 	if (d->mode == NIC_MODE_ON_DEMAND) {
-		/* one fresh sample, whatever the index */
+		/*
+		 * One fresh sample, whatever the index: taking it drives the
+		 * engine (its sample_id sequence is everyone's), so with an
+		 * owner only the owner may, as on the extension's read path.
+		 * Reading buffered samples changes nothing: anyone may.
+		 */
+		if (!nic_may_drive(c))
+			return nic_fail(c, NIC_STAT_RES_BUSY, NIC_DIAG_ERR_OWNER,
+					NIC_SYND_NO_INDEX);
 		if (lines < d->nr)
 			return nic_fail(c, NIC_STAT_BAD_PARAM, NIC_DIAG_ERR_COUNT,
 					NIC_SYND_NO_INDEX);

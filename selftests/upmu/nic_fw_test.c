@@ -187,14 +187,15 @@ static uint32_t set_params_in(uint8_t *in, uint16_t uid, unsigned int m,
 	uint32_t _l = set_params_in(self->in->b, uid, m, ls, lp, cid, n); \
 	CMD(pf, self->in->b, _l, self->out->b, 16); })
 
-/* QUERY_DIAGNOSTIC_COUNTERS of @lines records from @index. */
-#define QUERY(pf, lines, index) ({					\
+/* QUERY_DIAGNOSTIC_COUNTERS of @lines records from @index, as @uid. */
+#define QUERY_AS(pf, uid, lines, index) ({				\
 	uint8_t *_in = self->in->b;					\
-	hdr(_in, NIC_OP_QUERY_DIAGNOSTIC_COUNTERS, 0, 0);		\
+	hdr(_in, NIC_OP_QUERY_DIAGNOSTIC_COUNTERS, uid, 0);		\
 	memset(_in + 8, 0, 8);						\
 	nic_set(_in, NIC_DIAG_Q_NUM_SAMPLES, lines);			\
 	nic_set(_in, NIC_DIAG_Q_SAMPLE_INDEX, index);			\
 	CMD(pf, _in, 16, self->out->b, NIC_DIAG_REC(lines)); })
+#define QUERY(pf, lines, index)	QUERY_AS(pf, 0, lines, index)
 
 #define REC(line)		(self->out->b + NIC_DIAG_REC(line))
 #define REC_CID(line)		nic_get(REC(line), NIC_DIAG_REC_CNTR_ID)
@@ -1318,6 +1319,39 @@ static int ext_samples(struct __test_metadata *_metadata, uint8_t *in,
 #define STATE(pf)	ext_state(_metadata, IN, OUT, pf)
 #define SAMPLES(pf, uid, max, len) ext_samples(_metadata, IN, OUT, pf, uid, max, len)
 #define SYND()		nic_get(OUT, NIC_HDR_SYNDROME)
+
+/*
+ * Taking a sample drives the engine: with an owner, only the owner may,
+ * on the PRM path (an on-demand QUERY_DIAGNOSTIC_COUNTERS) as on the
+ * extension's; another user's query is RES_BUSY and takes none, so the
+ * owner's sample_ids go on unbroken.  Reading buffered samples changes
+ * nothing: anyone may.
+ */
+TEST_F(nic, on_demand_needs_the_owner)
+{
+	uint32_t cid[1] = { nic_cid_of(SIM_ID, DID(PCIE_RD_COUNT, 0)) };
+	int a = UCTX(0), b = UCTX(0);
+
+	ASSERT_LT(0, a);
+	ASSERT_LT(0, b);
+	ASSERT_EQ(NIC_STAT_OK, TAKE(0, a, 0));
+	ASSERT_EQ(NIC_STAT_OK, SET(0, a, M_OD, 0, 0, cid, 1));
+	ASSERT_EQ(NIC_STAT_OK, QUERY_AS(0, a, 1, 0));
+	EXPECT_EQ(0U, REC_SID(0));
+	EXPECT_EQ(NIC_STAT_RES_BUSY, QUERY_AS(0, b, 1, 0));
+	EXPECT_EQ(NIC_SYND(NIC_DIAG_ERR_OWNER, NIC_SYND_NO_INDEX), SYND());
+	EXPECT_EQ(NIC_STAT_RES_BUSY, QUERY_AS(0, 0, 1, 0));
+	ASSERT_EQ(NIC_STAT_OK, QUERY_AS(0, a, 1, 0));
+	EXPECT_EQ(1U, REC_SID(0));
+
+	/* buffered samples: a read for anyone */
+	ASSERT_EQ(NIC_STAT_OK, SET(0, a, M_REP, 2, 10, cid, 1));
+	ASSERT_EQ(0, nic_advance(4 * 1024));
+	EXPECT_EQ(NIC_STAT_OK, QUERY_AS(0, b, 1, 0));
+	ASSERT_EQ(NIC_STAT_OK, OP(0, a, NIC_OP_EXT_STOP));
+	hdr(IN, NIC_OP_EXT_OWNERSHIP, a, NIC_OWN_RELEASE);
+	EXPECT_EQ(NIC_STAT_OK, CMD(0, IN, 16, OUT, 16));
+}
 
 TEST_F(nic, ext_data_ids)
 {
