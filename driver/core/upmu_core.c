@@ -975,7 +975,15 @@ static void upmu_aux_read(struct perf_event *event)
 {
 }
 
-/* Normal (writable) mappings only: overwrite mode is not implemented. */
+/*
+ * Normal (writable) mappings only: overwrite mode is not implemented.
+ *
+ * An AUX area outlives its event's PMU on 6.15+: perf detaches the events
+ * of a PMU whose device goes, and drops their hold on the family's module,
+ * but the area stays mapped, and perf calls free_aux (this module's) when
+ * its last user unmaps it, after every upmu module may have gone.  So each
+ * area holds this module until upmu_aux_free().
+ */
 static void *upmu_aux_setup(struct perf_event *event, void **pages,
 			    int nr_pages, bool overwrite)
 {
@@ -983,13 +991,15 @@ static void *upmu_aux_setup(struct perf_event *event, void **pages,
 	struct page **pg;
 	int i;
 
+	if (!try_module_get(THIS_MODULE))
+		return NULL;
 	if (overwrite) {
 		pr_debug("%s: overwrite (snapshot) AUX mappings are not supported\n",
 			 to_upmu(event->pmu)->name);
-		return NULL;
+		goto err_put;
 	}
 	if (nr_pages < 1 || !is_power_of_2(nr_pages))
-		return NULL;
+		goto err_put;
 	pg = kcalloc(nr_pages, sizeof(*pg), GFP_KERNEL);
 	buf = kzalloc_obj(*buf);
 	if (!pg || !buf)
@@ -1005,6 +1015,8 @@ static void *upmu_aux_setup(struct perf_event *event, void **pages,
 err:
 	kfree(pg);
 	kfree(buf);
+err_put:
+	module_put(THIS_MODULE);
 	return NULL;
 }
 
@@ -1014,6 +1026,8 @@ static void upmu_aux_free(void *priv)
 
 	vunmap(buf->base);
 	kfree(buf);
+	/* last, a tail call: nothing of this module runs after it */
+	module_put(THIS_MODULE);
 }
 
 /*
