@@ -102,6 +102,11 @@ kernel_revokes() {
 	maj=${v%%.*}; min=${v#*.}; min=${min%%[.-]*}
 	[ "$maj" -gt 6 ] || { [ "$maj" -eq 6 ] && [ "$min" -ge 15 ]; }
 }
+# fwctl is in Linux 6.15+ (also 6.15 itself): on those, tests that need it
+# fail without it instead of skipping.
+kernel_has_fwctl() { kernel_revokes; }
+# The running kernel's config has $1 (y or m): /proc/config.gz (IKCONFIG).
+kernel_config() { zcat /proc/config.gz 2>/dev/null | grep -qE "^$1=(y|m)$"; }
 # Wait (up to $2 s) until PMU $1 is gone.
 pmu_gone_within() {
 	local i

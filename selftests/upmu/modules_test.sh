@@ -152,6 +152,8 @@ if [ -w $kl ]; then
 	else
 		tap_ok "kmemleak clean after the loops"
 	fi
+elif kernel_config CONFIG_DEBUG_KMEMLEAK; then
+	tap_fail "kmemleak clean after the loops: $kl not writable on a kernel with kmemleak"
 else
 	tap_skip "kmemleak not available on $(uname -r)"
 fi
