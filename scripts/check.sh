@@ -163,9 +163,23 @@ if [ -n "$stock" ]; then
 else
 	result skip "$sname: VM suite (no stock kernel with headers, see above)"
 fi
-# A guest whose possible CPUs exceed those up at boot (8 CPUs on 2
-# sockets, maxcpus=4: socket 1's have never run), for each kernel: about
-# a minute on the debug kernel, 20 s on the stock one.
+
+# Host checks that do not touch what the VMs use, meanwhile; light ones
+# (three VMs keep both CPUs busy: a starved vCPU can look like a lockup).
+step "test infrastructure self-test (scripts/infra-test.sh)" scripts/infra-test.sh
+step "AUX parse library test (host, ASan/UBSan, 10^6 fuzz inputs)" build/selftests/aux_parse_test
+step "checkpatch --strict clean on driver/" scripts/lint.sh checkpatch "$ksrc"
+# the patched perf's AUX decoder on crafted perf.data streams
+step "patched perf: report -D, script, report on crafted AUX perf.data (aux_perf_test.sh)" \
+	selftests/upmu/aux_perf_test.sh "$perf" build/selftests/aux_perfdata
+
+# The stock suite ends long before the debug ones: in its place, what
+# needs CPU.  A guest whose possible CPUs exceed those up at boot (8 CPUs
+# on 2 sockets, maxcpus=4: socket 1's have never run), for each kernel
+# (about a minute on the debug kernel, 20 s on the stock one); make
+# install (it builds in build/install/, dkms in a temporary tree); the
+# 32-bit parse library test.
+suite_report "$sname"
 for k in debug stock; do
 	[ $k = debug ] || [ -n "$stock" ] || continue
 	t=topology-$([ $k = debug ] && echo 7.2 || echo "${sname#stock-}")
@@ -173,24 +187,14 @@ for k in debug stock; do
 	vm_append[$t]="maxcpus=4"
 	suite_start "$t" $k 900 topo_test
 done
-
-# Host checks that do not touch what the VMs use, meanwhile (make install
-# builds in build/install/, dkms in a temporary tree).
-step "test infrastructure self-test (scripts/infra-test.sh)" scripts/infra-test.sh
-step "AUX parse library test (host, ASan/UBSan, 10^6 fuzz inputs)" build/selftests/aux_parse_test
+[ -z "$stock" ] || step "make install (staging dir) and dkms build for $skver" \
+	scripts/install-check.sh "$stock"
 # 32-bit, where a size_t product wraps; the host kernel may run no 32-bit
 # programs itself, qemu-i386 runs it
 step "AUX parse library test (32-bit, UBSan, qemu-i386)" qemu-i386 -L / build/selftests/aux_parse_test32
-[ -z "$stock" ] || step "make install (staging dir) and dkms build for $skver" \
-	scripts/install-check.sh "$stock"
-step "checkpatch --strict clean on driver/" scripts/lint.sh checkpatch "$ksrc"
-# the patched perf's AUX decoder on crafted perf.data streams
-step "patched perf: report -D, script, report on crafted AUX perf.data (aux_perf_test.sh)" \
-	selftests/upmu/aux_perf_test.sh "$perf" build/selftests/aux_perfdata
 
-suite_report debug-7.2a
-suite_report debug-7.2b
-suite_report "$sname"
 suite_report topology-7.2
 suite_report "topology-${sname#stock-}"
+suite_report debug-7.2a
+suite_report debug-7.2b
 finish
