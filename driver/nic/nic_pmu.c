@@ -147,7 +147,7 @@ static bool nic_pmu_check_id(struct upmu_pmu *upmu, u64 id)
 	const struct nic_pmu *np = upmu->priv;
 
 	if (bsearch(&id, np->stats, np->nr_stats, sizeof(*np->stats), nic_id_cmp)) {
-		upmu_why(upmu, "data ID %#llx is a Statistic, not a count: read it from the AUX stream or upmu-diag",
+		upmu_why(upmu, "data ID %#llx is a Statistic, not a count (AUX stream, upmu-diag)",
 			 id);
 		return false;
 	}
