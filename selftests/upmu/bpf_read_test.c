@@ -56,16 +56,6 @@ struct read_stats {
 
 enum { PROG_KPROBE, PROG_TICK };
 
-/* The socket (package) of @cpu, or -1. */
-static int cpu_socket(int cpu)
-{
-	char path[96];
-	uint64_t v;
-
-	snprintf(path, sizeof(path),
-		 "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
-	return read_u64(path, &v) ? -1 : (int)v;
-}
 
 static int libbpf_say(enum libbpf_print_level level, const char *fmt,
 		      va_list ap)
@@ -127,7 +117,7 @@ static int maps_setup(struct bpf_object *obj, const int *ev, uint64_t grid)
 	if (bpf_map_update_elem(gfd, &zero, &grid, BPF_ANY))
 		return -errno;
 	for (k = 0; k < MAX_CPUS && k < (uint32_t)sysconf(_SC_NPROCESSORS_CONF); k++) {
-		s = cpu_socket(k);
+		s = cpu_package(k);
 		if (s < 0 || s > 1)
 			continue;
 		if (bpf_map_update_elem(efd, &k, &ev[s], BPF_ANY))
@@ -210,7 +200,7 @@ TEST_F_TIMEOUT(bpfread, kprobe_in_locked_section, 300)
 		"upmu_field");
 	ASSERT_NE(NULL, link) TH_LOG("cannot attach a kprobe to upmu_field");
 
-	for (cpu = 0; cpu < MAX_CPUS && cpu_socket(cpu) >= 0; cpu++) {
+	for (cpu = 0; cpu < MAX_CPUS && cpu_package(cpu) >= 0; cpu++) {
 		cpu_pin(&pin, cpu);
 		for (s = 0; s < 2; s++) {
 			fd = pmu_open(UCF(s), "slc_bytes_wr", -1);
@@ -225,9 +215,9 @@ TEST_F_TIMEOUT(bpfread, kprobe_in_locked_section, 300)
 	cpu_unpin(&pin);
 	bpf_link__destroy(link);
 
-	for (cpu = 0; cpu < MAX_CPUS && cpu_socket(cpu) >= 0; cpu++) {
+	for (cpu = 0; cpu < MAX_CPUS && cpu_package(cpu) >= 0; cpu++) {
 		ASSERT_EQ(0, bpf_stats(obj, PROG_KPROBE, cpu, &st));
-		s = cpu_socket(cpu);
+		s = cpu_package(cpu);
 		calls += st.calls;
 		check_stats(_metadata, &st, cpu, owner[s]);
 		if (!reads_here(cpu, owner[s]))
@@ -305,7 +295,7 @@ TEST_F_TIMEOUT(bpfread, sampling_reads_while_perf_stat_reads, 300)
 	ASSERT_EQ(0, maps_setup(obj, ev, grid));
 	prog = bpf_object__find_program_by_name(obj, "on_tick");
 	ASSERT_NE(NULL, prog);
-	for (ncpu = 0; ncpu < MAX_CPUS && cpu_socket(ncpu) >= 0; ncpu++) {
+	for (ncpu = 0; ncpu < MAX_CPUS && cpu_package(ncpu) >= 0; ncpu++) {
 		tick[ncpu] = tick_open(ncpu, 1000000);
 		ASSERT_LE(0, tick[ncpu]);
 		link[ncpu] = bpf_program__attach_perf_event(prog, tick[ncpu]);
@@ -342,7 +332,7 @@ TEST_F_TIMEOUT(bpfread, sampling_reads_while_perf_stat_reads, 300)
 	}
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		ASSERT_EQ(0, bpf_stats(obj, PROG_TICK, cpu, &st));
-		s = cpu_socket(cpu);
+		s = cpu_package(cpu);
 		reads += st.reads;
 		check_stats(_metadata, &st, cpu, owner[s]);
 		EXPECT_EQ(0ULL, st.backwards) TH_LOG("CPU %d", cpu);

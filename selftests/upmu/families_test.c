@@ -143,21 +143,9 @@ static int traffic(const FIXTURE_VARIANT(family) *v)
 /* Open @spec on @pmu, read with its times enabled and running. */
 static int open_timed(const char *pmu, const char *spec)
 {
-	struct perf_event_attr attr;
-	int ret = pmu_attr(pmu, spec, &attr);
-
-	if (ret)
-		return ret;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return perf_open(&attr, -1, pmu_cpu(pmu), -1);
+	return pmu_open_timed(pmu, spec, -1, -1);
 }
 
-/* count, time enabled, time running */
-static int read_timed(int fd, uint64_t v[3])
-{
-	return read(fd, v, 3 * sizeof(v[0])) == 3 * sizeof(v[0]) ? 0 : -1;
-}
 
 /* Function-call IPIs that CPU @cpu took ("CAL" in /proc/interrupts), or -1. */
 static long long call_ipis(int cpu)
@@ -231,12 +219,12 @@ TEST_F(family, reads_hotplug_and_socket_back)
 	want = variant->per;
 
 	ASSERT_EQ(0, run_on(3));
-	ASSERT_EQ(0, read_timed(fd, v));
+	ASSERT_EQ(0, read_times(fd, v));
 	EXPECT_EQ(want, v[0]);
 	ipis = call_ipis(2);
 	ASSERT_LE(0, ipis);
 	for (i = 0; i < NR_READS; i++) {
-		ASSERT_EQ(0, read_timed(fd, v));
+		ASSERT_EQ(0, read_times(fd, v));
 		wrong += v[0] != want;
 	}
 	ipis = call_ipis(2) - ipis;
@@ -251,7 +239,7 @@ TEST_F(family, reads_hotplug_and_socket_back)
 	ASSERT_EQ(0, run_on(0));
 	ASSERT_EQ(0, traffic(variant));
 	want += variant->per;
-	ASSERT_EQ(0, read_timed(fd, v));
+	ASSERT_EQ(0, read_times(fd, v));
 	EXPECT_EQ(want, v[0]);
 	ASSERT_EQ(0, run_on(-1));
 
@@ -259,7 +247,7 @@ TEST_F(family, reads_hotplug_and_socket_back)
 	EXPECT_EQ(3, pmu_cpu(variant->pmu));
 	ASSERT_EQ(0, traffic(variant));
 	want += variant->per;
-	ASSERT_EQ(0, read_timed(fd, v));
+	ASSERT_EQ(0, read_times(fd, v));
 	EXPECT_EQ(want, v[0]);
 	if (variant->busy) {
 		/*
@@ -271,7 +259,7 @@ TEST_F(family, reads_hotplug_and_socket_back)
 		busy = pmu_open(variant->pmu, variant->busy, -1);
 		EXPECT_LE(0, busy);
 		ASSERT_EQ(0, inject(variant->filtered));
-		ASSERT_EQ(0, read_timed(fd, v));
+		ASSERT_EQ(0, read_times(fd, v));
 		EXPECT_EQ(want, v[0]);
 		if (busy >= 0)
 			close(busy);
@@ -287,7 +275,7 @@ TEST_F(family, reads_hotplug_and_socket_back)
 	ASSERT_EQ(0, pmu_read(variant->pmu, "cpumask", buf, sizeof(buf)));
 	EXPECT_STREQ("", buf);
 	EXPECT_EQ(-EINVAL, pmu_open(variant->pmu, variant->event, -1));
-	ASSERT_EQ(0, read_timed(fd, off));
+	ASSERT_EQ(0, read_times(fd, off));
 	EXPECT_EQ(want, off[0]);
 	if (!variant->busy) {
 		EXPECT_EQ(off[1], off[2]);
@@ -306,7 +294,7 @@ TEST_F(family, reads_hotplug_and_socket_back)
 	 */
 	ASSERT_EQ(0, traffic(variant));
 	usleep(20000);
-	ASSERT_EQ(0, read_timed(fd, back));
+	ASSERT_EQ(0, read_times(fd, back));
 	EXPECT_EQ(off[0], back[0]);
 	EXPECT_EQ(off[1], back[1]);
 	EXPECT_EQ(off[2], back[2]);
@@ -322,7 +310,7 @@ TEST_F(family, reads_hotplug_and_socket_back)
 	ASSERT_EQ(0, traffic(variant));
 	EXPECT_EQ(2 * variant->per, count_of(_metadata, busy));
 	close(busy);
-	ASSERT_EQ(0, read_timed(fd, back));
+	ASSERT_EQ(0, read_times(fd, back));
 	EXPECT_EQ(off[0], back[0]);
 	close(fd);
 }

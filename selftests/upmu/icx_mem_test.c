@@ -520,22 +520,9 @@ TEST_F(icx_mem, reserved_bits)
 	EXPECT_EQ(-EINVAL, inject("socket=0 stack=0 op=rd tid=1"));
 }
 
-/* count, time enabled, time running */
-static int read_times(int fd, uint64_t v[3])
-{
-	return read(fd, v, 3 * sizeof(v[0])) == 3 * sizeof(v[0]) ? 0 : -1;
-}
-
 static int open_times(const char *pmu, const char *spec, int group)
 {
-	struct perf_event_attr attr;
-	int ret = pmu_attr(pmu, spec, &attr);
-
-	if (ret)
-		return ret;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return perf_open(&attr, -1, 0, group);
+	return pmu_open_timed(pmu, spec, 0, group);
 }
 
 /*

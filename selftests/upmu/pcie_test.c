@@ -184,13 +184,6 @@ TEST_F(pcie, bdf_filter)
 	EXPECT_EQ(-EINVAL, inject("rc=1 src=loc_cpu"));
 }
 
-/* count, time enabled, time running */
-static int read_times(int fd, uint64_t v[3])
-{
-	ssize_t n = read(fd, v, 3 * sizeof(v[0]));
-
-	return n == 3 * sizeof(v[0]) ? 0 : -1;
-}
 
 /* The count of an event read with its times; ~0 after a failed read. */
 static uint64_t times_count(struct __test_metadata *_metadata, int fd)

@@ -197,14 +197,7 @@ static void four_count(struct __test_metadata *_metadata, const int fd[4])
 
 static int tb_open_timed(const char *spec, int group)
 {
-	struct perf_event_attr attr;
-	int ret = pmu_attr(PMU, spec, &attr);
-
-	if (ret)
-		return ret;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return perf_open(&attr, -1, 0, group);
+	return pmu_open_timed(PMU, spec, 0, group);
 }
 
 TEST_F(testbox, constraint_path_group)

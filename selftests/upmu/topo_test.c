@@ -27,15 +27,6 @@
 #define INJECT	"/sys/kernel/debug/upmu_testpmu/inject"
 #define LATE	4	/* socket 1's first CPU */
 
-static int package_of(int cpu)
-{
-	char path[96];
-	uint64_t v;
-
-	snprintf(path, sizeof(path),
-		 "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
-	return read_u64(path, &v) ? -1 : (int)v;
-}
 
 /* Is @cpu in /sys/devices/system/cpu/online ("0-3,5")? 1, 0, or -errno */
 static int cpu_is_online(int cpu)
@@ -82,11 +73,11 @@ TEST(cpu_of_a_new_die_counts_on_its_box)
 
 	for (cpu = 0; cpu < LATE; cpu++) {
 		ASSERT_EQ(1, cpu_is_online(cpu)) TH_LOG("CPU %d", cpu);
-		ASSERT_EQ(0, package_of(cpu)) TH_LOG("CPU %d", cpu);
+		ASSERT_EQ(0, cpu_package(cpu)) TH_LOG("CPU %d", cpu);
 	}
 	ASSERT_EQ(0, cpu_is_online(LATE))
 		TH_LOG("CPU %d must be offline (boot with maxcpus=%d)", LATE, LATE);
-	ASSERT_EQ(-1, package_of(LATE)) TH_LOG("CPU %d was up before", LATE);
+	ASSERT_EQ(-1, cpu_package(LATE)) TH_LOG("CPU %d was up before", LATE);
 
 	sim_del(SIM_ID);
 	ASSERT_EQ(0, mod_load("upmu_testpmu"));
@@ -102,7 +93,7 @@ TEST(cpu_of_a_new_die_counts_on_its_box)
 	EXPECT_EQ(0, tb_inject(1, 2, 1));
 
 	ASSERT_EQ(0, cpu_set_online(LATE, true));
-	ASSERT_EQ(1, package_of(LATE));
+	ASSERT_EQ(1, cpu_package(LATE));
 	ASSERT_EQ(0, pmu_read(PMU, "cpumask", buf, sizeof(buf)));
 	EXPECT_STREQ("0,4", buf);
 	ASSERT_EQ(0, pmu_read("uncore_cha_0", "cpumask", buf, sizeof(buf)));

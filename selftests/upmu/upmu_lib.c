@@ -157,6 +157,33 @@ int cpus_restore_online(void)
 	return n;
 }
 
+int pmu_open_timed(const char *pmu, const char *spec, int cpu, int group)
+{
+	struct perf_event_attr attr;
+	int ret = pmu_attr(pmu, spec, &attr);
+
+	if (ret)
+		return ret;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return perf_open(&attr, -1, cpu < 0 ? pmu_cpu(pmu) : cpu, group);
+}
+
+int read_times(int fd, uint64_t v[3])
+{
+	return read(fd, v, 3 * sizeof(v[0])) == 3 * sizeof(v[0]) ? 0 : -1;
+}
+
+int cpu_package(int cpu)
+{
+	char path[96];
+	uint64_t v;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+	return read_u64(path, &v) ? -1 : (int)v;
+}
+
 bool kernel_at_least(unsigned int major, unsigned int minor)
 {
 	unsigned int ma = 0, mi = 0;

@@ -48,6 +48,16 @@ int cpu_set_online(int cpu, bool online);
  */
 int cpus_restore_online(void);
 
+/*
+ * An event of @spec on @pmu, on @cpu (-1: the PMU's), in group @group,
+ * read with its times enabled and running (read_times()); fd or -errno.
+ */
+int pmu_open_timed(const char *pmu, const char *spec, int cpu, int group);
+/* Count, time enabled, time running of such an event; 0 or -1. */
+int read_times(int fd, uint64_t v[3]);
+/* The package (socket) of @cpu, or -1 (offline, or never up). */
+int cpu_package(int cpu);
+
 /* Is the running kernel @major.@minor or later? (true if it cannot tell) */
 bool kernel_at_least(unsigned int major, unsigned int minor);
 
