@@ -56,7 +56,6 @@ struct read_stats {
 
 enum { PROG_KPROBE, PROG_TICK };
 
-
 static int libbpf_say(enum libbpf_print_level level, const char *fmt,
 		      va_list ap)
 {

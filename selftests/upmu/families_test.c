@@ -146,7 +146,6 @@ static int open_timed(const char *pmu, const char *spec)
 	return pmu_open_timed(pmu, spec, -1, -1);
 }
 
-
 /* Function-call IPIs that CPU @cpu took ("CAL" in /proc/interrupts), or -1. */
 static long long call_ipis(int cpu)
 {

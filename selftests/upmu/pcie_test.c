@@ -184,7 +184,6 @@ TEST_F(pcie, bdf_filter)
 	EXPECT_EQ(-EINVAL, inject("rc=1 src=loc_cpu"));
 }
 
-
 /* The count of an event read with its times; ~0 after a failed read. */
 static uint64_t times_count(struct __test_metadata *_metadata, int fd)
 {

@@ -27,7 +27,6 @@
 #define INJECT	"/sys/kernel/debug/upmu_testpmu/inject"
 #define LATE	4	/* socket 1's first CPU */
 
-
 /* Is @cpu in /sys/devices/system/cpu/online ("0-3,5")? 1, 0, or -errno */
 static int cpu_is_online(int cpu)
 {
