@@ -191,6 +191,7 @@ static int run_on(int cpu)
 }
 
 #define NR_READS	200
+#define NR_BATCHES	5
 
 /*
  * One event through its life on a socket:
@@ -207,8 +208,8 @@ static int run_on(int cpu)
 TEST_F(family, reads_hotplug_and_socket_back)
 {
 	uint64_t v[3], off[3], back[3], want;
-	long long ipis;
-	int fd, busy, i, wrong = 0;
+	long long ipis, fewest;
+	int fd, busy, i, b, wrong = 0;
 	char buf[64];
 
 	ASSERT_EQ(2, pmu_cpu(variant->pmu));
@@ -220,21 +221,30 @@ TEST_F(family, reads_hotplug_and_socket_back)
 	ASSERT_EQ(0, run_on(3));
 	ASSERT_EQ(0, read_times(fd, v));
 	EXPECT_EQ(want, v[0]);
-	ipis = call_ipis(2);
-	ASSERT_LE(0, ipis);
-	for (i = 0; i < NR_READS; i++) {
-		ASSERT_EQ(0, read_times(fd, v));
-		wrong += v[0] != want;
-	}
-	ipis = call_ipis(2) - ipis;
-	EXPECT_EQ(0, wrong);
 	/*
 	 * Read in place on the reader's CPU of the package: no IPI per read.
 	 * The VMs expedite RCU grace periods (rcupdate.rcu_expedited=1),
-	 * each a function-call IPI to every CPU: one or two of those may
-	 * fall in the reads' time, never one per read.
+	 * each a function-call IPI to every CPU, and the debug kernel has
+	 * more of its own: one or two fall at random into a batch of reads,
+	 * a few more when the host is busy.  Count the IPIs of several
+	 * batches and take the quietest: a read that IPIs makes one per
+	 * read in every batch.
 	 */
-	EXPECT_GE(2, ipis) TH_LOG("%lld IPIs for %d reads", ipis, NR_READS);
+	fewest = -1;
+	for (b = 0; b < NR_BATCHES; b++) {
+		ipis = call_ipis(2);
+		ASSERT_LE(0, ipis);
+		for (i = 0; i < NR_READS; i++) {
+			ASSERT_EQ(0, read_times(fd, v));
+			wrong += v[0] != want;
+		}
+		ipis = call_ipis(2) - ipis;
+		if (fewest < 0 || ipis < fewest)
+			fewest = ipis;
+	}
+	EXPECT_EQ(0, wrong);
+	EXPECT_GT(NR_READS / 10, fewest) TH_LOG("%lld IPIs in the quietest batch of %d reads",
+				    fewest, NR_READS);
 	ASSERT_EQ(0, run_on(0));
 	ASSERT_EQ(0, traffic(variant));
 	want += variant->per;
