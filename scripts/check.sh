@@ -173,7 +173,10 @@ step "checkpatch --strict clean on driver/" scripts/lint.sh checkpatch "$ksrc"
 step "patched perf: report -D, script, report on crafted AUX perf.data (aux_perf_test.sh)" \
 	selftests/upmu/aux_perf_test.sh "$perf" build/selftests/aux_perfdata
 
-# The stock suite ends long before the debug ones: in its place, what
+# The stock suite ends long before the debug ones: in its place, one
+# after the other (one load at a time, as the stock VM was: two at once
+# beside the debug VMs made a debug guest's IPIs so slow that Debian
+# perf's 40-CHA test went from 54 s to over 300 s, 2026-11-27), what
 # needs CPU.  A guest whose possible CPUs exceed those up at boot (8 CPUs
 # on 2 sockets, maxcpus=4: socket 1's have never run), for each kernel
 # (about a minute on the debug kernel, 20 s on the stock one); make
@@ -186,6 +189,7 @@ for k in debug stock; do
 	vm_opts[$t]="--cpus 8 --nodes 2"
 	vm_append[$t]="maxcpus=4"
 	suite_start "$t" $k 900 topo_test
+	suite_report "$t"
 done
 [ -z "$stock" ] || step "make install (staging dir) and dkms build for $skver" \
 	scripts/install-check.sh "$stock"
@@ -193,8 +197,6 @@ done
 # programs itself, qemu-i386 runs it
 step "AUX parse library test (32-bit, UBSan, qemu-i386)" qemu-i386 -L / build/selftests/aux_parse_test32
 
-suite_report topology-7.2
-suite_report "topology-${sname#stock-}"
 suite_report debug-7.2a
 suite_report debug-7.2b
 finish
