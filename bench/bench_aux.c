@@ -16,6 +16,12 @@
  * With -k, the cost of a drain tick with 8 IDs: the same CPU work on the
  * event's CPU with the stream off and on, the extra time per tick.
  *
+ * Then the longest drain: the device's largest buffer full (2^13 samples
+ * of 8 IDs, 704 KiB; the NIC needs nic_log_samples=16) and drained at
+ * once; a drain copies at most 64 KiB (UPMU_AUX_TICK_BYTES), so its time
+ * (aux_stats max_ns, hard irq with interrupts off) does not grow with the
+ * buffer: the drains the budget cut short come again 100 us later.
+ *
  *   bench_aux -i SIM_ID [-k SIM_ID] [-r ROUNDS] [-n TURNS]
  */
 
@@ -39,15 +45,19 @@
 #define LOG_SAMPLES	9	/* 512 samples of the 8 doca_default IDs */
 #define NR_SAMPLES	(1u << LOG_SAMPLES)
 #define AUX_PAGES	256	/* 1 MiB */
+#define DATA_PAGES	9	/* 1 + 8 */
 #define DRAIN_NS	100000
 
 
 /* Opens @spec on @pmu disabled, with data and AUX areas mapped. */
+/* The open stream's AUX mapping: one stream at a time. */
+static void *stream_aux;
+
 static int stream_open(const char *pmu, const char *spec,
 		       struct perf_event_mmap_page **pgp)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	size_t data_len = 9 * page, aux_len = AUX_PAGES * page;
+	size_t data_len = DATA_PAGES * page, aux_len = AUX_PAGES * page;
 	struct perf_event_mmap_page *pg;
 	struct perf_event_attr attr;
 	void *aux;
@@ -76,8 +86,22 @@ static int stream_open(const char *pmu, const char *spec,
 		perror("bench_aux: AUX mmap");
 		return -1;
 	}
+	stream_aux = aux;
 	*pgp = pg;
 	return fd;
+}
+
+/*
+ * Unmaps and closes: the mappings hold the event, and with it the
+ * device's sample engine, after its fd is closed.
+ */
+static void stream_close(int fd, struct perf_event_mmap_page *pg)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	munmap(stream_aux, AUX_PAGES * page);
+	munmap(pg, DATA_PAGES * page);
+	close(fd);
 }
 
 static volatile unsigned long sink;
@@ -155,7 +179,57 @@ static int tick_section(unsigned int id, unsigned int rounds, unsigned int turns
 		       r + 1, median(offv, turns), median(onv, turns), cost[r]);
 	}
 	printf("  drain tick with 8 IDs: %.2f us (median of rounds)\n", median(cost, rounds));
-	close(fd);
+	stream_close(fd, pg);
+	return 0;
+}
+
+#define BIG_LOG		13	/* 8192 samples of 8 IDs: 2^16 counter-samples */
+
+/*
+ * The device's whole buffer drained at once: how long the longest drain
+ * was, how many the budget cut short.  0, or 1 if it could not measure.
+ */
+static int longest_section(unsigned int id, const char *advance,
+			   const char *unread)
+{
+	struct perf_event_mmap_page *pg;
+	struct pmu_aux_stats s0, s1;
+	char pmu[64], spec[96], val[32];
+	uint64_t u = 0;
+	double t;
+	int fd;
+
+	snprintf(pmu, sizeof(pmu), "upmu_nicdiag_%08x", 0x4e1c0000 + id);
+	snprintf(spec, sizeof(spec), "doca_default,dev_period=10,log_samples=%u", BIG_LOG);
+	fd = stream_open(pmu, spec, &pg);
+	if (fd < 0 || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) ||
+	    ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) || pmu_aux_stats(pmu, &s0))
+		return 1;
+	snprintf(val, sizeof(val), "%u", (1u << BIG_LOG) * DEV_PERIOD);
+	if (write_str(advance, val) || read_u64(unread, &u))
+		return 1;
+	t = now_us();
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	while (!read_u64(unread, &u) && u && now_us() - t < 10e6)
+		usleep(1000);
+	usleep(2000);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (u || pmu_aux_stats(pmu, &s1) || s1.commits == s0.commits) {
+		fprintf(stderr, "bench_aux: the big buffer was not drained (%llu left)\n",
+			(unsigned long long)u);
+		return 1;
+	}
+	printf("== longest drain: %s/%s/, the device's %u samples (%.0f KiB) at once\n",
+	       pmu, spec, 1u << BIG_LOG,
+	       (s1.bytes - s0.bytes) / 1024.0);
+	printf("  %llu commits, %llu cut short by the 64 KiB budget, %.0f KiB and %.1f us a commit,\n"
+	       "  the longest drain of the PMU's life (aux_stats max_ns): %.1f us\n",
+	       (unsigned long long)(s1.commits - s0.commits),
+	       (unsigned long long)(s1.budget - s0.budget),
+	       (s1.bytes - s0.bytes) / 1024.0 / (s1.commits - s0.commits),
+	       (s1.commit_ns - s0.commit_ns) / 1e3 / (s1.commits - s0.commits),
+	       s1.max_ns / 1e3);
+	stream_close(fd, pg);
 	return 0;
 }
 
@@ -305,6 +379,8 @@ int main(int argc, char **argv)
 	printf("\n  AUX copy / memcpy: %.3fx (median of rounds; goal >= 0.5x: %s), %llu bytes a turn\n",
 	       median(ratio, rounds), median(ratio, rounds) >= 0.5 ? "met" : "NOT met",
 	       (unsigned long long)bytes);
-	close(fd);
-	return tick_id ? tick_section(tick_id, rounds, turns) : 0;
+	stream_close(fd, pg);
+	if (tick_id && tick_section(tick_id, rounds, turns))
+		return 1;
+	return longest_section(id, path, unread);
 }

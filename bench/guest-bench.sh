@@ -41,7 +41,7 @@ ${UPMU_BENCH_WRAP:-} "$top/build/bench/upmu_bench" -d "$D" -f "$FLOW" -N 2 \
 	-X /sys/kernel/debug/upmu_sim/5 "$@" || exit
 echo 5 > /sys/bus/upmu_sim/del_device || exit
 # The aux section (bench/README): a NIC (device 3) on the manual clock.
-echo "3 1 blocks=nic clock=manual" > /sys/bus/upmu_sim/new_device ||
+echo "3 1 blocks=nic clock=manual nic_log_samples=16" > /sys/bus/upmu_sim/new_device ||
 	{ echo "guest-bench: cannot create the NIC for the aux section" >&2; exit 1; }
 "$top/build/bench/bench_aux" -i 3 -k 2 || exit
 "$top/bench/aux-script.sh" 3 3 || exit
