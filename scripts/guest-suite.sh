@@ -10,6 +10,7 @@
 #   guest-suite.sh --list [NAME...]	print the programs that would run, one
 #				a line (the manifest scripts/check.sh checks
 #				the output against; runs nothing, host or guest)
+#   guest-suite.sh --alone	print the programs that run only when named
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin="$top/build/selftests"
@@ -52,6 +53,8 @@ ALONE="
 topo_test
 "
 
+# shellcheck disable=SC2086 # a list of program names
+[ "${1:-}" != --alone ] || { printf '%s\n' $ALONE; exit 0; }
 list=0
 [ "${1:-}" != --list ] || { list=1; shift; }
 sel=""
