@@ -273,6 +273,24 @@ else
 		"$aux" ' per second = ' 4 'upmu-nic-diag: sample_id [0-9]* port_rx_bytes.p0 [0-9]* port_rx_packets.p0 '
 fi
 
+# README's excerpt of make demo ends with the demo's last line: the
+# count of measured values on the debug 7.2 kernel, and in brackets
+# Debian's 6.1's ("(...; N on Debian's 6.1 ...)"): this kernel's count
+# must be the one README gives.
+readme=$(grep -E '^    [0-9]+ measured values, 0 outside their tolerance ' "$top/README")
+case $(uname -r) in
+6.1.*)	want=$(sed -nE "s/.*; ([0-9]+) on Debian's 6\.1.*/\1/p" <<<"$readme") ;;
+*)	want=$(sed -nE 's/^ *([0-9]+) measured values.*/\1/p' <<<"$readme") ;;
+esac
+got=$(demo_check "$TMP/out" | tail -n1)
+if [ -n "$want" ] && [ "$got" = "$want measured values, 0 outside their tolerance" ]; then
+	tap_ok "README's demo excerpt gives this kernel's count of measured values ($want)"
+else
+	tap_fail "README's demo excerpt gives this kernel's count of measured values"
+	echo "#   README: ${readme:-no line \"N measured values, 0 outside their tolerance\"}"
+	echo "#   README's count for $(uname -r): ${want:-none}; demo_run: $got"
+fi
+
 if [ ! -e "/sys/kernel/debug/upmu_sim/$DEMO_ID" ] && ! pmu_present nvidia_ucf_pmu_0 &&
    [ ! -e "/sys/kernel/debug/upmu_sim/$DEMO_ICX_ID" ] && ! pmu_present uncore_iio_0 &&
    [ ! -e "/sys/kernel/debug/upmu_sim/$DEMO_NIC_ID" ] && ! pmu_present "$DEMO_NIC_PMU"; then
