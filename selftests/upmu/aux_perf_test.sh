@@ -146,6 +146,24 @@ has "perf report: the samples counted as their own events" "$tmp/good.report.out
 "$perf" script -F cpu,time,event,synth -i "$tmp/good.file" > "$tmp/file.out" 2>/dev/null
 expect "perf script on a perf.data file: the same lines" "$tmp/file.out" < "$tmp/good.lines"
 
+# --- version 1, as its writers wrote it: SAMPLE records only ---
+script v1
+expect "perf script: a version 1 stream gives the same lines" "$tmp/v1.script.out" \
+	< "$tmp/good.lines"
+has "perf script: a version 1 stream, the same summary, no warning" "$tmp/v1.script.err" \
+	"upmu-nic: 7 samples, lost 3 samples in 1 gaps"
+if grep -q 'version\|bad data' "$tmp/v1.script.err"; then
+	sed 's/^/#   /' "$tmp/v1.script.err"
+	not_ok "perf script: a version 1 stream, nothing said about its version"
+else
+	ok "perf script: a version 1 stream, nothing said about its version"
+fi
+run v1 report -D
+has "perf report -D: a version 1 stream, CPU 1's samples in a SAMPLE record each" \
+	"$tmp/v1.report.out" "  Format version 1" \
+	".  00000048: SAMPLE seq 1 time 100001200000 sample_id 5 dev_ts 1204980..1205000: pcie_rd_lat_total_ns.l0 1" \
+	".  00000088: SAMPLE seq 2 time 100002200000 sample_id 6 dev_ts 2204980..2205000: pcie_rd_lat_total_ns.l0 2"
+
 # --- one bad record: said where, skipped, and what it cost ---
 for v in magic version size nr; do
 	case $v in

@@ -13,7 +13,10 @@
  * usage: aux_perfdata VARIANT > FILE; VARIANT is good, or a corruption:
  * magic, version, size, nr, cut (the file ends inside a payload), info
  * (an unknown format version in AUXTRACE_INFO), gap (a sample_id gap with
- * no LOST record), garbage (random payload bytes, seed 1).
+ * no LOST record), garbage (random payload bytes, seed 1).  VARIANT v1 is
+ * the good stream as a version 1 writer wrote it: format version 1 in
+ * AUXTRACE_INFO and every record, CPU 1's samples in a SAMPLE record
+ * each (no SAMPLES record before version 2).
  *
  * aux_perfdata -a CPU VARIANT > FILE writes instead the AUX data of CPU's
  * queue that the file carries, its AUXTRACE payloads back to back: the
@@ -209,6 +212,8 @@ int main(int argc, char **argv)
 		aux_cpu = atoi(argv[2]);
 		v = argv[3];
 	}
+	if (!strcmp(v, "v1"))
+		a.version = b.version = info_version = 1;
 
 	/* CPU 0: three AUXTRACE buffers; the 3rd record of the 2nd straddles */
 	meta(&a, T(1400), 3, ids);	/* META and LOST: the drain time (the AUX record) */
@@ -227,8 +232,13 @@ int main(int argc, char **argv)
 
 	/* CPU 1: one buffer, its samples in one SAMPLES record (format 2) */
 	meta(&b, T(2450), 1, ids + 2);
-	aux_samples_ts(&b, T(2450), DEV(T(2450)), 5, 2, 1, (const uint64_t[]){ 1, 2 },
-		       (const uint64_t[]){ DEV(T(1200)), DEV(T(2200)) });
+	if (b.version == 1) {
+		sample(&b, T(1200), 5, 1, (const uint64_t[]){ 1 });
+		sample(&b, T(2200), 6, 1, (const uint64_t[]){ 2 });
+	} else {
+		aux_samples_ts(&b, T(2450), DEV(T(2450)), 5, 2, 1, (const uint64_t[]){ 1, 2 },
+			       (const uint64_t[]){ DEV(T(1200)), DEV(T(2200)) });
+	}
 
 	if (!strcmp(v, "magic")) {
 		memcpy(a.b + a1 + 88 + 64, "BAD!", 4);	/* the SAMPLE after LOST */
@@ -244,7 +254,8 @@ int main(int argc, char **argv)
 			a.b[i] = rand();
 	} else if (!strcmp(v, "info")) {
 		info_version = UPMU_AUX_VERSION + 1;
-	} else if (strcmp(v, "good") && strcmp(v, "cut") && strcmp(v, "gap")) {
+	} else if (strcmp(v, "good") && strcmp(v, "cut") && strcmp(v, "gap") &&
+		   strcmp(v, "v1")) {
 		fprintf(stderr, "aux_perfdata: unknown variant %s\n", v);
 		return 2;
 	}

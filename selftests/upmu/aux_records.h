@@ -16,6 +16,7 @@ struct aux_wbuf {
 	unsigned char b[8192];
 	size_t len;
 	uint64_t seq;		/* of the next record */
+	uint16_t version;	/* of its records; 0: UPMU_AUX_VERSION */
 };
 
 static inline void aux_put(struct aux_wbuf *w, const void *p, size_t n)
@@ -35,7 +36,7 @@ static inline void aux_hdr(struct aux_wbuf *w, uint16_t type, uint32_t size,
 			   uint32_t nr, uint64_t time)
 {
 	struct upmu_aux_hdr h = {
-		.magic = UPMU_AUX_MAGIC, .version = UPMU_AUX_VERSION, .type = type,
+		.magic = UPMU_AUX_MAGIC, .version = w->version ?: UPMU_AUX_VERSION, .type = type,
 		.size = size, .nr = nr, .seq = w->seq++, .time = time,
 	};
 
