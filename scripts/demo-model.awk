@@ -7,14 +7,20 @@
 #   id=N ev=EV a=PORT|HOST|LINK b=PRIO|STALL_KIND func=FUNC|TCLASS size=B|NS rate=R events=N
 # Variables (awk -v):
 #   clk      the device's clock_mhz
+#   sockets  the device's sockets (Ice Lake-X: whose memory dst=rem is)
 #   queries  one event a line: "PMU EVENT TERMS GPUS"
 #     PMU    nvidia_ucf_pmu_S, nvidia_cmem_latency_pmu_S,
-#            nvidia_pcie_pmu_S_rc_R, nvidia_nvlink_c2c_pmu_S (with GPUs) or
-#            upmu_nic_SERIAL (the NIC's flows)
+#            nvidia_pcie_pmu_S_rc_R, nvidia_nvlink_c2c_pmu_S (with GPUs),
+#            upmu_nic_SERIAL (the NIC's flows), or an Ice Lake-X's
+#            uncore_cha, uncore_imc, uncore_iio: every box of the kind
+#            (what perf adds up), its events perf's JSON names
+#            (driver/sim/sim_icx.c, sim_icx_mem.c)
 #     EVENT  event name (the PMU's sysfs events/ name)
 #     TERMS  the event's other perf terms, "key=value,..." (filters; the
 #            NIC's data-ID parameters port, prio, host, link, tclass,
-#            func, 0 when not given), or "-"
+#            func, 0 when not given; Ice Lake-X: socket=S, the boxes
+#            of socket S only, and for uncore_iio bdf=B, the device's
+#            transactions only), or "-"
 #     GPUS   the number of GPUs (NVLink-C2C: its peer file), else 0
 # Output, one line a query: "TOTAL<TAB>ID:COUNT ..." (count per second in
 # all, then per flow that contributes).  What the model does not cover
@@ -45,6 +51,7 @@ function setup(pmu, ev, terms, gpus,   n, p, nt, t, i, k, v) {
 	else if (pmu ~ /^nvidia_pcie_pmu_[0-9]+_rc_[0-9]+$/) kind = "pcie"
 	else if (pmu ~ /^nvidia_nvlink_c2c_pmu_[0-9]+$/ && gpus > 0) kind = "c2c"
 	else if (pmu ~ /^upmu_nic_[0-9a-f]+$/) kind = "nic"
+	else if (pmu ~ /^uncore_(cha|imc|iio)$/) kind = substr(pmu, 8)
 	else fail("no model for PMU " pmu)
 	if (kind == "nic")	# a parameter not given is 0, as in perf's config
 		f["port"] = f["prio"] = f["host"] = f["link"] = f["tclass"] = f["func"] = 0
@@ -72,6 +79,8 @@ function setup(pmu, ev, terms, gpus,   n, p, nt, t, i, k, v) {
 			f[k] = v
 		} else if (kind == "nic" && k ~ /^(port|prio|host|link|tclass|func)$/) {
 			f[k] = v
+		} else if (kind ~ /^(cha|imc|iio)$/ && (k == "socket" || (kind == "iio" && k == "bdf"))) {
+			f[k] = v
 		} else {
 			fail("no model for term " t[i] " of " pmu)
 		}
@@ -91,6 +100,14 @@ function setup(pmu, ev, terms, gpus,   n, p, nt, t, i, k, v) {
 	} else if (kind == "nic") {
 		# Counters only: a Statistic (pcie_rd_lat_max/min_ns) has no rate
 		if (!(event in nic_row)) fail("no model for " pmu "/" event)
+	} else if (kind == "cha") {
+		if (event !~ /^UNC_CHA_TOR_INSERTS\.IO_(HIT|MISS)_(ITOM|ITOMCACHENEAR|PCIRDCUR)$/)
+			fail("no model for " pmu "/" event)
+	} else if (kind == "imc") {
+		if (event !~ /^UNC_M_CAS_COUNT\.(RD|WR)$/) fail("no model for " pmu "/" event)
+	} else if (kind == "iio") {
+		if (event !~ /^UNC_IIO_DATA_REQ_OF_CPU\.MEM_(READ|WRITE)$/)
+			fail("no model for " pmu "/" event)
 	} else if (event !~ /^(in|out)_(rd|wr)_(req|cum_outs)$/) {
 		fail("no model for " pmu "/" event)
 	}
@@ -183,6 +200,37 @@ function c2c(x,   dir) {
 	return 0
 }
 
+# Ice Lake-X: per transaction of flow x, the lines it is (a device's
+# write: full lines and a partial one; a read or a core's access: every
+# line), what the event adds at the requester's socket (TOR, IIO) or the
+# memory's (CAS: a miss's read, a full write's write, a partial one's
+# read and write; a core's write is a read for ownership)
+function icx(x,   dev, wr, full, part, lines, s, m) {
+	if ("to_rc" in x) { fail("no model for outbound flow " x["id"]); return 0 }
+	if (x["op"] != "rd" && x["op"] != "wr") return 0
+	dev = "rc" in x; wr = x["op"] == "wr"
+	full = wr && dev ? int(x["size"] / 64) : 0
+	part = wr && dev ? x["size"] % 64 != 0 : 0
+	lines = ceil(x["size"] / 64)
+	s = x["socket"]
+	if (kind == "iio") {
+		if (!dev || ("socket" in f && f["socket"] != s)) return 0
+		if ("bdf" in f && num(x["bdf"]) != f["bdf"]) return 0
+		return (event ~ /WRITE$/) == wr ? ceil(x["size"] / 4) : 0
+	}
+	if (kind == "cha") {
+		if (!dev || ("socket" in f && f["socket"] != s)) return 0
+		if ((event ~ /_HIT_/) != (x["hit"] == 1)) return 0
+		if (event ~ /_ITOM$/) return full
+		if (event ~ /_ITOMCACHENEAR$/) return part
+		return wr ? 0 : lines	# PCIRDCUR
+	}
+	m = x["dst"] == "rem" ? (s + 1) % sockets : s
+	if (x["hit"] || ("socket" in f && f["socket"] != m)) return 0
+	if (event ~ /RD$/) return dev && wr ? part : lines
+	return dev && wr ? full + part : 0
+}
+
 # per event of NIC flow x, what the event adds: the row must be one the
 # event adds to, with the parameters the row has matching the event's
 function nic(x,   e, n, i, w, amt, p) {
@@ -224,8 +272,13 @@ END {
 				if (!("ev" in x)) continue
 				per = nic(x)
 			} else {
-				if (("ev" in x) || x["socket"] != socket) continue
-				per = kind == "ucf" ? ucf(x) : kind == "cmem" ? cmem(x) : kind == "pcie" ? pcie(x) : c2c(x)
+				if (("ev" in x) || (kind !~ /^(cha|imc|iio)$/ && x["socket"] != socket))
+					continue
+				if (kind == "ucf") per = ucf(x)
+				else if (kind == "cmem") per = cmem(x)
+				else if (kind == "pcie") per = pcie(x)
+				else if (kind == "c2c") per = c2c(x)
+				else per = icx(x)
 			}
 			c = x["rate"] * per
 			if (c) {

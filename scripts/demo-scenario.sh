@@ -597,11 +597,66 @@ demo_perf_metrics() {
 	}' "$out"
 }
 
+# demo_ddio_model: the DDIO scenario's expectations, per second, by the
+# simulator's model (scripts/demo-model.awk on the device's flows; the
+# model's arithmetic: Documentation/upmu-sim.rst): in DDIO_E[NAME], the
+# counts of perf's events (every socket's boxes, as perf adds them up) and
+# the values of the metrics shown, in MB/s and %; DDIO_SOCKET is the
+# socket of the device DEMO_ICX_BDF.
+demo_ddio_model() {
+	local q="" l e r bus dev fn
+	local tor=(IO_HIT_ITOM IO_MISS_ITOM IO_HIT_ITOMCACHENEAR IO_MISS_ITOMCACHENEAR)
+	local -a lines
+
+	DDIO_SOCKET=$(sed -n "s/^$DEMO_ICX_BDF endpoint socket=\([0-9]*\) .*/\1/p" "$DI/pci_devices")
+	[ -n "$DDIO_SOCKET" ] || { echo "demo: $DEMO_ICX_BDF is not in $DI/pci_devices"; return 1; }
+	IFS=':.' read -r _ bus dev fn <<<"$DEMO_ICX_BDF"
+	# perf's totals, then the device's socket (upmu-iostat's l3 and dram)
+	for e in "${tor[@]}"; do q+="uncore_cha UNC_CHA_TOR_INSERTS.$e - 0"$'\n'; done
+	q+="uncore_imc UNC_M_CAS_COUNT.WR - 0"$'\n'
+	for e in "${tor[@]}"; do q+="uncore_cha UNC_CHA_TOR_INSERTS.$e socket=$DDIO_SOCKET 0"$'\n'; done
+	q+="uncore_imc UNC_M_CAS_COUNT.WR socket=$DDIO_SOCKET 0"$'\n'
+	q+="uncore_iio UNC_IIO_DATA_REQ_OF_CPU.MEM_WRITE bdf=$(printf '0x%04x' \
+		$(((0x$bus << 8) | (0x$dev << 3) | 0x$fn))) 0"
+	mapfile -t lines < <(awk -f "$DEMO_TOP/scripts/demo-model.awk" -v clk=0 -v sockets=2 \
+		-v queries="$q" "$DI/flows")
+	for l in "${lines[@]}"; do
+		[ "${l%%$'\t'*}" != "?" ] || { echo "demo: the model: ${l#*$'\t'}"; return 1; }
+	done
+	[ ${#lines[@]} = 11 ] || { echo "demo: the model gave ${#lines[@]} values, not 11"; return 1; }
+	r=$(printf '%s\n' "${lines[@]%%$'\t'*}" | awk '
+		{ v[NR] = $1 }
+		END {
+			lines = v[1] + v[2] + v[3] + v[4]; sl = v[6] + v[7] + v[8] + v[9]
+			printf "UNC_CHA_TOR_INSERTS.IO_HIT_ITOM=%d UNC_CHA_TOR_INSERTS.IO_MISS_ITOM=%d ", v[1], v[2]
+			printf "UNC_M_CAS_COUNT.WR=%d memory_bandwidth_write=%.1f ", v[5], v[5] * 64 / 1e6
+			printf "io_bandwidth_disk_or_network_reads=%.1f io_bandwidth_write=%.1f ", \
+				lines * 64 / 1e6, lines * 64 / 1e6
+			printf "io_full_write_l3_miss=%.1f ", v[1] + v[2] ? 100 * v[2] / (v[1] + v[2]) : 0
+			# IRP WR_PREF, the lines of inbound writes: every one of
+			# them an ITOM or ITOMCACHENEAR insert (no lost_fwd here)
+			printf "inbound_write_l3_miss=%.3f ", sl ? 100 * (v[7] + v[9]) / sl : 0
+			printf "inbound_write_l3_hit=%.3f ", sl ? 100 - 100 * (v[7] + v[9]) / sl : 0
+			printf "dram_write_bw=%.3f inbound_write_bw=%.3f", v[10] * 64 / 1e6, v[11] * 4 / 1e6
+		}')
+	declare -gA DDIO_E=()
+	for e in $r; do DDIO_E[${e%%=*}]=${e#*=}; done
+}
+
+# demo_ddio_want TOL NAME...: "NAME=VALUE:TOL ..." of DDIO_E's values
+demo_ddio_want() {
+	local tol=$1 n out=""
+
+	shift
+	for n; do out+="${out:+ }$n=${DDIO_E[$n]}:$tol"; done
+	echo "$out"
+}
+
 # demo_ddio: the Ice Lake-X's DDIO scenario through perf's own Intel event
 # and metric names (Debian's perf and, if there, perf 7.2) and upmu-iostat.
 # The expectations are the flows' arithmetic by the simulator's model
-# (Documentation/upmu-sim.rst): each write of 64 bytes is one ITOM line
-# at a CHA of socket 0, a hit or a miss; a miss is one CAS write.
+# (demo_ddio_model): each write of 64 bytes is one ITOM line at a CHA of
+# its socket, a hit or a miss; a miss is one CAS write.
 demo_ddio() {
 	local f vendor perf7="" t0=$SECONDS
 
@@ -612,9 +667,12 @@ demo_ddio() {
 		printf "$ echo '%s' > %s\n" "$f" "$DI/flows"
 		echo "$f" > "$DI/flows" || return 1
 	done
-	echo "By the model, per second: 5M inbound writes of 64 B (320 MB/s), 4M of them"
-	echo "ITOM hits in the L3 and 1M misses (write L3 miss 20%), 1M CAS writes on"
-	echo "socket 0's memory channels (64 MB/s)."
+	demo_ddio_model || return 1
+	echo "By the model, per second: ${DDIO_E[inbound_write_bw]} MB/s written by $DEMO_ICX_BDF"
+	echo "in lines of 64 B, ${DDIO_E[UNC_CHA_TOR_INSERTS.IO_HIT_ITOM]} ITOM hits in the L3 and" \
+		"${DDIO_E[UNC_CHA_TOR_INSERTS.IO_MISS_ITOM]} misses"
+	echo "(write L3 miss ${DDIO_E[inbound_write_l3_miss]}%), ${DDIO_E[UNC_M_CAS_COUNT.WR]} CAS writes" \
+		"on socket $DDIO_SOCKET's memory channels (${DDIO_E[dram_write_bw]} MB/s)."
 	# perf picks its Intel tables by the CPU (GenuineIntel family 6 model
 	# 0x6a/0x6c); another guest CPU gets them from PERF_CPUID
 	vendor=$(awk -F': ' '/^vendor_id/ { v = $2 } /^model\t/ { m = $2 } END { print v "-" m }' /proc/cpuinfo)
@@ -627,12 +685,15 @@ demo_ddio() {
 	echo "duration_time (Debian's perf $("$PERF" version | awk '{ print $3 }'); 6.1 swaps the names of its"
 	echo "I/O bandwidth metrics: its \"reads\" are the ITOM writes):"
 	demo_perf_metrics "$PERF" memory_bandwidth_write,io_bandwidth_disk_or_network_reads \
-		"UNC_CHA_TOR_INSERTS.IO_HIT_ITOM=4000000:$DEMO_TOL_TOOL UNC_CHA_TOR_INSERTS.IO_MISS_ITOM=1000000:$DEMO_TOL_TOOL UNC_M_CAS_COUNT.WR=1000000:$DEMO_TOL_TOOL memory_bandwidth_write=64.0:$DEMO_TOL_TOOL io_bandwidth_disk_or_network_reads=320.0:$DEMO_TOL_TOOL"
+		"$(demo_ddio_want "$DEMO_TOL_TOOL" UNC_CHA_TOR_INSERTS.IO_HIT_ITOM \
+			UNC_CHA_TOR_INSERTS.IO_MISS_ITOM UNC_M_CAS_COUNT.WR memory_bandwidth_write \
+			io_bandwidth_disk_or_network_reads)"
 	if [ -n "$perf7" ]; then
 		echo "and perf 7.2's (the project's build, UPMU_PERF; multiplexed: 6 CHA events"
 		echo "on 4 counters, the miss ratio's two in one group):"
 		demo_perf_metrics "$perf7" io_bandwidth_write,io_full_write_l3_miss \
-			"io_bandwidth_write=320.0:$DEMO_TOL_TOOL io_full_write_l3_miss=20.0:$DEMO_TOL_RATIO"
+			"$(demo_ddio_want "$DEMO_TOL_TOOL" io_bandwidth_write) $(demo_ddio_want \
+			"$DEMO_TOL_RATIO" io_full_write_l3_miss)"
 	fi
 	unset PERF_CPUID
 	if [ -n "${DEMO_IOSTAT:-}" ]; then
@@ -641,9 +702,12 @@ demo_ddio() {
 			-m inbound_write_bw,inbound_write_l3_miss,inbound_write_l3_hit,dram_write_bw \
 			> "$DEMO_DIR/iostat"
 		cat "$DEMO_DIR/iostat"
-		awk -v tt="$DEMO_TOL_TOOL" -v tr="$DEMO_TOL_RATIO" '
-		BEGIN { w["inbound_write_bw"] = "320.000 " tt; w["inbound_write_l3_miss"] = "20.000 " tr
-			w["inbound_write_l3_hit"] = "80.000 " tr; w["dram_write_bw"] = "64.000 " tt }
+		awk -v want="$(demo_ddio_want "$DEMO_TOL_TOOL" inbound_write_bw dram_write_bw) $(
+			demo_ddio_want "$DEMO_TOL_RATIO" inbound_write_l3_miss inbound_write_l3_hit)" '
+		BEGIN { n = split(want, p, " ")
+			for (i = 1; i <= n; i++) {
+				split(p[i], kv, "[=:]"); w[kv[1]] = kv[2] " " kv[3]
+			} }
 		$5 in w { split(w[$5], e, " ")
 			  printf "%-32s = %-12s (expected %s +/- %s%%)\n", $5, $6, e[1], e[2] }' "$DEMO_DIR/iostat"
 	fi
