@@ -3,9 +3,9 @@
 # upmu's ABI documents (Documentation/ABI/testing/) through the kernel's
 # own checker, tools/docs/get_abi.py of the 7.2 tree: its validate mode
 # must say nothing (it exits 0 whatever it warns about), and every entry
-# has the fields of the kernel's ABI format.  (The other way, that
-# every sysfs file upmu creates is documented, is get_abi.py's undefined
-# mode in a guest: not yet checked by make check.)
+# has the fields of the kernel's ABI format.  The other way, that every
+# sysfs file upmu creates is documented: selftests/upmu/abi_test.sh, in
+# the guests (get_abi.py's undefined mode over /sys).
 #   abi-check.sh [KSRC [ABI_DIR]]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -99,6 +99,8 @@ step "sparse (make C=1) clean" scripts/lint.sh sparse "$kdir"
 step "perf 7.2 with the upmu patch series (scripts/perfbuild.sh)" scripts/perfbuild.sh
 perf=$(scripts/perfbuild.sh 2>/dev/null) || perf=/nonexistent/perf
 export UPMU_PERF=$perf
+# the 7.2 tree's tools/docs/get_abi.py, for abi_test in the guests
+export UPMU_KSRC=$ksrc
 
 # The VM suites, all at once: a guest runs one test program at a time
 # and keeps about one host CPU busy, so the debug suite (about four times
@@ -114,7 +116,7 @@ export UPMU_PERF=$perf
 # and the second half's VM came within 40 s of its timeout in CI; with
 # the frame-pointer unwinder in the debug kernel the VMs took 1853 s
 # and 1956 s, 2026-11-27.)
-DEBUG_A="fixture_test cmem_test families_test nic_diag_test perf_examples metrics_test pcimap_test iostat_test demo_test nic_fw_test nic_pmu_test"
+DEBUG_A="fixture_test cmem_test families_test nic_diag_test perf_examples metrics_test pcimap_test abi_test iostat_test demo_test nic_fw_test nic_pmu_test"
 declare -A vm_pid vm_progs vm_opts vm_append
 suite_start() {	# suite_start NAME KERNEL TIMEOUT [PROGRAM...]
 	local name=$1 kernel=$2 tmo=$3

@@ -37,6 +37,7 @@ nic_diag_test
 perf_examples
 metrics_test
 pcimap_test
+abi_test
 iostat_test
 demo_test
 modules_test
