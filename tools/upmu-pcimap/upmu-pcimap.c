@@ -35,6 +35,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,19 +185,38 @@ static void map_sim_iio(void)
 			map_iio(iio.fn[i].seg, iio.fn[i].bus, iio.fn[i].dev, iio.fn[i].fn);
 }
 
+static const char usage[] =
+"usage: upmu-pcimap [-s] [SSSS:BB:DD.F ...]\n"
+"Which PMU sees a PCI function: a Tegra410 PCIE PMU with its root port\n"
+"filter (src_rp_mask, src_bdf), or an Ice Lake-X IIO PMU with its ch_mask\n"
+"and perf iostat's root port name.  Every function below a PMU without\n"
+"arguments.\n"
+"  -s          only the simulator's functions\n"
+"  -h, --help  this text\n"
+"Example:\n"
+"  upmu-pcimap 0005:01:00.0\n"
+"  perf stat -a -e nvidia_pcie_pmu_0_rc_4/rd_bytes,src_bdf=0x0100,src_bdf_en=1/ -- sleep 1\n";
+
 int main(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	bool sim_only = false;
 	int i, c, ret = 0;
 
-	while ((c = getopt(argc, argv, "sh")) != -1) {
+	while ((c = getopt_long(argc, argv, "sh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			sim_only = true;
 			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
 		default:
-			fprintf(stderr, "usage: upmu-pcimap [-s] [SSSS:BB:DD.F ...]\n");
-			return c == 'h' ? 0 : 2;
+			fputs(usage, stderr);
+			return 2;
 		}
 	}
 	if (load_pmus() || iio_load_stacks(&iio) || iio_load_functions(&iio, sim_only))
