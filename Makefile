@@ -43,7 +43,7 @@ DIAG := tools/upmu-diag/upmu-diag.c tools/upmu-diag/diag_io.c tools/upmu-diag/di
 DIAGINC := -Itools/upmu-diag -Idriver/include -isystem build/include -I/usr/include/json-c
 
 TOOLS := build/tools/upmu-metrics build/tools/upmu-pcimap build/tools/upmu-diag \
-	 build/tools/upmu-iostat
+	 build/tools/upmu-iostat build/tools/upmu-list
 # build/selftests/upmu-* are the tools built with the sanitizers, for the tests
 SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/pcie_test build/selftests/pcie_tgt_test \
@@ -53,7 +53,7 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/testpmu_test build/selftests/icx_test \
 	     build/selftests/icx_mem_test \
 	     build/selftests/upmu-metrics build/selftests/upmu-pcimap \
-	     build/selftests/upmu-iostat \
+	     build/selftests/upmu-iostat build/selftests/upmu-list \
 	     build/selftests/nic_fw_test \
 	     build/selftests/upmu-diag build/selftests/diag_unit_test \
 	     build/selftests/nic_diag_lib build/selftests/aux_parse_test \
@@ -107,10 +107,13 @@ build/tools/upmu-iostat build/selftests/upmu-iostat: TOOLLIBS := -lm
 build/tools/upmu-diag build/selftests/upmu-diag: $(DIAG) $(DIAGLIB) | $(FWCTL_UAPI)
 build/tools/upmu-diag build/selftests/upmu-diag: TOOLLIBS := -ljson-c -lm
 build/tools/upmu-diag build/selftests/upmu-diag: TOOLINC := $(DIAGINC)
+build/tools/upmu-list build/selftests/upmu-list: tools/upmu-list/upmu-list.c $(PMULIB)
+build/tools/upmu-list build/selftests/upmu-list: TOOLLIBS := -ljson-c
+build/tools/upmu-list build/selftests/upmu-list: TOOLINC := -I/usr/include/json-c
 $(TOOLS): TOOLBUILDFLAGS := $(TOOLCFLAGS)
 build/selftests/upmu-%: TOOLBUILDFLAGS := $(USERCFLAGS)
 $(TOOLS) build/selftests/upmu-metrics build/selftests/upmu-pcimap build/selftests/upmu-diag \
-build/selftests/upmu-iostat:
+build/selftests/upmu-iostat build/selftests/upmu-list:
 	@mkdir -p $(@D)
 	$(CC) $(TOOLBUILDFLAGS) -Itools/lib $(TOOLINC) -o $@ $(filter %.c,$^) $(TOOLLIBS)
 
