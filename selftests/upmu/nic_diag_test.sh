@@ -22,7 +22,7 @@ D=/sys/kernel/debug/upmu_sim/$ID
 ADDR=$(printf '%08x' $((0x4e1c0000 + ID))).0
 ADDR1=${ADDR%.0}.1
 TMP=$(mktemp -d)
-NTESTS=17
+NTESTS=18
 
 tap_plan $NTESTS
 loaded_here=0
@@ -332,6 +332,19 @@ EOF
 	[ "$(sed -n 2p "$TMP/j.csv" | cut -d, -f1,4-)" = "0,3000,0,2,0,0,0,0,0" ]
 }
 fw_check "-e default data IDs and -j flags file" t_json
+
+# ---- 10b: -o a symbolic link (planted in /tmp, say): refused, the
+# file it points to untouched
+t_symlink() {
+	newnic || return 1
+	echo keep > "$TMP/victim"
+	ln -sf "$TMP/victim" "$TMP/link.csv"
+	fails_rc 1 "$DIAG" -p "$ADDR" -di "$TMP/one.json" -sm 1 -rt 0 -o "$TMP/link.csv" &&
+	fails "link.csv: Too many levels of symbolic links (a symbolic link: not followed)" \
+		"$DIAG" -p "$ADDR" -di "$TMP/one.json" -sm 1 -rt 0 -o "$TMP/link.csv" &&
+	[ "$(cat "$TMP/victim")" = keep ]
+}
+fw_check "-o a symbolic link: refused, exit 1, its target untouched" t_symlink
 
 # ---- 11: malformed input: a message and exit 2, never a crash
 t_bad_input() {

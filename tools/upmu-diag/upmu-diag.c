@@ -16,6 +16,7 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -223,7 +224,7 @@ static int run(const struct diag_opts *o)
 	size_t size;
 	long n, total = 0;
 	struct upmu_diag_owner prev;
-	int ret, fi, fr, rc = 1;
+	int ret, fi, fr, fd, rc = 1;
 
 	if (o->data_ids[0])
 		ret = diag_ids_from_json(o->data_ids, &ids, err, sizeof(err));
@@ -270,9 +271,17 @@ static int run(const struct diag_opts *o)
 			fail_lib("applying the data IDs", ret);
 		goto out;
 	}
-	csv = fopen(o->output, "w");
+	/*
+	 * Root writes where -o says (by default in /tmp): a symbolic link
+	 * planted there is refused, not followed.
+	 */
+	fd = open(o->output, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	csv = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!csv) {
-		fprintf(stderr, "upmu-diag: %s: %s\n", o->output, strerror(errno));
+		fprintf(stderr, "upmu-diag: %s: %s%s\n", o->output, strerror(errno),
+			errno == ELOOP ? " (a symbolic link: not followed)" : "");
+		if (fd >= 0)
+			close(fd);
 		goto out;
 	}
 	ret = upmu_diag_start(d);
