@@ -21,8 +21,7 @@ for f in "$dir"/testing/*; do
 	# Contact and Description
 	awk -v f="$f" '
 	function done() { if (what && miss) printf "abi-check: %s: %s lacks%s\n", f, what, miss }
-	/^What:/ { if (!in_what) { done(); what = $2; need["Date"] = need["KernelVersion"] = 1
-			need["Contact"] = need["Description"] = 1; miss = " Date KernelVersion Contact Description" }
+	/^What:/ { if (!in_what) { done(); what = $2; miss = " Date KernelVersion Contact Description" }
 		   in_what = 1; next }
 	{ in_what = 0 }
 	/^(Date|KernelVersion|Contact|Description):/ { k = substr($1, 1, length($1) - 1); sub(" " k, "", miss) }

@@ -92,8 +92,9 @@ d = "/sys/bus/event_source/devices"
 def rd(*p):
     with open(os.path.join(d, *p)) as f:
         return f.read().rstrip("\n")
+pmus = json.load(open(sys.argv[1]))
 bad = 0
-for p in json.load(open(sys.argv[1])):
+for p in pmus:
     n = p["pmu"]
     got = {"type": str(p["type"]), "identifier": p["identifier"], "cpumask": p["cpumask"],
            "associated_cpus": p["associated_cpus"]}
@@ -115,9 +116,8 @@ for p in json.load(open(sys.argv[1])):
         if g != w:
             print("#   %s: %s, sysfs %s" % (n, g, w))
             bad += 1
-print("# %d PMUs, %d events, %d mapping files" % (len(json.load(open(sys.argv[1]))),
-      sum(len(p["events"]) for p in json.load(open(sys.argv[1]))),
-      sum(len(p["mapping"]) for p in json.load(open(sys.argv[1])))))
+print("# %d PMUs, %d events, %d mapping files" % (len(pmus),
+      sum(len(p["events"]) for p in pmus), sum(len(p["mapping"]) for p in pmus)))
 sys.exit(bad != 0)
 PY
 tap_expect "every type, identifier, cpumask, format, event (unit, scale) and mapping file is sysfs'" \
@@ -131,8 +131,9 @@ import json, re, sys
 # perf names an event with parameters "<pmu>/<event>,<param>=?/"
 perf = {re.sub(r",\w+=\?", "", e["EventName"]): e.get("Encoding")
         for e in json.load(open(sys.argv[2])) if "EventName" in e}
-n = bad = 0
-for p in json.load(open(sys.argv[1])):
+n = pmus = json.load(open(sys.argv[1]))
+bad = 0
+for p in pmus:
     for e in p["events"]:
         n += 1
         k = "%s/%s/" % (p["pmu"], e["name"])

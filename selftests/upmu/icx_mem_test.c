@@ -1016,11 +1016,6 @@ static void perf_run(struct __test_metadata *_metadata, const char *perf,
 	EXPECT_EQ(0, pclose(p));
 }
 
-/*
- * perf's own JSON names count the simulator's true values, summed over
- * the boxes and dies, unscaled: no PMU gets more events than its 4
- * counters (the CHA events in two runs).
- */
 /* Each of @got's counts found, unscaled and @want's. */
 static void perf_counts_check(struct __test_metadata *_metadata,
 			      const struct perf_val *want,
@@ -1035,6 +1030,11 @@ static void perf_counts_check(struct __test_metadata *_metadata,
 	}
 }
 
+/*
+ * perf's own JSON names count the simulator's true values, summed over
+ * the boxes and dies, unscaled: no PMU gets more events than its 4
+ * counters (the CHA events in two runs).
+ */
 static void perf_json_run(struct __test_metadata *_metadata, const char *perf,
 			  const struct perf_val *want, unsigned int n)
 {

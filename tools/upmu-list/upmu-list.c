@@ -103,22 +103,13 @@ static bool is_upmu_pmu(const char *pmu)
 }
 
 /* @pmu is @want, or an instance of it: @want "_" digits or hex. */
-static bool selected(const char *pmu, char **want, int nwant)
+static bool selected(const char *pmu, const char *want)
 {
-	int i;
+	size_t l = strlen(want);
 
-	if (!nwant)
-		return true;
-	for (i = 0; i < nwant; i++) {
-		size_t l = strlen(want[i]);
-
-		if (!strcmp(pmu, want[i]))
-			return true;
-		if (!strncmp(pmu, want[i], l) && pmu[l] == '_' && pmu[l + 1] &&
-		    strspn(pmu + l + 1, "0123456789abcdef") == strlen(pmu + l + 1))
-			return true;
-	}
-	return false;
+	return !strcmp(pmu, want) ||
+	       (!strncmp(pmu, want, l) && pmu[l] == '_' && pmu[l + 1] &&
+		strspn(pmu + l + 1, "0123456789abcdef") == strlen(pmu + l + 1));
 }
 
 static void add_str(struct json_object *o, const char *key, const char *val)
@@ -263,14 +254,26 @@ int main(int argc, char **argv)
 	}
 	hit = calloc(argc, sizeof(*hit));
 	all = json_object_new_array();
+	if (!hit || !all) {
+		fprintf(stderr, "upmu-list: %s\n", strerror(ENOMEM));
+		return 1;
+	}
 	for (i = 0; i < n; i++) {
 		struct json_object *o;
+		bool sel = optind == argc;
 		int a;
 
-		if (!is_upmu_pmu(pmus[i]) || !selected(pmus[i], argv + optind, argc - optind))
+		if (!is_upmu_pmu(pmus[i]))
 			continue;
-		for (a = optind; a < argc; a++)
-			hit[a] |= selected(pmus[i], argv + a, 1);
+		/* every argument that selects it (the last "no such PMU" check) */
+		for (a = optind; a < argc; a++) {
+			if (selected(pmus[i], argv[a])) {
+				hit[a] = true;
+				sel = true;
+			}
+		}
+		if (!sel)
+			continue;
 		o = pmu_describe(pmus[i]);
 		if (!o)
 			continue;
