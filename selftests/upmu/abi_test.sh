@@ -131,9 +131,8 @@ import json, re, sys
 # perf names an event with parameters "<pmu>/<event>,<param>=?/"
 perf = {re.sub(r",\w+=\?", "", e["EventName"]): e.get("Encoding")
         for e in json.load(open(sys.argv[2])) if "EventName" in e}
-n = pmus = json.load(open(sys.argv[1]))
-bad = 0
-for p in pmus:
+n = bad = 0
+for p in json.load(open(sys.argv[1])):
     for e in p["events"]:
         n += 1
         k = "%s/%s/" % (p["pmu"], e["name"])
