@@ -173,10 +173,13 @@ static void upmu_unlock(struct upmu_box *box, unsigned long flags)
 
 /*
  * How long a lock-free read waits for a locked section of another CPU to
- * end before it makes do with the count as it is (a section is short, but
- * its CPU may be a vCPU its host does not run for a while).
+ * end before it makes do with the count as it is.  A section lasts
+ * microseconds, but its CPU may be a vCPU that its host does not run for
+ * a while (tens of milliseconds on a loaded host), and a read that gives
+ * up is a count short of what the device counted: so long enough for
+ * that, and a bound only so that no reader ever spins without one.
  */
-#define UPMU_READ_WAIT_NS	(10 * NSEC_PER_MSEC)
+#define UPMU_READ_WAIT_NS	NSEC_PER_SEC
 
 /*
  * Begin a lock-free read of the box's counters.  False: the read must not
@@ -188,23 +191,42 @@ static void upmu_unlock(struct upmu_box *box, unsigned long flags)
  */
 static bool upmu_read_begin(struct upmu_box *box)
 {
+	struct upmu_read_stats *st = &box->upmu->read_stats;
+	bool in = false;
 	u64 t0 = 0;
+	s64 waited, max;
 
 	for (;;) {
 		atomic_inc(&box->readers);
 		/* Pairs with the barrier in upmu_lock(). */
 		smp_mb__after_atomic();
-		if (!READ_ONCE(box->busy))
-			return true;
+		if (!READ_ONCE(box->busy)) {
+			in = true;
+			break;
+		}
 		atomic_dec(&box->readers);
-		if (upmu_hw_busy_here() || in_nmi())
+		if (upmu_hw_busy_here() || in_nmi()) {
+			atomic64_inc(&st->in_section);
 			return false;
+		}
 		if (!t0)
 			t0 = local_clock();
 		else if (local_clock() - t0 > UPMU_READ_WAIT_NS)
-			return false;
+			break;
 		cpu_relax();
 	}
+	if (!t0)
+		return true;
+	/* Waits are rare (a section is short): count them. */
+	waited = local_clock() - t0;
+	atomic64_inc(&st->waited);
+	max = atomic64_read(&st->max_wait_ns);
+	while (waited > max &&
+	       !atomic64_try_cmpxchg(&st->max_wait_ns, &max, waited))
+		;
+	if (!in)
+		atomic64_inc(&st->gave_up);
+	return in;
 }
 
 static void upmu_read_end(struct upmu_box *box)
@@ -815,6 +837,17 @@ static int upmu_aux_stats_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(upmu_aux_stats);
+
+static int upmu_read_stats_show(struct seq_file *m, void *v)
+{
+	struct upmu_read_stats *st = &((struct upmu_pmu *)m->private)->read_stats;
+
+	seq_printf(m, "in_section %lld\nwaited %lld\ngave_up %lld\nmax_wait_ns %lld\n",
+		   atomic64_read(&st->in_section), atomic64_read(&st->waited),
+		   atomic64_read(&st->gave_up), atomic64_read(&st->max_wait_ns));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(upmu_read_stats);
 
 /*
  * What one drain copies at most: it runs in hard irq with the box locked,
@@ -2088,11 +2121,12 @@ int __upmu_pmu_register(struct upmu_pmu *upmu, struct module *owner)
 	 */
 	/* Pairs with the acquire in upmu_event_init(). */
 	smp_store_release(&upmu->live, true);
-	if (upmu->desc->aux) {
-		upmu->debugfs = debugfs_create_dir(upmu->name, upmu_debugfs_root);
+	upmu->debugfs = debugfs_create_dir(upmu->name, upmu_debugfs_root);
+	debugfs_create_file("read_stats", 0400, upmu->debugfs, upmu,
+			    &upmu_read_stats_fops);
+	if (upmu->desc->aux)
 		debugfs_create_file("aux_stats", 0400, upmu->debugfs, upmu,
 				    &upmu_aux_stats_fops);
-	}
 
 	dev_dbg(upmu->dev, "%s: %u box(es), %u counters, %u bits, poll %lld ns, read from %s\n",
 		upmu->name, upmu->nr_boxes, upmu->num_counters, upmu->width,

@@ -672,6 +672,24 @@ struct upmu_aux_stats {
 };
 
 /**
+ * struct upmu_read_stats - lock-free reads (upmu_read()) that found a
+ * locked section of their box under way, for debugfs (upmu/<pmu>/
+ * read_stats): the rest read at once and are not counted
+ * @in_section: gave the count as the last update left it at once: an
+ *		NMI, or a read from inside a section of its own CPU
+ * @waited: waited for a section of another CPU to end
+ * @gave_up: of those, waited UPMU_READ_WAIT_NS out and gave the count as
+ *	     the last update left it
+ * @max_wait_ns: the longest wait
+ */
+struct upmu_read_stats {
+	atomic64_t in_section;
+	atomic64_t waited;
+	atomic64_t gave_up;
+	atomic64_t max_wait_ns;
+};
+
+/**
  * struct upmu_desc - a PMU model: tables plus hardware ops
  * @formats: format fields; index 0 must be the event selector
  * @nr_formats: entries in @formats
@@ -801,6 +819,9 @@ struct upmu_box {
  * @ext: string attributes (formats, event units and scales)
  * @evattrs: event attributes
  * @strs: generated attribute names and texts
+ * @aux_stats: what its AUX drains cost (&upmu_desc.aux)
+ * @read_stats: its reads that met a locked section
+ * @debugfs: its directory in debugfs (upmu/<pmu>/)
  * @priv: family data
  *
  * Allocated by upmu_pmu_alloc() and owned by the core once registered:
@@ -845,6 +866,7 @@ struct upmu_pmu {
 	struct perf_pmu_events_attr *evattrs;
 	char *strs;
 	struct upmu_aux_stats aux_stats;
+	struct upmu_read_stats read_stats;
 	struct dentry *debugfs;
 	void *priv;
 };

@@ -12,6 +12,7 @@
 #define __UPMU_SIM_H__
 
 #include <linux/bitfield.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/irq_work.h>
 #include <linux/list.h>
@@ -33,6 +34,7 @@
 #define SIM_MAX_FLOWS	64
 #define SIM_MAX_COUNT	BIT_ULL(40)	/* transactions per inject */
 #define SIM_MIN_WIDTH	32		/* narrowest counter the sim offers */
+#define SIM_MAX_WR_STALL_US	100000	/* wr_stall_us=: 100 ms at most */
 /*
  * Sim time ends here (52 days): no counter, advancing at most 2048 per
  * ns (the fastest of any PMU), can go through half of 64 bits in the
@@ -624,6 +626,10 @@ struct sim_nic_opts {
  * @tear64: 0: a 64-bit read of a CoreSight block is single-copy atomic
  *	    (its device says "reg-io-width" 8); else it is two 32-bit reads,
  *	    the high half @tear64 counts after the low one (tear64=)
+ * @wr_stall_us: every list of accesses with a write in it holds the bus
+ *		 (and the CPU that made it) this many microseconds after it
+ *		 is done, as a device still settling a write would
+ *		 (wr_stall_us=); 0 in anything but a test of long sections
  * @lock: protects everything below; taken from register accessors
  *	  with interrupts off, always through sim_lock() (or, for a read,
  *	  sim_lock_any()).  A holder waits for nothing (no other lock, no
@@ -666,6 +672,7 @@ struct sim_dev {
 	u32 blocks;
 	u32 nr_gpus;
 	u32 tear64;
+	u32 wr_stall_us;
 	raw_spinlock_t lock;
 	seqcount_raw_spinlock_t seq;
 	int owner;
@@ -1058,7 +1065,8 @@ sim_regs_read_stale(struct sim_regs *r, struct upmu_reg_xfer *x,
  * compiler then calls directly: CMEM reads 42 registers per event read.
  * Reads of a block's pure registers (&sim_regs.pure_size) that need no
  * catch-up take no lock.  It may be called from any context, NMI
- * included (sim_lock_any()).
+ * included (sim_lock_any()).  A list with a write stalls @r's device's
+ * wr_stall_us after it, out of the simulator's lock.
  */
 static __always_inline void
 sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
@@ -1069,9 +1077,9 @@ sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
 	struct sim_clock_read c = { .valid = false };
 	struct sim_unit *unit = NULL;
 	struct sim_dev *sd = r->sd;
+	unsigned int i, stall = 0;
 	unsigned long flags;
 	bool exact = false;
-	unsigned int i;
 	u64 now;
 
 	if (r->pure_size && sim_regs_read_fresh(r, x, n, unit_at, read, &c))
@@ -1099,11 +1107,14 @@ sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
 				x[i].val = 0;
 		} else if (wr) {
 			write(r, off, x[i].val);
+			stall = sd->wr_stall_us;
 		} else {
 			x[i].val = read(r, off, wide);
 		}
 	}
 	sim_unlock(sd, flags);
+	for (; stall; stall -= min(stall, 1000U))
+		udelay(min(stall, 1000U));
 }
 
 /* sim_debugfs.c */

@@ -353,6 +353,8 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 			ret = kstrtou32(val, 0, &sd->nr_counters);
 		else if (!strcmp(tok, "tear64"))
 			ret = kstrtou32(val, 0, &sd->tear64);
+		else if (!strcmp(tok, "wr_stall_us"))
+			ret = kstrtou32(val, 0, &sd->wr_stall_us);
 		else if (!strcmp(tok, "clock_mhz"))
 			ret = kstrtou32(val, 0, &sd->clock_mhz);
 		else if (!strcmp(tok, "rcs"))
@@ -379,6 +381,7 @@ static int sim_parse_opts(struct sim_dev *sd, char *opts)
 		return ret;
 	if (sd->width < SIM_MIN_WIDTH || sd->width > 64 || !sd->nr_counters ||
 	    sd->nr_counters > 31 || sd->tear64 > BIT(31) ||
+	    sd->wr_stall_us > SIM_MAX_WR_STALL_US ||
 	    !sd->clock_mhz || sd->clock_mhz > T410_MAX_CLOCK_MHZ ||
 	    sd->nr_rcs > SIM_PCIE_NR_RC)
 		return -EINVAL;

@@ -17,6 +17,11 @@
  *   flows advance on the manual clock: every value is one the model
  *   gives at some sim time (a multiple of a step's bytes), none goes
  *   backwards, the totals are exact.
+ * - read_waits_for_a_long_section: the program reads on a CPU of the
+ *   package while the box's owner is in locked sections that last 25 ms
+ *   (the simulator's wr_stall_us): each read waits for the section to
+ *   end (upmu/<pmu>/read_stats counts waits, none given up), where one
+ *   that made do with the last count would give a count short.
  *
  * perf_event_read_local() reads an event from every CPU of its package
  * (PERF_EV_CAP_READ_ACTIVE_PKG: a socket per package, as vm.sh's guests
@@ -176,6 +181,7 @@ TEST_F_TIMEOUT(bpfread, kprobe_in_locked_section, 300)
 	struct cpu_pin pin = CPU_PIN_INIT;
 	struct bpf_link *link = NULL;
 	struct bpf_object *obj;
+	struct pmu_read_stats rs[2];
 	uint64_t calls = 0, v;
 	int ev[2], owner[2], cpu, s, fd;
 	struct read_stats st;
@@ -228,6 +234,10 @@ TEST_F_TIMEOUT(bpfread, kprobe_in_locked_section, 300)
 		EXPECT_EQ(want[s], st.max) TH_LOG("CPU %d", cpu);
 	}
 	EXPECT_LE(8ULL, calls);
+	/* The reads inside a section of their own CPU gave the last count. */
+	EXPECT_EQ(0, pmu_read_stats(UCF(0), &rs[0]));
+	EXPECT_EQ(0, pmu_read_stats(UCF(1), &rs[1]));
+	EXPECT_LT(0ULL, rs[0].in_section + rs[1].in_section);
 	for (s = 0; s < 2; s++) {
 		EXPECT_EQ(0, count_read(ev[s], &v));
 		EXPECT_EQ(want[s], v);
@@ -347,6 +357,80 @@ TEST_F_TIMEOUT(bpfread, sampling_reads_while_perf_stat_reads, 300)
 	for (s = 0; s < 2; s++)
 		close(ev[s]);
 	unlink(out);
+	bpf_object__close(obj);
+}
+
+SIM_FIXTURE(slowbus, "clock=manual rcs=0 blocks=ucf wr_stall_us=25000",
+	    "nvidia_ucf_pmu_1");
+
+/*
+ * Every register write holds the owner of socket 0's UCF box 25 ms, with
+ * the box's lock held (its section); a second event of the PMU disabled
+ * and enabled over and over makes such sections one after another.
+ * Meanwhile the sampling program reads the first event on another CPU of
+ * the package every ms: a read that meets a section waits for it, longer
+ * than 10 ms, and gives the exact count after it.  (Before 6.12 only the
+ * owner reads, which cannot meet a section of another CPU.)
+ */
+TEST_F_TIMEOUT(slowbus, read_waits_for_a_long_section, 120)
+{
+	const uint64_t want = 1000 * 64;
+	int owner = pmu_cpu(UCF(0)), reader = -1, ev[2], ev2, tick, cpu, i;
+	struct bpf_link *link;
+	struct pmu_read_stats rs;
+	struct bpf_object *obj;
+	struct read_stats st;
+
+	if (!kernel_at_least(6, 12))
+		SKIP(return, "before 6.12 BPF reads an event on its own CPU only");
+	for (cpu = 0; cpu < MAX_CPUS && cpu_package(cpu) >= 0; cpu++)
+		if (cpu != owner && cpu_package(cpu) == cpu_package(owner)) {
+			reader = cpu;
+			break;
+		}
+	ASSERT_LE(0, reader) TH_LOG("socket 0 has one CPU");
+	ev[0] = ev[1] = pmu_open(UCF(0), "slc_bytes_rd", -1);
+	ASSERT_LE(0, ev[0]);
+	ev2 = pmu_open(UCF(0), "slc_bytes_wr", -1);
+	ASSERT_LE(0, ev2);
+	ASSERT_EQ(0, inject("socket=0 op=rd size=64 count=1000"));
+	ASSERT_EQ(want, count_of(_metadata, ev[0]));
+
+	obj = bpf_load();
+	ASSERT_NE(NULL, obj) TH_LOG("cannot load upmu_read.bpf.o");
+	ASSERT_EQ(0, maps_setup(obj, ev, 0));
+	tick = tick_open(reader, 1000000);
+	ASSERT_LE(0, tick);
+	link = bpf_program__attach_perf_event(
+		bpf_object__find_program_by_name(obj, "on_tick"), tick);
+	ASSERT_NE(NULL, link);
+	/*
+	 * A pause after each: an ioctl's sections follow one another on
+	 * the owner, and a reader may wait through all of them.
+	 */
+	for (i = 0; i < 10; i++) {
+		EXPECT_EQ(0, ioctl(ev2, PERF_EVENT_IOC_DISABLE, 0));
+		usleep(30000);
+		EXPECT_EQ(0, ioctl(ev2, PERF_EVENT_IOC_ENABLE, 0));
+		usleep(30000);
+	}
+	bpf_link__destroy(link);
+	close(tick);
+
+	ASSERT_EQ(0, bpf_stats(obj, PROG_TICK, reader, &st));
+	EXPECT_EQ(0ULL, st.errors);
+	EXPECT_LT(0ULL, st.reads);
+	EXPECT_EQ(want, st.min) TH_LOG("CPU %d read a count short", reader);
+	EXPECT_EQ(want, st.max);
+	ASSERT_EQ(0, pmu_read_stats(UCF(0), &rs));
+	TH_LOG("%llu reads, %llu waited (at most %llu ns), %llu gave up",
+	       (unsigned long long)st.reads, (unsigned long long)rs.waited,
+	       (unsigned long long)rs.max_wait_ns, (unsigned long long)rs.gave_up);
+	EXPECT_LT(0ULL, rs.waited);
+	EXPECT_LT(10000000ULL, rs.max_wait_ns);
+	EXPECT_EQ(0ULL, rs.gave_up);
+	close(ev2);
+	close(ev[0]);
 	bpf_object__close(obj);
 }
 

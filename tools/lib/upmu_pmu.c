@@ -316,3 +316,23 @@ int pmu_aux_stats(const char *pmu, struct pmu_aux_stats *st)
 	st->budget = v[7];
 	return 0;
 }
+
+int pmu_read_stats(const char *pmu, struct pmu_read_stats *st)
+{
+	char path[256], buf[256];
+	unsigned long long v[4];
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/upmu/%s/read_stats", pmu);
+	ret = read_str(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	if (sscanf(buf, "in_section %llu waited %llu gave_up %llu max_wait_ns %llu",
+		   &v[0], &v[1], &v[2], &v[3]) != 4)
+		return -EINVAL;
+	st->in_section = v[0];
+	st->waited = v[1];
+	st->gave_up = v[2];
+	st->max_wait_ns = v[3];
+	return 0;
+}

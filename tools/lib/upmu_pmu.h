@@ -88,4 +88,13 @@ struct pmu_aux_stats {
 };
 int pmu_aux_stats(const char *pmu, struct pmu_aux_stats *st);
 
+/*
+ * The reads of upmu PMU @pmu that met a locked section (debugfs
+ * upmu/<pmu>/read_stats, Documentation/upmu-core.rst); 0 or -errno.
+ */
+struct pmu_read_stats {
+	uint64_t in_section, waited, gave_up, max_wait_ns;
+};
+int pmu_read_stats(const char *pmu, struct pmu_read_stats *st);
+
 #endif
