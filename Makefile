@@ -57,7 +57,7 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/nic_fw_test \
 	     build/selftests/upmu-diag build/selftests/diag_unit_test \
 	     build/selftests/nic_diag_lib build/selftests/aux_parse_test \
-	     build/selftests/aux_perfdata \
+	     build/selftests/aux_perfdata build/selftests/pmu_unit_test \
 	     build/selftests/bpf_read_test build/selftests/upmu_read.bpf.o \
 	     build/selftests/aux_parse_test32 build/selftests/topo_test
 

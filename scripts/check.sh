@@ -91,6 +91,8 @@ step "modules build (debug $(basename "$kdir" | cut -d- -f1), W=1 -Werror)" \
 step "selftests build (-Wall -Wextra -Werror, ASan/UBSan)" make -s -j"$UPMU_JOBS" selftests
 step "tools build (-Wall -Wextra -Werror)" make -s -j"$UPMU_JOBS" tools
 step "diag library and upmu-diag unit tests (host, ASan/UBSan)" build/selftests/diag_unit_test
+step "sysfs event encoding on malformed PMU trees (pmu_unit_test, host, ASan/UBSan)" \
+	build/selftests/pmu_unit_test
 step "perf patches carry tools/perf-aux and hw/upmu_aux.h (scripts/perf-patches.sh check)" \
 	scripts/perf-patches.sh check
 step "sparse (make C=1) clean" scripts/lint.sh sparse "$kdir"

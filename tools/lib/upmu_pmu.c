@@ -50,14 +50,20 @@ int read_str(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-/* @buf as a number (any base strtoull takes): 0 or -EINVAL. */
+/*
+ * @buf as a number, as perf's event parser takes one (decimal, 0x hex, or
+ * octal with a leading 0; no sign, no space, nothing after it): 0 or
+ * -EINVAL (also for a number past 2^64 - 1).
+ */
 static int parse_u64(const char *buf, uint64_t *val)
 {
 	char *end;
 
+	if (*buf < '0' || *buf > '9')
+		return -EINVAL;
 	errno = 0;
 	*val = strtoull(buf, &end, 0);
-	return errno || end == buf ? -EINVAL : 0;
+	return errno || *end ? -EINVAL : 0;
 }
 
 int read_u64(const char *path, uint64_t *val)
@@ -154,21 +160,46 @@ int pmu_read(const char *pmu, const char *file, char *buf, size_t len)
 
 int pmu_cpu(const char *pmu)
 {
-	char buf[64];
+	char buf[64], *end;
+	long cpu;
 
-	if (pmu_read(pmu, "cpumask", buf, sizeof(buf)) || !buf[0])
+	if (pmu_read(pmu, "cpumask", buf, sizeof(buf)) || buf[0] < '0' || buf[0] > '9')
 		return -1;
-	return atoi(buf);
+	/* a CPU list: its first CPU ("3", "0-3", "2,6") */
+	errno = 0;
+	cpu = strtol(buf, &end, 10);
+	if (errno || cpu > INT_MAX || (*end && *end != ',' && *end != '-'))
+		return -1;
+	return cpu;
 }
 
-/* Apply "name=value" through format/<name> ("configN:lo-hi[,lo-hi]"). */
+/* A bit of a format ("config:lo-hi,bit"): 0-63, or -1. */
+static int format_bit(const char *s, char **end)
+{
+	unsigned long b;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	b = strtoul(s, end, 10);
+	return errno || b > 63 ? -1 : (int)b;
+}
+
+/*
+ * Set term @name to @val through format/<name> ("configN:lo-hi[,lo-hi]"),
+ * whose bits it replaces, as perf's does: a later term wins.  0, -ENOENT
+ * (no such format), -EINVAL (a format perf would not parse, wider than 64
+ * bits, or of another config word) or -ERANGE (@val wider than it).
+ */
 static int apply_term(const char *pmu, const char *name, uint64_t val,
 		      struct perf_event_attr *attr)
 {
-	char file[128], fmt[128], *p, *save;
-	uint64_t *word;
+	char file[128], fmt[128], *p, *save, *end;
 	unsigned int bit = 0;
+	uint64_t *word;
 
+	if (strchr(name, '/'))
+		return -EINVAL;
 	snprintf(file, sizeof(file), "format/%s", name);
 	if (pmu_read(pmu, file, fmt, sizeof(fmt)))
 		return -ENOENT;
@@ -186,39 +217,75 @@ static int apply_term(const char *pmu, const char *name, uint64_t val,
 		return -EINVAL;
 
 	for (p = strtok_r(p, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		unsigned int lo, hi, b;
+		int lo = format_bit(p, &end), hi = lo, b;
 
-		if (sscanf(p, "%u-%u", &lo, &hi) != 2)
-			hi = lo = atoi(p);
-		for (b = lo; b <= hi; b++, bit++)
-			if (val & (1ULL << bit))
+		if (lo >= 0 && *end == '-')
+			hi = format_bit(end + 1, &end);
+		if (lo < 0 || hi < lo || *end)
+			return -EINVAL;
+		for (b = lo; b <= hi; b++, bit++) {
+			if (bit == 64)
+				return -EINVAL;
+			*word &= ~(1ULL << b);
+			if ((val >> bit) & 1)
 				*word |= 1ULL << b;
+		}
 	}
+	if (!bit)
+		return -EINVAL;
 	/* Like perf: a value wider than the field is an error. */
 	if (bit < 64 && (val >> bit))
 		return -ERANGE;
 	return 0;
 }
 
+/*
+ * An event's "term=?" (its events/ file asks the user for the value) and
+ * the user's terms: each asked for must be given.
+ */
+#define SPEC_MAX_TERMS	16
+struct spec_terms {
+	char asked[SPEC_MAX_TERMS][64];
+	char given[SPEC_MAX_TERMS][64];
+	unsigned int nr_asked, nr_given;
+};
+
+static int term_note(char (*list)[64], unsigned int *nr, const char *name)
+{
+	if (*nr == SPEC_MAX_TERMS || strlen(name) >= sizeof(list[0]))
+		return -E2BIG;
+	strcpy(list[(*nr)++], name);
+	return 0;
+}
+
 static int apply_spec(const char *pmu, char *spec, struct perf_event_attr *attr,
-		      int depth)
+		      int depth, struct spec_terms *t)
 {
 	char *tok, *save;
 
 	for (tok = strtok_r(spec, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(tok, '=');
+		uint64_t val;
 		int ret;
 
 		if (eq) {
-			*eq = '\0';
-			ret = apply_term(pmu, tok, strtoull(eq + 1, NULL, 0), attr);
+			*eq++ = '\0';
+			if (depth && !strcmp(eq, "?")) {
+				ret = term_note(t->asked, &t->nr_asked, tok);
+			} else if (parse_u64(eq, &val)) {
+				ret = -EINVAL;
+			} else {
+				ret = apply_term(pmu, tok, val, attr);
+				if (!ret && !depth)
+					ret = term_note(t->given, &t->nr_given, tok);
+			}
 		} else {
 			char file[128], ev[256];
 
 			snprintf(file, sizeof(file), "events/%s", tok);
-			if (depth || pmu_read(pmu, file, ev, sizeof(ev)))
+			if (depth || strchr(tok, '/') || pmu_read(pmu, file, ev, sizeof(ev)))
 				return -ENOENT;
-			ret = apply_spec(pmu, ev, attr, depth + 1);
+			ret = apply_spec(pmu, ev, attr, depth + 1, t);
 		}
 		if (ret)
 			return ret;
@@ -228,8 +295,11 @@ static int apply_spec(const char *pmu, char *spec, struct perf_event_attr *attr,
 
 int pmu_attr(const char *pmu, const char *spec, struct perf_event_attr *attr)
 {
+	struct spec_terms t = { .nr_asked = 0 };
 	char buf[PATH_MAX];
+	unsigned int i, j;
 	uint64_t type;
+	int ret;
 
 	if (pmu_read(pmu, "type", buf, sizeof(buf)) || parse_u64(buf, &type))
 		return -ENODEV;
@@ -237,7 +307,17 @@ int pmu_attr(const char *pmu, const char *spec, struct perf_event_attr *attr)
 	attr->size = sizeof(*attr);
 	attr->type = type;
 	snprintf(buf, sizeof(buf), "%s", spec);
-	return apply_spec(pmu, buf, attr, 0);
+	ret = apply_spec(pmu, buf, attr, 0, &t);
+	if (ret)
+		return ret;
+	/* perf: "Required parameter '...' not specified" */
+	for (i = 0; i < t.nr_asked; i++) {
+		for (j = 0; j < t.nr_given && strcmp(t.asked[i], t.given[j]); j++)
+			;
+		if (j == t.nr_given)
+			return -EINVAL;
+	}
+	return 0;
 }
 
 int perf_open(struct perf_event_attr *attr, int pid, int cpu, int group)

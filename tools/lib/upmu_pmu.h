@@ -37,12 +37,17 @@ int pmu_read(const char *pmu, const char *file, char *buf, size_t len);
  * again may get another type: not for tests that create and delete them).
  */
 void pmu_cache_files(void);
-/* First CPU of the PMU's cpumask, or -1. */
+/* First CPU of the PMU's cpumask, or -1 (none, or not a CPU list). */
 int pmu_cpu(const char *pmu);
 
 /*
  * Fill @attr from "event_or_term,term=val,..." exactly as perf would:
- * named events from events/, terms through format/.  0 or -errno.
+ * named events from events/, terms through format/ (a later term replaces
+ * an earlier one's bits; an event's "term=?" must be given).  0 or
+ * -errno: -ENODEV (no PMU, or a type that is not a number), -ENOENT (no
+ * such event or format), -EINVAL (a value that is not a number, a "?"
+ * not given, a format perf would not parse), -ERANGE (a value wider than
+ * its format).
  */
 int pmu_attr(const char *pmu, const char *spec, struct perf_event_attr *attr);
 
