@@ -40,7 +40,7 @@ trap cleanup EXIT
 
 if [ -z "$PERF" ] || ! "$PERF" version >/dev/null 2>&1; then
 	for _ in $(seq $NTESTS); do
-		tap_skip "no patched perf (UPMU_PERF='$PERF': scripts/perfbuild.sh builds it, make check passes it)"
+		tap_fail "no patched perf (UPMU_PERF='$PERF': scripts/perfbuild.sh builds it, make check passes it)"
 	done
 	exit 0
 fi
