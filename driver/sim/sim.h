@@ -560,6 +560,9 @@ struct sim_icx_plan {
  *	 (SIM_ICX_REG_*, 0 where none is): an access finds it in one step
  * @gen: bumped by every register write: the flows' plans made before it
  *	 are stale (&sim_icx_plan.gen)
+ * @link_gen: PCIe generation each part's link trained at, on every
+ *	      socket (link=); 0: what its port and device can do
+ * @link_width: the lanes it trained with; 0: likewise
  */
 struct sim_icx {
 	struct sim_icx_stack st[SIM_MAX_SOCKETS][ICX_NR_STACKS];
@@ -571,6 +574,8 @@ struct sim_icx {
 	u32 nr_chas;
 	u16 map[ICX_SOCKET_STRIDE / 8];
 	u64 gen;
+	u8 link_gen[ICX_NR_STACKS][ICX_NR_PARTS];
+	u8 link_width[ICX_NR_STACKS][ICX_NR_PARTS];
 };
 
 /* An entry of &sim_icx.map: the box's kind, its index, the register */

@@ -54,8 +54,10 @@
  */
 
 #include <linux/bitfield.h>
+#include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/pci.h>
+#include <linux/string.h>
 
 #include "sim.h"
 
@@ -1043,9 +1045,11 @@ static void sim_icx_show_devices(struct sim_dev *sd, struct seq_file *m)
 			for (p = 0; p < ICX_NR_PARTS; p++) {
 				if (!icx_port(k, p))
 					continue;
-				seq_printf(m, "0000:%02x:%02x.0 root_port socket=%u stack=%u part=%u gen=%u width=x%u\n",
+				seq_printf(m, "0000:%02x:%02x.0 root_port socket=%u stack=%u part=%u gen=%u width=x%u link_gen=%u link_width=x%u\n",
 					   bus, 2 + p, s, k, p, icx_ports[k].speed[p],
-					   icx_ports[k].width[p]);
+					   icx_ports[k].width[p],
+					   sd->icx.link_gen[k][p] ?: icx_ports[k].speed[p],
+					   sd->icx.link_width[k][p] ?: icx_ports[k].width[p]);
 				seq_printf(m, "0000:%02x:00.0 endpoint socket=%u stack=%u part=%u\n",
 					   bus + 1 + p, s, k, p);
 			}
@@ -1069,10 +1073,33 @@ static int sim_icx_advance_check(struct sim_dev *sd, u64 ns)
 }
 
 /* cha=N: the CHAs of each socket, 1 to ICX_MAX_CHAS. */
+/*
+ * link=K.P:G:W: the link of part P of stack K (on every socket) trained
+ * at PCIe generation G with W lanes, below what its root port and device
+ * can do (gen= and width= of pci_devices), as a link that trained down
+ * does (a bad slot, a riser); pci_devices shows it as link_gen= and
+ * link_width=, as sysfs' current_link_speed and _width.
+ */
+static int sim_icx_link_opt(struct sim_dev *sd, const char *val)
+{
+	unsigned int k, p, g, w;
+	int n = 0;
+
+	if (sscanf(val, "%u.%u:%u:%u%n", &k, &p, &g, &w, &n) != 4 || val[n] ||
+	    !icx_port(k, p) || !g || g > icx_ports[k].speed[p] || !w ||
+	    w > icx_ports[k].width[p] || !is_power_of_2(w))
+		return -EINVAL;
+	sd->icx.link_gen[k][p] = g;
+	sd->icx.link_width[k][p] = w;
+	return 0;
+}
+
 static int sim_icx_opt(struct sim_dev *sd, const char *key, const char *val)
 {
 	u32 n;
 
+	if (!strcmp(key, "link"))
+		return sim_icx_link_opt(sd, val);
 	if (strcmp(key, "cha"))
 		return -ENOENT;
 	if (kstrtou32(val, 0, &n) || !n || n > ICX_MAX_CHAS)
@@ -1081,13 +1108,15 @@ static int sim_icx_opt(struct sim_dev *sd, const char *key, const char *val)
 	return 0;
 }
 
-/* cha= only on an Ice Lake-X; SIM_ICX_DEF_CHAS without it. */
+/* cha= and link= only on an Ice Lake-X; SIM_ICX_DEF_CHAS without cha=. */
 static int sim_icx_check_opts(struct sim_dev *sd)
 {
+	bool links = memchr_inv(sd->icx.link_gen, 0, sizeof(sd->icx.link_gen));
+
+	if (!sim_has(sd, SIM_BLK_ICX) && (sd->icx.nr_chas || links))
+		return -EINVAL;
 	if (!sd->icx.nr_chas)
 		sd->icx.nr_chas = SIM_ICX_DEF_CHAS;
-	else if (!sim_has(sd, SIM_BLK_ICX))
-		return -EINVAL;
 	return 0;
 }
 

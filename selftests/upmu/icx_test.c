@@ -117,9 +117,10 @@ TEST_F(icx, pci_devices)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = 0;
-	EXPECT_TRUE(strstr(buf, "0000:16:02.0 root_port socket=0 stack=0 part=0 gen=4 width=x4\n"
+	/* trained at what port and device can do: no link= */
+	EXPECT_TRUE(strstr(buf, "0000:16:02.0 root_port socket=0 stack=0 part=0 gen=4 width=x4 link_gen=4 link_width=x4\n"
 			   "0000:17:00.0 endpoint socket=0 stack=0 part=0\n") == buf);
-	EXPECT_TRUE(strstr(buf, "0000:be:04.0 root_port socket=1 stack=2 part=2 gen=3 width=x8\n") != NULL);
+	EXPECT_TRUE(strstr(buf, "0000:be:04.0 root_port socket=1 stack=2 part=2 gen=3 width=x8 link_gen=3 link_width=x8\n") != NULL);
 	EXPECT_TRUE(strstr(buf, "0000:81:00.0 endpoint socket=1 stack=5 part=0\n") != NULL);
 	EXPECT_TRUE(strstr(buf, "stack=2 part=1") == NULL);
 }
@@ -731,6 +732,15 @@ TEST_F(icx, soc_option)
 	EXPECT_EQ(-EINVAL, inject("socket=0 stack=0 to_stack=1 op=rd"));
 	EXPECT_EQ(-EINVAL, inject("socket=0 stack=0 src=loc_cpu op=rd"));
 	EXPECT_EQ(-EINVAL, inject("socket=0 to_stack=0 to_part=5 op=rd"));
+	/* link=K.P:G:W: a port that exists, trained at most at what it can do */
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID + 1, 2, "soc=icx link=0.4:3:2"));	/* no part 4 */
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID + 1, 2, "soc=icx link=2.1:3:2"));	/* no port */
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID + 1, 2, "soc=icx link=0.2:5:2"));	/* above gen 4 */
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID + 1, 2, "soc=icx link=0.2:3:8"));	/* above x4 */
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID + 1, 2, "soc=icx link=0.2:3:3"));	/* x3 */
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID + 1, 2, "soc=icx link=0.2:0:2"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID + 1, 2, "soc=icx link=0.2:3:2x"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID + 1, 2, "link=0.2:3:2"));	/* a Tegra410 */
 }
 
 /*

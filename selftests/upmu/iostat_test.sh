@@ -18,7 +18,8 @@
 # bandwidth and utilisation from the IMCs, UPI utilisation) and the VT-d
 # metrics are asserted exactly on the manual clock too (tests 29-34), and
 # the L3 metrics, multiplexed when read and write are asked together, on
-# the realtime clock; the latencies' division by the clock at 2 GHz (37).
+# the realtime clock; the latencies' division by the clock at 2 GHz (37);
+# link utilisation of a link that trained below its max (38-39).
 # $UPMU_IOSTAT is the binary (default: the ASan/UBSan build).
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -42,7 +43,7 @@ col() {
 		'$1 == s && ($2 == u || index($2, u "<") == 1) && $3 == p && $5 == m { print $f }' "$TMP/$1"
 }
 
-tap_plan 37
+tap_plan 39
 [ -x "$T" ] || { echo "Bail out! $T: no such program (make selftests)"; exit 1; }
 upmu_load_all && mod_load_own upmu_icx || { echo "Bail out! cannot load modules"; exit 1; }
 sim_del $ID
@@ -315,6 +316,23 @@ tap_expect "at 2 GHz: IRP read latency 500 ns, IOTLB miss penalty 300 ns, 1 MT/s
 	is "$(for m in irp_read_latency iotlb_miss_penalty vtd_translation_rate mem_access_per_iotlb_miss; do
 		echo -n "$(v ghz 0 uncore_iio_2 - $m)/$(col ghz 0 uncore_iio_2 - $m 8) "; done)" \
 	"500/100.00 300/100.00 1/100.00 2/100.00 "
+sim_del $ID
+
+# 38-39: a link that trained below its max (link=0.2:3:2: 0000:19:00.0's
+# gen4 x4 link at gen3 x2): link utilisation is of the 4000 MB/s it
+# trained at (6.4 MB/s: 0.16%), not of the max's 16000 (0.04%); stderr
+# says so.  On the realtime clock: its 4 events take turns on counters
+# 0-1 (scaled, within 15%)
+sim_new "$ID 2 soc=icx link=0.2:3:2" &&
+	start_flows "add id=1 socket=0 stack=0 part=2 op=rd size=64 rate=100000" ||
+	echo "# cannot create the device with a link trained down"
+last=lnk
+run lnk -d 0000:19:00.0 -m link_utilization -a 1 -x, -s
+tap_expect "0000:19:00.0 trained at gen3 x2 (max gen4 x4): link utilisation 0.16% +/- 15% of its 4000 MB/s" \
+	near "$(v lnk 0 uncore_iio_0 2 link_utilization)" 0.16 0.15
+tap_expect "stderr says the link trained below its max" grep -qxF \
+	"upmu-iostat: 0000:19:00.0: link trained at 8 GT/s x2, max 16 GT/s x4: link_utilization is of the link as it trained" \
+	"$TMP/lnk.err"
 sim_del $ID
 
 rm -rf "$TMP"

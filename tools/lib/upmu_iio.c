@@ -96,9 +96,26 @@ const struct iio_fn *iio_fn_find(const struct iio_topo *t, unsigned int seg, uns
 	return NULL;
 }
 
+static bool link_trained(const struct iio_fn *f)
+{
+	return f->link_gts > 0 && f->link_width;
+}
+
 double iio_link_max_mbps(const struct iio_fn *f)
 {
+	if (link_trained(f))
+		return f->link_gts * 1000 / 8 * f->link_width * 2;
 	return f->gts * 1000 / 8 * f->width * 2;
+}
+
+bool iio_link_below_max(const struct iio_fn *f, char *buf, size_t len)
+{
+	if (!link_trained(f) || !(f->gts > 0) || !f->width ||
+	    (f->link_gts >= f->gts && f->link_width >= f->width))
+		return false;
+	snprintf(buf, len, "link trained at %g GT/s x%u, max %g GT/s x%u", f->link_gts,
+		 f->link_width, f->gts, f->width);
+	return true;
 }
 
 static struct iio_fn *add_fn(struct iio_topo *t, const char *bdf)
@@ -148,13 +165,14 @@ void sim_pci_lines(void (*fn)(void *ctx, const char *line), void *ctx)
 }
 
 /*
- * "0000:16:02.0 root_port socket=0 stack=0 part=0 gen=4 width=x4" and
+ * "0000:16:02.0 root_port socket=0 stack=0 part=0 gen=4 width=x4 link_gen=4
+ * link_width=x4" and
  * "0000:17:00.0 endpoint socket=0 stack=0 part=0": the simulator's
  * device tree.
  */
 static void sim_line(void *ctx, const char *line)
 {
-	unsigned int sock, stack, part, gen = 0, width = 0;
+	unsigned int sock, stack, part, gen = 0, width = 0, lgen = 0, lwidth = 0;
 	struct iio_topo *t = ctx;
 	char bdf[32], kind[32];
 	struct iio_fn *f;
@@ -175,6 +193,12 @@ static void sim_line(void *ctx, const char *line)
 	if (gen < sizeof(gen_gts) / sizeof(gen_gts[0]))
 		f->gts = gen_gts[gen];
 	f->width = width;
+	p = strstr(line, " link_gen=");
+	if (p)
+		sscanf(p, " link_gen=%u link_width=x%u", &lgen, &lwidth);
+	if (lgen < sizeof(gen_gts) / sizeof(gen_gts[0]))
+		f->link_gts = gen_gts[lgen];
+	f->link_width = lwidth;
 }
 
 /* The simulators' functions; an endpoint's link is its root port's. */
@@ -192,6 +216,8 @@ static void load_sim(struct iio_topo *t)
 			if (rp->sim && rp->root_port && rp->st == f->st && rp->part == f->part) {
 				f->gts = rp->gts;
 				f->width = rp->width;
+				f->link_gts = rp->link_gts;
+				f->link_width = rp->link_width;
 			}
 		}
 	}
@@ -236,12 +262,19 @@ static void load_system(struct iio_topo *t)
 			    (f->root_port || f->bus != f->st->bus))
 				f->part = dev - 2;
 		}
+		/* "16.0 GT/s PCIe" and "8"; "Unknown" or "0" where the link is down */
 		snprintf(path, sizeof(path), PCI_DEVICES "/%s/max_link_speed", e->d_name);
 		if (!read_str(path, buf, sizeof(buf)))
 			f->gts = atof(buf);
 		snprintf(path, sizeof(path), PCI_DEVICES "/%s/max_link_width", e->d_name);
 		if (!read_str(path, buf, sizeof(buf)))
 			f->width = atoi(buf);
+		snprintf(path, sizeof(path), PCI_DEVICES "/%s/current_link_speed", e->d_name);
+		if (!read_str(path, buf, sizeof(buf)))
+			f->link_gts = atof(buf);
+		snprintf(path, sizeof(path), PCI_DEVICES "/%s/current_link_width", e->d_name);
+		if (!read_str(path, buf, sizeof(buf)))
+			f->link_width = atoi(buf);
 	}
 	closedir(d);
 }

@@ -30,6 +30,8 @@ struct iio_fn {
 	int part;		/* -1: not known */
 	double gts;		/* max link speed, GT/s per lane; 0: not known */
 	unsigned int width;	/* max link width; 0: not known */
+	double link_gts;	/* what the link trained at; 0: not known */
+	unsigned int link_width;
 };
 
 struct iio_topo {
@@ -65,8 +67,15 @@ bool iio_parse_bdf(const char *s, unsigned int *seg, unsigned int *bus, unsigned
 		   unsigned int *fn);
 /*
  * VTune's PCIe Max Bandwidth of a link in MB/s, both directions:
- * speed (GT/s) * 1000 / 8 * width * 2; 0 if not known.
+ * speed (GT/s) * 1000 / 8 * width * 2, of what the link trained at
+ * (current_link_speed and _width) where that is known, else of the max
+ * (max_link_speed and _width); 0 if neither is known.
  */
 double iio_link_max_mbps(const struct iio_fn *f);
+/*
+ * If @f's link trained below its max: "link trained at 8 GT/s x2, max 16
+ * GT/s x4" in @buf, true; else false.
+ */
+bool iio_link_below_max(const struct iio_fn *f, char *buf, size_t len);
 
 #endif

@@ -508,11 +508,26 @@ static bool row_add_event(struct row *r, enum ev e)
 	return false;
 }
 
-/* The device label and link of part @p of @st (-g device): false if none. */
+/* Is link_utilization asked for? */
+static bool want_link(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_METRICS; i++)
+		if (opt.want[i] && mdefs[i].fn == f_link)
+			return true;
+	return false;
+}
+
+/*
+ * The device label and link of part @p of @st (-g device): false if none.
+ * A link that trained below its max is used as it trained, and said so.
+ */
 static bool part_device(const struct iio_stack *st, int p, char *dev, size_t len, double *mbps)
 {
-	const struct iio_fn *rp = NULL, *ep = NULL;
+	const struct iio_fn *rp = NULL, *ep = NULL, *link;
 	unsigned int i, n = 0;
+	char note[96];
 
 	for (i = 0; i < topo.nr_fn; i++) {
 		const struct iio_fn *f = &topo.fn[i];
@@ -535,7 +550,10 @@ static bool part_device(const struct iio_stack *st, int p, char *dev, size_t len
 	else
 		snprintf(dev, len, "%04x:%02x:%02x.%x+%u", ep->seg, ep->bus, ep->dev, ep->fn,
 			 n - 1);
-	*mbps = iio_link_max_mbps(ep && ep->gts ? ep : rp ? rp : ep);
+	link = ep && (ep->gts || ep->link_gts) ? ep : rp ? rp : ep;
+	*mbps = iio_link_max_mbps(link);
+	if (want_link() && iio_link_below_max(link, note, sizeof(note)))
+		err("%s: %s: link_utilization is of the link as it trained", dev, note);
 	return true;
 }
 
@@ -661,7 +679,7 @@ static int build_rows(void)
 				char dev[40];
 				double mbps = 0;
 
-				if (!part_device(st, p, dev, sizeof(dev), &mbps) || !selected(st, p))
+				if (!selected(st, p) || !part_device(st, p, dev, sizeof(dev), &mbps))
 					continue;
 				for (i = 0; i < NR_METRICS; i++)
 					if (opt.want[i] && mdefs[i].scope == SC_PART &&
