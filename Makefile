@@ -57,7 +57,7 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/nic_fw_test \
 	     build/selftests/upmu-diag build/selftests/diag_unit_test \
 	     build/selftests/nic_diag_lib build/selftests/aux_parse_test \
-	     build/selftests/aux_perfdata build/selftests/pmu_unit_test \
+	     build/selftests/aux_perfdata build/selftests/perfdata_fuzz build/selftests/pmu_unit_test \
 	     build/selftests/bpf_read_test build/selftests/upmu_read.bpf.o \
 	     build/selftests/aux_parse_test32 build/selftests/topo_test
 
@@ -153,6 +153,10 @@ build/selftests/aux_perfdata: selftests/upmu/aux_perfdata.c selftests/upmu/aux_r
 			      build/perf-aux/upmu-nic-aux.h
 	@mkdir -p $(@D)
 	$(CC) $(USERCFLAGS) -Ibuild/perf-aux -o $@ $<
+# The fuzzer of whole perf.data files for the ASan/UBSan perf (perfdata_fuzz_test.sh)
+build/selftests/perfdata_fuzz: selftests/upmu/perfdata_fuzz.c
+	@mkdir -p $(@D)
+	$(CC) $(USERCFLAGS) -o $@ $<
 # The same test as a 32-bit program (gcc-multilib), where size_t products
 # wrap: UBSan only, as 32-bit ASan does not run under qemu-i386, which runs
 # it where the kernel has no ia32 emulation (qemu-i386 build/selftests/aux_parse_test32).

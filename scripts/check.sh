@@ -203,6 +203,15 @@ done
 # 32-bit, where a size_t product wraps; the host kernel may run no 32-bit
 # programs itself, qemu-i386 runs it
 step "AUX parse library test (32-bit, UBSan, qemu-i386)" qemu-i386 -L / build/selftests/aux_parse_test32
+# The patched perf built with ASan and UBSan (cold: like the plain one,
+# cached apart), and through it and the plain one corrupt perf.data files:
+# the inputs that once crashed the decoder, and perfdata_fuzz's mutants of
+# real recordings (no crash, no sanitizer report, no hang)
+step "patched perf 7.2 with ASan/UBSan (UPMU_PERF_SAN=1 scripts/perfbuild.sh)" \
+	env UPMU_PERF_SAN=1 scripts/perfbuild.sh
+perf_san=$(UPMU_PERF_SAN=1 scripts/perfbuild.sh 2>/dev/null) || perf_san=/nonexistent/perf
+step "patched perf on corrupt perf.data: crashers, seeds, mutants (perfdata_fuzz_test.sh)" \
+	selftests/upmu/perfdata_fuzz_test.sh "$perf" "$perf_san" build/selftests/perfdata_fuzz
 
 suite_report debug-7.2a
 suite_report debug-7.2b
