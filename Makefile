@@ -172,7 +172,10 @@ build/fuzz/aux_parse_fuzz: selftests/upmu/aux_parse_test.c selftests/upmu/aux_re
 	@mkdir -p $(@D)
 	clang -g -O1 -D_GNU_SOURCE -DUPMU_LIBFUZZER -fsanitize=fuzzer,address,undefined \
 		$(PERFAUXINC) -o $@ $(filter %.c,$^)
-fuzz: build/fuzz/aux_parse_fuzz build/selftests/aux_parse_test
+fuzz: build/fuzz/aux_parse_fuzz build/selftests/aux_parse_test build/selftests/perfdata_fuzz
+	UPMU_PERFDATA_FUZZ_N=$${UPMU_PERFDATA_FUZZ_N:-100000} UPMU_PERFDATA_FUZZ_JOBS=2 \
+		selftests/upmu/perfdata_fuzz_test.sh "$$(scripts/perfbuild.sh)" \
+		"$$(UPMU_PERF_SAN=1 scripts/perfbuild.sh)" build/selftests/perfdata_fuzz
 	UPMU_AUX_FUZZ_N=$${UPMU_AUX_FUZZ_N:-100000000} build/selftests/aux_parse_test
 	@mkdir -p build/fuzz/corpus
 	build/fuzz/aux_parse_fuzz -max_total_time=$${FUZZ_TIME:-600} $(FUZZ_ARGS) build/fuzz/corpus \

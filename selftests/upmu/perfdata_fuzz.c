@@ -31,6 +31,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -363,30 +364,41 @@ static void reap(struct job *j, int status)
 static void start(struct job *j, const char *perf, const char *cmd, const char *input,
 		  unsigned long m, const char *tmp, int slot)
 {
+	static const char *const envp[] = {
+		"ASAN_OPTIONS=exitcode=86:detect_leaks=0:malloc_context_size=2",
+		"UBSAN_OPTIONS=exitcode=87:print_stacktrace=1",
+		"HOME=/nonexistent",
+		NULL
+	};
+	const char *argv[] = { perf, "script", "--kallsyms", "/dev/null", "-i", input, NULL, NULL };
+	posix_spawn_file_actions_t fa;
+
+	if (!strcmp(cmd, "report -D")) {
+		argv[1] = "report";
+		argv[2] = "-D";
+		argv[3] = "--kallsyms";
+		argv[4] = "/dev/null";
+		argv[5] = "-i";
+		argv[6] = input;
+	}
 	snprintf(j->input, sizeof(j->input), "%s", input);
 	snprintf(j->err, sizeof(j->err), "%s/err.%d", tmp, slot);
 	j->cmd = cmd;
 	j->m = m;
 	j->killed = false;
 	clock_gettime(CLOCK_MONOTONIC, &j->t0);
-	j->pid = fork();
-	if (!j->pid) {
-		int fd = open("/dev/null", O_WRONLY), efd = open(j->err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-		if (fd < 0 || efd < 0)
-			_exit(126);
-		dup2(fd, 1);
-		dup2(efd, 2);
-		setenv("ASAN_OPTIONS", "exitcode=86:detect_leaks=0:malloc_context_size=2", 1);
-		setenv("UBSAN_OPTIONS", "exitcode=87:print_stacktrace=1", 1);
-		if (!strcmp(cmd, "report -D"))
-			execl(perf, perf, "report", "-D", "--kallsyms", "/dev/null", "-i", input,
-			      (char *)NULL);
-		else
-			execl(perf, perf, "script", "--kallsyms", "/dev/null", "-i", input,
-			      (char *)NULL);
-		_exit(127);
+	/*
+	 * posix_spawn, not fork: this program may run under ASan, whose
+	 * shadow mappings a fork copies the page tables of on every run.
+	 */
+	if (posix_spawn_file_actions_init(&fa) ||
+	    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0) ||
+	    posix_spawn_file_actions_addopen(&fa, 2, j->err, O_WRONLY | O_CREAT | O_TRUNC, 0600) ||
+	    posix_spawn(&j->pid, perf, &fa, NULL, (char **)argv, (char **)envp)) {
+		fprintf(stderr, "perfdata_fuzz: cannot run %s\n", perf);
+		exit(2);
 	}
+	posix_spawn_file_actions_destroy(&fa);
 }
 
 /* Wait until a job slot is free (or all are, with @all). */
