@@ -165,6 +165,28 @@ void sim_pci_lines(void (*fn)(void *ctx, const char *line), void *ctx)
 }
 
 /*
+ * A link in a pci_devices line: " PREFIXgen=G PREFIXwidth=xW" as GT/s
+ * per lane and lanes; both 0 where the line has none.
+ */
+static void sim_link(const char *line, const char *prefix, double *gts, unsigned int *width)
+{
+	unsigned long gen = 0, w = 0;
+	const char *p;
+	char key[32];
+
+	snprintf(key, sizeof(key), " %sgen=", prefix);
+	p = strstr(line, key);
+	if (p)
+		gen = strtoul(p + strlen(key), NULL, 10);
+	snprintf(key, sizeof(key), " %swidth=x", prefix);
+	p = strstr(line, key);
+	if (p)
+		w = strtoul(p + strlen(key), NULL, 10);
+	*gts = gen < sizeof(gen_gts) / sizeof(gen_gts[0]) ? gen_gts[gen] : 0;
+	*width = w <= 32 ? w : 0;
+}
+
+/*
  * "0000:16:02.0 root_port socket=0 stack=0 part=0 gen=4 width=x4 link_gen=4
  * link_width=x4" and
  * "0000:17:00.0 endpoint socket=0 stack=0 part=0": the simulator's
@@ -172,11 +194,10 @@ void sim_pci_lines(void (*fn)(void *ctx, const char *line), void *ctx)
  */
 static void sim_line(void *ctx, const char *line)
 {
-	unsigned int sock, stack, part, gen = 0, width = 0, lgen = 0, lwidth = 0;
+	unsigned int sock, stack, part;
 	struct iio_topo *t = ctx;
 	char bdf[32], kind[32];
 	struct iio_fn *f;
-	const char *p;
 
 	if (sscanf(line, "%31s %31s socket=%u stack=%u part=%u", bdf, kind, &sock, &stack,
 		   &part) != 5)
@@ -187,18 +208,8 @@ static void sim_line(void *ctx, const char *line)
 	f->sim = true;
 	f->root_port = !strcmp(kind, "root_port");
 	f->part = part < IIO_NR_PARTS ? (int)part : -1;
-	p = strstr(line, " gen=");
-	if (p)
-		sscanf(p, " gen=%u width=x%u", &gen, &width);
-	if (gen < sizeof(gen_gts) / sizeof(gen_gts[0]))
-		f->gts = gen_gts[gen];
-	f->width = width;
-	p = strstr(line, " link_gen=");
-	if (p)
-		sscanf(p, " link_gen=%u link_width=x%u", &lgen, &lwidth);
-	if (lgen < sizeof(gen_gts) / sizeof(gen_gts[0]))
-		f->link_gts = gen_gts[lgen];
-	f->link_width = lwidth;
+	sim_link(line, "", &f->gts, &f->width);
+	sim_link(line, "link_", &f->link_gts, &f->link_width);
 }
 
 /* The simulators' functions; an endpoint's link is its root port's. */
@@ -221,6 +232,18 @@ static void load_sim(struct iio_topo *t)
 			}
 		}
 	}
+}
+
+/*
+ * A number in /sys/bus/pci/devices/@fn/@attr ("16.0 GT/s PCIe", "8"); 0 if
+ * there is none, or the link is down ("Unknown", "0").
+ */
+static double pci_attr(const char *fn, const char *attr)
+{
+	char path[PATH_MAX], buf[64];
+
+	snprintf(path, sizeof(path), PCI_DEVICES "/%s/%s", fn, attr);
+	return read_str(path, buf, sizeof(buf)) ? 0 : atof(buf);
 }
 
 /*
@@ -262,19 +285,10 @@ static void load_system(struct iio_topo *t)
 			    (f->root_port || f->bus != f->st->bus))
 				f->part = dev - 2;
 		}
-		/* "16.0 GT/s PCIe" and "8"; "Unknown" or "0" where the link is down */
-		snprintf(path, sizeof(path), PCI_DEVICES "/%s/max_link_speed", e->d_name);
-		if (!read_str(path, buf, sizeof(buf)))
-			f->gts = atof(buf);
-		snprintf(path, sizeof(path), PCI_DEVICES "/%s/max_link_width", e->d_name);
-		if (!read_str(path, buf, sizeof(buf)))
-			f->width = atoi(buf);
-		snprintf(path, sizeof(path), PCI_DEVICES "/%s/current_link_speed", e->d_name);
-		if (!read_str(path, buf, sizeof(buf)))
-			f->link_gts = atof(buf);
-		snprintf(path, sizeof(path), PCI_DEVICES "/%s/current_link_width", e->d_name);
-		if (!read_str(path, buf, sizeof(buf)))
-			f->link_width = atoi(buf);
+		f->gts = pci_attr(e->d_name, "max_link_speed");
+		f->width = pci_attr(e->d_name, "max_link_width");
+		f->link_gts = pci_attr(e->d_name, "current_link_speed");
+		f->link_width = pci_attr(e->d_name, "current_link_width");
 	}
 	closedir(d);
 }

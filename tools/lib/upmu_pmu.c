@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -372,47 +373,38 @@ void cpu_unpin(struct cpu_pin *p)
 	p->moved = false;
 }
 
+/* debugfs upmu/<pmu>/<file> into @buf; 0 or -errno. */
+static int upmu_debugfs_read(const char *pmu, const char *file, char *buf, size_t len)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/upmu/%s/%s", pmu, file);
+	return read_str(path, buf, len);
+}
+
 int pmu_aux_stats(const char *pmu, struct pmu_aux_stats *st)
 {
-	char path[256], buf[512];
-	unsigned long long v[8];
-	int ret;
+	char buf[512];
+	int ret = upmu_debugfs_read(pmu, "aux_stats", buf, sizeof(buf));
 
-	snprintf(path, sizeof(path), "/sys/kernel/debug/upmu/%s/aux_stats", pmu);
-	ret = read_str(path, buf, sizeof(buf));
 	if (ret)
 		return ret;
-	if (sscanf(buf, "drains %llu commits %llu bytes %llu commit_ns %llu max_ns %llu "
-		   "ticks %llu no_area %llu budget %llu",
-		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
-		return -EINVAL;
-	st->drains = v[0];
-	st->commits = v[1];
-	st->bytes = v[2];
-	st->commit_ns = v[3];
-	st->max_ns = v[4];
-	st->ticks = v[5];
-	st->no_area = v[6];
-	st->budget = v[7];
-	return 0;
+	return sscanf(buf, "drains %" SCNu64 " commits %" SCNu64 " bytes %" SCNu64
+		      " commit_ns %" SCNu64 " max_ns %" SCNu64 " ticks %" SCNu64
+		      " no_area %" SCNu64 " budget %" SCNu64,
+		      &st->drains, &st->commits, &st->bytes, &st->commit_ns, &st->max_ns,
+		      &st->ticks, &st->no_area, &st->budget) == 8 ? 0 : -EINVAL;
 }
 
 int pmu_read_stats(const char *pmu, struct pmu_read_stats *st)
 {
-	char path[256], buf[256];
-	unsigned long long v[4];
-	int ret;
+	char buf[256];
+	int ret = upmu_debugfs_read(pmu, "read_stats", buf, sizeof(buf));
 
-	snprintf(path, sizeof(path), "/sys/kernel/debug/upmu/%s/read_stats", pmu);
-	ret = read_str(path, buf, sizeof(buf));
 	if (ret)
 		return ret;
-	if (sscanf(buf, "in_section %llu waited %llu gave_up %llu max_wait_ns %llu",
-		   &v[0], &v[1], &v[2], &v[3]) != 4)
-		return -EINVAL;
-	st->in_section = v[0];
-	st->waited = v[1];
-	st->gave_up = v[2];
-	st->max_wait_ns = v[3];
-	return 0;
+	return sscanf(buf, "in_section %" SCNu64 " waited %" SCNu64 " gave_up %" SCNu64
+		      " max_wait_ns %" SCNu64,
+		      &st->in_section, &st->waited, &st->gave_up, &st->max_wait_ns) == 4 ?
+		0 : -EINVAL;
 }
