@@ -91,9 +91,13 @@ out=$top/build/fuzz/perfdata
 rm -rf "$out"
 mkdir -p "$out"
 # one at a time by default: make check runs this beside two VMs
-if "$fuzz" -j "${UPMU_PERFDATA_FUZZ_JOBS:-1}" -n "$nfuzz" -t 10 -o "$out" "$san" "${seeds[@]}" \
+# 60 s: a run is no hang until then (one mutant takes 15 s of ASan perf
+# alone, a minute beside the VMs)
+if "$fuzz" -j "${UPMU_PERFDATA_FUZZ_JOBS:-1}" -n "$nfuzz" -t 60 -o "$out" "$san" "${seeds[@]}" \
 	> "$tmp/fuzz" 2>&1; then
-	ok "$(tail -n 1 "$tmp/fuzz")"
+	grep "^# perf-own" "$tmp/fuzz" | head -n 5
+	ok "$(grep "^perfdata_fuzz: [0-9]* mutants" "$tmp/fuzz")"
+	grep -q "^perfdata_fuzz: and" "$tmp/fuzz" && echo "# $(grep "^perfdata_fuzz: and" "$tmp/fuzz")"
 else
 	sed 's/^/#   /' "$tmp/fuzz" | tail -n 20
 	not_ok "perfdata_fuzz: crashes or hangs (inputs in $out)"
