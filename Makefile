@@ -100,10 +100,10 @@ selftests: $(SELFTESTS)
 
 # Each tool twice: build/tools/ optimised, build/selftests/ sanitized.
 build/tools/upmu-metrics build/selftests/upmu-metrics: $(METRICS) $(PMULIB) $(RUNLIB)
-build/tools/upmu-metrics build/selftests/upmu-metrics: TOOLLIBS := -lm
+build/tools/upmu-metrics build/selftests/upmu-metrics: TOOLLIBS := -ljson-c -lm
 build/tools/upmu-pcimap build/selftests/upmu-pcimap: $(PCIMAP) $(PMULIB) $(IIOLIB)
 build/tools/upmu-iostat build/selftests/upmu-iostat: $(IOSTAT) $(PMULIB) $(IIOLIB) $(RUNLIB)
-build/tools/upmu-iostat build/selftests/upmu-iostat: TOOLLIBS := -lm
+build/tools/upmu-iostat build/selftests/upmu-iostat: TOOLLIBS := -ljson-c -lm
 build/tools/upmu-diag build/selftests/upmu-diag: $(DIAG) $(DIAGLIB) | $(FWCTL_UAPI)
 build/tools/upmu-diag build/selftests/upmu-diag: TOOLLIBS := -ljson-c -lm
 build/tools/upmu-diag build/selftests/upmu-diag: TOOLINC := $(DIAGINC)

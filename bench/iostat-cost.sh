@@ -52,7 +52,7 @@ cputime() {
 echo "== iostat: upmu-iostat -I 100 $ARGS against perf stat -I 100 ($perf) on the same $ngroups groups per die, ${secs} s, $rounds rounds (CPU time, ms)"
 ratios="" pratios=""
 for r in $(seq "$rounds"); do
-	read -r a na < <(cputime "$T" -I 100 -a "$secs" $ARGS) && [ -n "$na" ] ||
+	read -r a na < <(cputime "$T" -a -I 100 --timeout "$((secs * 1000))" $ARGS) && [ -n "$na" ] ||
 		{ echo "bench: upmu-iostat failed" >&2; exit 1; }
 	read -r b nb < <(cputime "$perf" stat -I 100 -a -e "$events" -- sleep "$secs") &&
 		[ -n "$nb" ] || { echo "bench: perf stat failed" >&2; exit 1; }

@@ -413,7 +413,7 @@ demo_interval() {
 demo_tool_metrics() {
 	local pmu=$1 kind=$2 out=$DEMO_DIR/tool e want="" i=0
 
-	run "$DEMO_METRICS" -t "$DEMO_SECS" "$pmu" > "$out"
+	run "$DEMO_METRICS" --timeout "$((DEMO_SECS * 1000))" "$pmu" > "$out"
 	DEMO_EVS=()
 	for e in "/sys/bus/event_source/devices/$pmu"/events/*; do
 		[[ ${e##*/} == *.* ]] || DEMO_EVS+=("$pmu/${e##*/}/")
@@ -698,7 +698,7 @@ demo_ddio() {
 	unset PERF_CPUID
 	if [ -n "${DEMO_IOSTAT:-}" ]; then
 		echo "VTune's I/O metrics of the device, and of its socket (upmu-iostat):"
-		run "$DEMO_IOSTAT" -a "$DEMO_SECS" -d "$DEMO_ICX_BDF" \
+		run "$DEMO_IOSTAT" --timeout "$((DEMO_SECS * 1000))" -d "$DEMO_ICX_BDF" \
 			-m inbound_write_bw,inbound_write_l3_miss,inbound_write_l3_hit,dram_write_bw \
 			> "$DEMO_DIR/iostat"
 		cat "$DEMO_DIR/iostat"

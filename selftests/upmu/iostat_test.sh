@@ -57,7 +57,7 @@ col() {
 		'$1 == s && ($2 == u || index($2, u "<") == 1) && $3 == p && $5 == m { print $f }' "$TMP/$1"
 }
 
-tap_plan 39
+tap_plan 45
 [ -x "$T" ] || { echo "Bail out! $T: no such program (make selftests)"; exit 1; }
 upmu_load_all && mod_load_own upmu_icx || { echo "Bail out! cannot load modules"; exit 1; }
 sim_del $ID
@@ -89,7 +89,7 @@ start_flows || echo "# cannot start the flows"
 # 1-3: per stack, three bandwidths in one group (0x83 x2 on counters 0-1,
 # 0xc0 on 2-3): exact, not multiplexed, on the IIO clock
 last=stack
-run stack -g stack -m inbound_read_bw,inbound_write_bw,outbound_write_bw -C 1 --time ioclk \
+run stack -g stack -m inbound_read_bw,inbound_write_bw,outbound_write_bw --ioclk-ghz 1 --time ioclk \
 	-x, -- sh -c "echo 1000000000 > $D/advance"
 tap_expect "-g stack: S0 stack 1 inbound read 256 MB/s, write 128 MB/s, outbound write 6.4 MB/s (exact)" \
 	is "$(v stack 0 uncore_iio_1 all inbound_read_bw)/$(v stack 0 uncore_iio_1 all inbound_write_bw)/$(v stack 0 uncore_iio_1 all outbound_write_bw)" "256/128/6.4"
@@ -105,7 +105,7 @@ tap_expect "-g stack: 36 rows (2 sockets x 6 stacks x 3), the others 0, all runn
 # parts need eight counters 0-1 for their CMPD events: multiplexed, and
 # flagged
 last=dev
-run dev -m outbound_read_bw,inbound_read_latency -C 1 --time ioclk -x, -s -- sh -c "echo 1000000000 > $D/advance"
+run dev -m outbound_read_bw,inbound_read_latency --ioclk-ghz 1 --time ioclk -x, -s -- sh -c "echo 1000000000 > $D/advance"
 tap_expect "0000:2b:00.0: outbound read 6.4 MB/s, inbound read latency 500 ns (device reads, exact, running 100%)" \
 	is "$(col dev 0 uncore_iio_1 0 outbound_read_bw 4) $(v dev 0 uncore_iio_1 0 outbound_read_bw) $(v dev 0 uncore_iio_1 0 inbound_read_latency) $(col dev 0 uncore_iio_1 0 inbound_read_latency 8)" \
 	"0000:2b:00.0 6.4 500 100.00"
@@ -116,7 +116,7 @@ tap_expect "a device with no traffic: outbound read 0, latency \"-\" (0 inserts)
 
 # -d: only that device's part: one group, exact
 last=sel
-run sel -d 0000:2b:00.0 -m inbound_read_bw,inbound_write_bw,outbound_write_bw -C 1 --time ioclk \
+run sel -d 0000:2b:00.0 -m inbound_read_bw,inbound_write_bw,outbound_write_bw --ioclk-ghz 1 --time ioclk \
 	-x, -- sh -c "echo 1000000000 > $D/advance"
 tap_expect "-d 0000:2b:00.0: its 3 rows only, 256, 128 and 6.4 MB/s (exact, running 100%)" \
 	is "$(cut -d, -f1,3,4,6,8 $TMP/sel | tr '\n' ' ')" \
@@ -126,15 +126,15 @@ tap_expect "-d 0000:2b:00.0: its 3 rows only, 256, 128 and 6.4 MB/s (exact, runn
 # (LOST_FWD / WR_PREF: 5x10^5 of 2x10^6 lines, 25%) each fit its 2
 # counters; the write latency needs 3 events: multiplexed and flagged
 last=irp
-run irp -g stack -m irp_read_latency -C 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
+run irp -g stack -m irp_read_latency --ioclk-ghz 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
 tap_expect "S0 stack 1: IRP read latency 500 ns (exact, running 100%)" \
 	is "$(v irp 0 uncore_iio_1 - irp_read_latency)/$(col irp 0 uncore_iio_1 - irp_read_latency 8)" "500/100.00"
 last=wl
-run wl -g stack -m inbound_write_latency -C 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
+run wl -g stack -m inbound_write_latency --ioclk-ghz 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
 tap_expect "inbound_write_latency (3 IRP events, 2 counters) flagged as multiplexed on every stack" \
 	awk -F, '$5 == "inbound_write_latency" && $8 >= 100 { bad = 1 } END { exit bad || NR != 12 }' $TMP/wl
 last=conf
-run conf -g stack -m cpu_io_conflicts -C 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
+run conf -g stack -m cpu_io_conflicts --ioclk-ghz 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
 tap_expect "cpu_io_conflicts: 25% on S0 stack 1 (lost forwards of its writes, exact), \"-\" without writes" \
 	is "$(v conf 0 uncore_iio_1 - cpu_io_conflicts)/$(v conf 0 uncore_iio_2 - cpu_io_conflicts)/$(col conf 0 uncore_iio_1 - cpu_io_conflicts 8)" "25/-/100.00"
 
@@ -144,13 +144,13 @@ last=na
 # (one metric of each: more would be multiplexed, and traffic that comes
 # at one instant of the manual clock may then find an event off: "-")
 m9=inbound_read_l3_miss,dram_read_bw,upi_utilization
-run na -g stack -m $m9 -C 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
+run na -g stack -m $m9 --ioclk-ghz 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
 mkdir -p "$TMP/pmus"
 for p in /sys/bus/event_source/devices/*; do
 	case ${p##*/} in uncore_cha_* | uncore_imc_* | uncore_upi_*) ;;
 	*) ln -sfn "$p" "$TMP/pmus/${p##*/}" ;; esac
 done
-UPMU_PMU_DEVICES=$TMP/pmus run nana -g stack -m $m9 -C 1 --time ioclk -x, \
+UPMU_PMU_DEVICES=$TMP/pmus run nana -g stack -m $m9 --ioclk-ghz 1 --time ioclk -x, \
 	-- sh -c "echo 1000000000 > $D/advance"
 want="" got=""
 for u in cha:inbound_read_l3_miss imc:dram_read_bw upi:upi_utilization; do
@@ -162,9 +162,9 @@ tap_expect "L3, DRAM and UPI metrics: a number with their PMU, else \"n/a (no un
 
 # 10-11: CSV and JSON shapes
 tap_expect "CSV: 8 fields a row, 9 with -I" eval \
-	'awk -F, "NF != 8 { exit 1 }" $TMP/dev && "$T" -g stack -m bw -I 50 -a 0.12 -x, | awk -F, "NF != 9 { bad = 1 } END { exit bad || NR == 0 }"'
+	'awk -F, "NF != 8 { exit 1 }" $TMP/dev && "$T" -g stack -m bw -I 50 --timeout 120 -x, | awk -F, "NF != 9 { bad = 1 } END { exit bad || NR == 0 }"'
 last=json
-run json -j -s -m inbound_read_bw,l3 -C 1 --time ioclk -- sh -c "echo 1000000000 > $D/advance"
+run json -j -s -m inbound_read_bw,l3 --ioclk-ghz 1 --time ioclk -- sh -c "echo 1000000000 > $D/advance"
 tap_expect "JSON: one object a line with socket, io_unit, part, device, metric, value (null + note for n/a), unit, running" \
 	python3 -c '
 import json, sys
@@ -180,7 +180,7 @@ assert any(r["metric"] == "inbound_read_l3_miss" and r["value"] is None for r in
 
 # 12-13: intervals
 last=int
-run int -g stack -m inbound_read_bw -I 100 -a 0.55 -x,
+run int -g stack -m inbound_read_bw -I 100 --timeout 550 -x,
 n=$(cut -d, -f1 $TMP/int | sort -u | wc -l)
 # 0.1 ... 0.5 and the last, short one at 0.55 s (a late wakeup under load
 # may merge two)
@@ -195,7 +195,7 @@ tap_expect "every interval has the 12 stack rows" \
 sim_del $ID
 sim_new "$ID 2 soc=icx clock_mhz=1500" && start_flows || echo "# cannot restart on the realtime clock"
 last=rt
-run rt -g stack -m link_utilization,inbound_write_latency -a 1 -x, -s
+run rt -g stack -m link_utilization,inbound_write_latency --timeout 1000 -x, -s
 # 256 + 128 + 6.4 + 6.4 MB/s of gen4 x16's 64000 MB/s
 tap_expect "S0 stack 1: link utilisation 0.62% +/- 15% (multiplexed: 3 events on counters 0-1)" \
 	near "$(v rt 0 uncore_iio_1 all link_utilization)" 0.62 0.15
@@ -217,10 +217,11 @@ tap_expect "-g foo: exit 2" eval 'fails_rc 2 "$T" -g foo && fails "-g: device or
 tap_expect "-m nosuch: exit 2" eval \
 	'fails_rc 2 "$T" -m nosuch && fails "-m: no metric or group '"'"'nosuch'"'"'" "$T" -m nosuch'
 tap_expect "-x with -j: exit 2" eval 'fails_rc 2 "$T" -x, -j && fails "one output form" "$T" -x, -j'
-tap_expect "--time ioclk without -C: exit 2" eval \
+tap_expect "--time ioclk without --ioclk-ghz: exit 2" eval \
 	'fails_rc 2 "$T" --time ioclk && fails "needs the clock" "$T" --time ioclk'
-tap_expect "-a with a command, and -- without one: exit 2" eval \
-	'fails_rc 2 "$T" -a 1 -- true && fails_rc 2 "$T" -- && fails "no command after --" "$T" --'
+tap_expect "--interval-count without -I, and -- without a command: exit 2" eval \
+	'fails_rc 2 "$T" --interval-count 2 && fails "--interval-count needs -I" "$T" --interval-count 2 &&
+	 fails_rc 2 "$T" -- && fails "no command after --" "$T" --'
 tap_expect "-d of a function below no stack: exit 1, says so" eval \
 	'fails_rc 1 "$T" -d 0000:2b:07.0 && fails "-d 0000:2b:07.0: no such PCI function below an IIO stack" "$T" -d 0000:2b:07.0'
 tap_expect "-d of no function address: exit 2" eval \
@@ -265,7 +266,7 @@ start_flows "$memflows" || echo "# cannot start the memory flows"
 srow() { awk -F, -v s="S$2" -v m="$3" '$1 == s && $2 == "-" && $5 == m { print $6 "/" $8 }' "$TMP/$1"; }
 
 last=mem
-run mem -g stack -m inbound_read_l3_miss,inbound_read_l3_hit,dram,upi --dram-max 1600 -C 1 \
+run mem -g stack -m inbound_read_l3_miss,inbound_read_l3_hit,dram,upi --dram-max 1600 --ioclk-ghz 1 \
 	--time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
 tap_expect "inbound read L3 miss/hit: S0 20%/80%, S1 0%/100% (exact, running 100%)" \
 	is "$(srow mem 0 inbound_read_l3_miss) $(srow mem 0 inbound_read_l3_hit) $(srow mem 1 inbound_read_l3_miss) $(srow mem 1 inbound_read_l3_hit)" \
@@ -279,14 +280,14 @@ tap_expect "UPI utilisation: S1 0.12% (9 data flits a remote line), S0 0.0133% (
 	      is "$(srow mem 0 upi_utilization | cut -d/ -f2)" 100.00'
 
 last=wmem
-run wmem -g stack -m inbound_write_l3_miss,inbound_write_l3_hit -C 1 --time ioclk -x, -- \
+run wmem -g stack -m inbound_write_l3_miss,inbound_write_l3_hit --ioclk-ghz 1 --time ioclk -x, -- \
 	sh -c "echo 1000000000 > $D/advance"
 tap_expect "inbound write L3 miss/hit: S0 40%/60% (full and partial lines), S1 \"-\" (no writes)" \
 	is "$(srow wmem 0 inbound_write_l3_miss) $(srow wmem 0 inbound_write_l3_hit) $(srow wmem 1 inbound_write_l3_miss)" \
 	"40/100.00 60/100.00 -/100.00"
 
 last=vtd
-run vtd -g stack --vtd -m vtd -C 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
+run vtd -g stack --vtd -m vtd --ioclk-ghz 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
 tap_expect "VT-d, S1 stack 2: 4 MT/s, IOTLB miss 25%, hit 75%, miss penalty 400 ns, 3 accesses per miss (exact)" \
 	is "$(for m in vtd_translation_rate iotlb_miss iotlb_hit iotlb_miss_penalty mem_access_per_iotlb_miss; do
 		echo -n "$(v vtd 1 uncore_iio_2 - $m)/$(col vtd 1 uncore_iio_2 - $m 8) "; done)" \
@@ -298,13 +299,13 @@ tap_expect "VT-d, S0 stack 1: its 6.5x10^6 transactions a second all hit the IOT
 # the read and write L3 metrics together need 3 IRP events on 2
 # counters: multiplexed, flagged; on the realtime clock within 15%
 last=l3mux
-run l3mux -g stack -m l3 -C 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
+run l3mux -g stack -m l3 --ioclk-ghz 1 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
 tap_expect "-m l3: FAF_INSERTS, WR_PREF and LOST_FWD on 2 IRP counters: S0's 4 L3 rows flagged" \
 	is "$(awk -F, '$1 == "S0" && $2 == "-" && $8 < 100' $TMP/l3mux | wc -l)" 4
 sim_del $ID
 sim_new "$ID 2 soc=icx" && start_flows "$memflows" || echo "# cannot restart on the realtime clock"
 last=l3rt
-run_slow_mux uncore_irp l3rt -g stack -m l3 -C 1 -a 1 -x,
+run_slow_mux uncore_irp l3rt -g stack -m l3 --ioclk-ghz 1 --timeout 1000 -x,
 tap_expect "-m l3 on the realtime clock: S0 read L3 miss 20%, write 40% +/- 15% (scaled)" \
 	eval 'near "$(srow l3rt 0 inbound_read_l3_miss | cut -d/ -f1)" 20 0.15 &&
 	      near "$(srow l3rt 0 inbound_write_l3_miss | cut -d/ -f1)" 40 0.15'
@@ -316,7 +317,7 @@ sim_new "$ID 2 soc=icx clock=manual clock_mhz=2000" &&
 	start_flows "add id=1 socket=0 stack=2 part=0 op=rd size=64 rate=1000000 lat=500 iotlb_miss=1 walk=2 walk_lat=300" ||
 	echo "# cannot create the 2 GHz device"
 last=ghz
-run ghz -g stack -m irp_read_latency,vtd -C 2 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
+run ghz -g stack -m irp_read_latency,vtd --ioclk-ghz 2 --time ioclk -x, -- sh -c "echo 1000000000 > $D/advance"
 tap_expect "at 2 GHz: IRP read latency 500 ns, IOTLB miss penalty 300 ns, 1 MT/s, 2 accesses per miss (exact)" \
 	is "$(for m in irp_read_latency iotlb_miss_penalty vtd_translation_rate mem_access_per_iotlb_miss; do
 		echo -n "$(v ghz 0 uncore_iio_2 - $m)/$(col ghz 0 uncore_iio_2 - $m 8) "; done)" \
@@ -332,12 +333,39 @@ sim_new "$ID 2 soc=icx link=0.2:3:2" &&
 	start_flows "add id=1 socket=0 stack=0 part=2 op=rd size=64 rate=100000" ||
 	echo "# cannot create the device with a link trained down"
 last=lnk
-run_slow_mux uncore_iio lnk -d 0000:19:00.0 -m link_utilization -a 1 -x, -s
+run_slow_mux uncore_iio lnk -d 0000:19:00.0 -m link_utilization --timeout 1000 -x, -s
 tap_expect "0000:19:00.0 trained at gen3 x2 (max gen4 x4): link utilisation 0.16% +/- 15% of its 4000 MB/s" \
 	near "$(v lnk 0 uncore_iio_0 2 link_utilization)" 0.16 0.15
 tap_expect "stderr says the link trained below its max" grep -qxF \
 	"upmu-iostat: 0000:19:00.0: link trained at 8 GT/s x2, max 16 GT/s x4: link_utilization is of the link as it trained" \
 	"$TMP/lnk.err"
+
+# 40-45: perf stat's vocabulary.  -C: the dies whose PMUs count on those
+# CPUs (uncore_iio_0's cpumask has one CPU a die); -o: the rows to a file,
+# the command's stdout where it was, never through a symlink;
+# --interval-count; --timeout stops a command (SIGTERM: status 143)
+c1=$(cut -d, -f2 /sys/bus/event_source/devices/uncore_iio_0/cpumask)
+last=cpu
+run cpu -a -C "$c1" -g stack -m inbound_read_bw --timeout 100 -x,
+tap_expect "-a -C $c1 (die 1's CPU): only socket 1's 6 stack rows" \
+	is "$(cut -d, -f1 $TMP/cpu | uniq -c | awk '{ print $1, $2 }')" "6 S1"
+tap_expect "-C of a CPU no die counts on: exit 1, says so" eval \
+	'fails_rc 1 "$T" -C $((c1 + 1)) && fails "-C: no die'"'"'s uncore PMUs count on those CPUs" "$T" -C $((c1 + 1))'
+last=out
+run out -g stack -m inbound_read_bw -x, -o "$TMP/out.csv" -- sh -c "echo out"
+tap_expect "-o FILE: the 12 stack rows in FILE, the command's stdout on stdout" \
+	eval '[ "$(cat $TMP/out)" = out ] && [ "$(grep -c ",inbound_read_bw," $TMP/out.csv)" = 12 ]'
+ln -s "$TMP/planted" "$TMP/link"
+tap_expect "-o through a symlink: exit 2, ELOOP named, nothing created" \
+	eval 'fails_rc 2 "$T" -o "$TMP/link" && fails ELOOP "$T" -o "$TMP/link" && [ ! -e "$TMP/planted" ]'
+last=icount
+run icount -g stack -m inbound_read_bw -x, -I 100 --interval-count 3 --timeout 5000
+tap_expect "-I 100 --interval-count 3: three intervals of 12 rows, then exit" \
+	is "$(cut -d, -f1 $TMP/icount | uniq -c | awk '{ print $1 }' | tr '\n' ' ')" "12 12 12 "
+last=tmo
+s0=$(date +%s); run tmo -g stack -m inbound_read_bw -x, --timeout 300 -- sleep 30; rc=$?; s1=$(date +%s)
+tap_expect "--timeout 300 -- sleep 30: stops it (status 143) within 10 s, prints the 12 rows" \
+	eval '[ $rc = 143 ] && [ $((s1 - s0)) -lt 10 ] && [ "$(grep -c ",inbound_read_bw," $TMP/tmo)" = 12 ]'
 sim_del $ID
 
 rm -rf "$TMP"

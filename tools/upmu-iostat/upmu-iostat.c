@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <json-c/json.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -330,11 +331,9 @@ struct row {
 	char na[48];			/* "n/a (no uncore_cha PMU)": not counted */
 };
 
+static struct run_opts ro = { .prog = PROG };
+
 static struct {
-	long interval_ms;
-	double seconds;
-	const char *sep;
-	bool json;
 	bool by_stack;
 	bool sim_only;
 	bool list;
@@ -354,7 +353,7 @@ static struct row *rows;
 static unsigned int nr_rows;
 static int64_t last_ns;
 static bool opened;		/* some event is open */
-static char outbuf[1 << 16];	/* stdout's */
+static char outbuf[1 << 16];	/* the output's */
 static int cpu_of_socket[IIO_MAX_SOCKETS];
 
 static void __attribute__((format(printf, 1, 2))) err(const char *fmt, ...)
@@ -373,8 +372,9 @@ static void usage(FILE *f)
 	unsigned int i;
 
 	fprintf(f,
-"Usage: " PROG " [-I MS] [-a SECONDS] [-x SEP | -j] [-g device|stack] [-m METRICS] [-d BDF,...]\n"
-"                   [--vtd] [-C GHZ] [--time wall|ioclk] [--dram-max MBPS] [-s] [-l]\n"
+"Usage: " PROG " [-a] [-C CPUS] [-I MS [--interval-count N]] [--timeout MS]\n"
+"                   [-x SEP | -j] [-o FILE] [-g device|stack] [-m METRICS] [-d BDF,...]\n"
+"                   [--vtd] [--ioclk-ghz GHZ] [--time wall|ioclk] [--dram-max MBPS] [-s] [-l]\n"
 "                   [-- COMMAND ...]\n"
 "\n"
 "VTune's I/O analysis of an Ice Lake-X from its uncore PMUs: PCIe bandwidth\n"
@@ -382,17 +382,24 @@ static void usage(FILE *f)
 "conflicts, VT-d, DRAM and UPI, per socket, IIO stack (\"IO unit\") and part\n"
 "(the device below its root port).\n"
 "\n"
-"  -a SECONDS   count for SECONDS (default 1; with -I, until interrupted)\n"
+"perf stat's options:\n"
+"  -a           system-wide, as uncore counting always is (accepted)\n"
+"  -C CPUS      only the dies whose uncore PMUs count on these CPUs (cpumask)\n"
 "  -I MS        print every MS milliseconds (at least 10)\n"
+"  --interval-count N  stop after N intervals\n"
+"  --timeout MS count for MS milliseconds (default 1000; with -I or a\n"
+"               COMMAND, until interrupted or it exits)\n"
 "  -x SEP       CSV: [time] socket io_unit part device metric value unit running%%\n"
 "  -j           JSON, one object a line\n"
+"  -o FILE      write to FILE, not stdout (never through a symlink)\n"
+"Its own:\n"
 "  -g device    a row per part with a device (default); -g stack: per stack\n"
 "  -m LIST      metrics or groups, comma-separated (default: all but vtd):\n"
 "               groups bw link latency conflicts l3 vtd dram upi, or names\n"
 "  -d BDF,...   only the parts (stacks, sockets) of these PCI functions\n"
 "  --vtd        add the VT-d metrics (IOMMU events)\n"
-"  -C GHZ       the IIO clock in GHz instead of measuring it (ioclk)\n"
-"  --time ioclk the interval's length from the IIO clock (ioclk / -C GHZ)\n"
+"  --ioclk-ghz GHZ  the IIO clock in GHz instead of measuring it (ioclk)\n"
+"  --time ioclk the interval's length from the IIO clock (ioclk / GHZ)\n"
 "               instead of the wall clock (a simulator's manual clock)\n"
 "  --dram-max MBPS  the socket's DRAM bandwidth, for dram_utilization\n"
 "  -s           only the simulator's PCI devices\n"
@@ -410,7 +417,7 @@ static void usage(FILE *f)
 "Exit status: the COMMAND's, else 0; 1 on errors, 2 on bad usage.\n"
 "\n"
 "Example:\n"
-"  " PROG " -I 1000 -a 5\n"
+"  " PROG " -I 1000 --interval-count 5\n"
 "  " PROG " -g stack -x, -- ./workload\n");
 }
 
@@ -670,6 +677,8 @@ static int build_rows(void)
 			err("die %u has IIO stacks but no CPU in uncore_iio_0's cpumask", s);
 			return -1;
 		}
+		if (!run_cpu_wanted(&ro, cpu_of_socket[s]))
+			continue;	/* -C */
 		for (k = 0; k < IIO_MAX_STACKS; k++) {
 			const struct iio_stack *st = iio_stack_at(&topo, s, k);
 
@@ -1009,17 +1018,6 @@ static int read_groups(void)
 
 /* Printing */
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			putchar('\\');
-		putchar(*s);
-	}
-	putchar('"');
-}
-
 static void print_row(double t, const struct row *r, double v, const char *na, double ratio)
 {
 	const struct mdef *m = r->m;
@@ -1035,64 +1033,66 @@ static void print_row(double t, const struct row *r, double v, const char *na, d
 	if (na)
 		snprintf(val, sizeof(val), "%s", na);
 	else
-		snprintf(val, sizeof(val), opt.sep || opt.json ? "%.9g" : "%.3f", v);
+		snprintf(val, sizeof(val), ro.sep || ro.json ? "%.9g" : "%.3f", v);
 
-	if (opt.json) {
-		printf("{");
-		if (opt.interval_ms)
-			printf("\"time\": %.6f, ", t);
-		printf("\"socket\": %u, \"io_unit\": ", r->socket);
+	if (ro.json) {
+		struct json_object *o = json_object_new_object();
+		char bus[16];
+
+		if (ro.interval_ms)
+			run_json_num(o, "time", t, "%.6f");
+		json_object_object_add(o, "socket", json_object_new_int(r->socket));
+		json_object_object_add(o, "io_unit", r->st ? json_object_new_string(unit_name) : NULL);
 		if (r->st) {
-			json_str(unit_name);
-			printf(", \"pmu\": \"%s\", \"root_bus\": \"%04x:%02x\"", r->st->pmu,
-			       r->st->seg, r->st->bus);
-		} else {
-			printf("null");
+			snprintf(bus, sizeof(bus), "%04x:%02x", r->st->seg, r->st->bus);
+			json_object_object_add(o, "pmu", json_object_new_string(r->st->pmu));
+			json_object_object_add(o, "root_bus", json_object_new_string(bus));
 		}
 		if (r->part == PART_ALL)
-			printf(", \"part\": \"all\"");
+			json_object_object_add(o, "part", json_object_new_string("all"));
 		else if (r->part >= 0)
-			printf(", \"part\": %d", r->part);
+			json_object_object_add(o, "part", json_object_new_int(r->part));
 		if (r->dev[0] != '-')
-			printf(", \"device\": \"%s\"", r->dev);
-		printf(", \"metric\": \"%s\", \"value\": ", m->name);
+			json_object_object_add(o, "device", json_object_new_string(r->dev));
+		json_object_object_add(o, "metric", json_object_new_string(m->name));
 		if (na) {
-			printf("null, \"note\": ");
-			json_str(na);
+			json_object_object_add(o, "value", NULL);
+			json_object_object_add(o, "note", json_object_new_string(na));
 		} else {
-			printf("%s", val);
+			run_json_num(o, "value", v, "%.9g");
 		}
-		printf(", \"unit\": \"%s\", \"running\": %.2f}\n", m->unit,
-		       floor(ratio * 10000) / 100);
+		json_object_object_add(o, "unit", json_object_new_string(m->unit));
+		run_json_num(o, "running", floor(ratio * 10000) / 100, "%.2f");
+		run_json_line(&ro, o);
 		return;
 	}
-	if (opt.sep) {
-		if (opt.interval_ms)
-			printf("%.6f%s", t, opt.sep);
-		printf("S%u%s%s%s%s%s%s%s%s%s%s%s%s%s%.2f\n", r->socket, opt.sep, unit_name, opt.sep,
-		       part, opt.sep, r->dev, opt.sep, m->name, opt.sep, val, opt.sep, m->unit,
-		       opt.sep, floor(ratio * 10000) / 100);
+	if (ro.sep) {
+		if (ro.interval_ms)
+			fprintf(ro.out, "%.6f%s", t, ro.sep);
+		fprintf(ro.out, "S%u%s%s%s%s%s%s%s%s%s%s%s%s%s%.2f\n", r->socket, ro.sep, unit_name, ro.sep,
+		       part, ro.sep, r->dev, ro.sep, m->name, ro.sep, val, ro.sep, m->unit,
+		       ro.sep, floor(ratio * 10000) / 100);
 		return;
 	}
-	if (opt.interval_ms)
-		printf("%14.6f  ", t);
-	printf("S%-2u %-24s %-4s %-14s %-26s %14s", r->socket, unit_name, part, r->dev,
+	if (ro.interval_ms)
+		fprintf(ro.out, "%14.6f  ", t);
+	fprintf(ro.out, "S%-2u %-24s %-4s %-14s %-26s %14s", r->socket, unit_name, part, r->dev,
 	       m->name, val);
 	if (ratio < 1)
-		printf(" %-4s  (multiplexed: running %.2f%%, scaled)", m->unit,
+		fprintf(ro.out, " %-4s  (multiplexed: running %.2f%%, scaled)", m->unit,
 		       floor(ratio * 10000) / 100);
 	else if (*m->unit)
-		printf(" %s", m->unit);
-	putchar('\n');
+		fprintf(ro.out, " %s", m->unit);
+	fputc('\n', ro.out);
 }
 
 static void print_header(void)
 {
-	if (opt.sep || opt.json)
+	if (ro.sep || ro.json)
 		return;
-	if (opt.interval_ms)
-		printf("%14s  ", "# time");
-	printf("%-3s %-24s %-4s %-14s %-26s %14s %-4s\n", opt.interval_ms ? "skt" : "#sk",
+	if (ro.interval_ms)
+		fprintf(ro.out, "%14s  ", "# time");
+	fprintf(ro.out, "%-3s %-24s %-4s %-14s %-26s %14s %-4s\n", ro.interval_ms ? "skt" : "#sk",
 	       "io_unit", "part", "device", "metric", "value", "unit");
 }
 
@@ -1173,7 +1173,7 @@ static int sample(void *ctx, double t)
 		return -1;
 	for (r = 0; r < nr_rows; r++)
 		compute_row(t, &rows[r], wall);
-	fflush(stdout);
+	fflush(ro.out);
 	return 0;
 }
 
@@ -1191,25 +1191,25 @@ static void list_all(void)
 			snprintf(part, sizeof(part), "all");
 		else if (rw->part >= 0)
 			snprintf(part, sizeof(part), "%d", rw->part);
-		printf("row S%u %s part %s %s %s:", rw->socket, rw->st ? rw->st->pmu : "-", part,
+		fprintf(ro.out, "row S%u %s part %s %s %s:", rw->socket, rw->st ? rw->st->pmu : "-", part,
 		       rw->dev, rw->m->name);
 		for (j = 0; j < rw->m->nr; j++)
-			printf(" %s", evs[rw->m->ev[j]].name);
-		putchar('\n');
+			fprintf(ro.out, " %s", evs[rw->m->ev[j]].name);
+		fputc('\n', ro.out);
 	}
 	for (g = 0; g < nr_grps; g++) {
 		const struct grp *gr = &grps[g];
 
-		printf("group %u %s cpu %d:", g, insts[gr->inst[0]].pmu, insts[gr->inst[0]].cpu);
+		fprintf(ro.out, "group %u %s cpu %d:", g, insts[gr->inst[0]].pmu, insts[gr->inst[0]].cpu);
 		for (j = 0; j < gr->nr; j++) {
 			const struct inst *in = &insts[gr->inst[j]];
 			char spec[128];
 
 			snprintf(spec, sizeof(spec), evs[in->ev].spec,
 				 in->part == PART_ALL ? 0xffU : 1U << (in->part < 0 ? 0 : in->part));
-			printf(" %s/%s/", in->pmu, spec);
+			fprintf(ro.out, " %s/%s/", in->pmu, spec);
 		}
-		putchar('\n');
+		fputc('\n', ro.out);
 	}
 }
 
@@ -1243,12 +1243,14 @@ static int select_metrics(const char *list)
 	return ret;
 }
 
-static int parse_args(int argc, char **argv, char ***cmd)
+static int parse_args(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		RUN_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "vtd", no_argument, NULL, 'V' },
 		{ "time", required_argument, NULL, 'T' },
+		{ "ioclk-ghz", required_argument, NULL, 'G' },
 		{ "dram-max", required_argument, NULL, 'D' },
 		{ }
 	};
@@ -1258,23 +1260,14 @@ static int parse_args(int argc, char **argv, char ***cmd)
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+I:a:x:jg:m:d:C:slh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" RUN_SHORTOPTS "g:m:d:slh", longopts, NULL)) != -1) {
+		int shared = run_parse_opt(&ro, c, optarg);
+
+		if (shared < 0)
+			return -1;
+		if (shared)
+			continue;
 		switch (c) {
-		case 'I':
-			if (run_parse_interval(PROG, c, optarg, &opt.interval_ms))
-				return -1;
-			break;
-		case 'a':
-			if (run_parse_seconds(PROG, c, optarg, &opt.seconds))
-				return -1;
-			break;
-		case 'x':
-			if (run_parse_sep(PROG, c, optarg, &opt.sep))
-				return -1;
-			break;
-		case 'j':
-			opt.json = true;
-			break;
 		case 'g':
 			if (strcmp(optarg, "device") && strcmp(optarg, "stack")) {
 				err("-g: device or stack, not '%s'", optarg);
@@ -1304,10 +1297,10 @@ static int parse_args(int argc, char **argv, char ***cmd)
 			opt.devs = optarg;
 			break;
 		}
-		case 'C':
+		case 'G':
 			opt.ghz = strtod(optarg, &end);
 			if (*end || !(opt.ghz > 0) || opt.ghz > 100) {
-				err("-C: a clock in GHz above 0, not '%s'", optarg);
+				err("--ioclk-ghz: a clock in GHz above 0, not '%s'", optarg);
 				return -1;
 			}
 			break;
@@ -1339,12 +1332,8 @@ static int parse_args(int argc, char **argv, char ***cmd)
 			return -1;
 		}
 	}
-	if (opt.sep && opt.json) {
-		err("-x and -j: one output form");
-		return -1;
-	}
 	if (opt.time_ioclk && !(opt.ghz > 0)) {
-		err("--time ioclk needs the clock's frequency (-C GHZ)");
+		err("--time ioclk needs the clock's frequency (--ioclk-ghz GHZ)");
 		return -1;
 	}
 	for (i = 0; i < NR_METRICS; i++)
@@ -1354,34 +1343,17 @@ static int parse_args(int argc, char **argv, char ***cmd)
 	if (vtd)
 		for (i = 0; i < NR_METRICS; i++)
 			opt.want[i] |= !strcmp(mdefs[i].group, "vtd");
-	*cmd = NULL;
-	if (optind < argc) {
-		if (strcmp(argv[optind - 1], "--")) {
-			err("unexpected argument '%s' (a command goes after --)", argv[optind]);
-			return -1;
-		}
-		*cmd = argv + optind;
-	} else if (optind > 1 && !strcmp(argv[optind - 1], "--")) {
-		err("no command after --");
-		return -1;
-	}
-	if (*cmd && opt.seconds > 0) {
-		err("-a does not go with a command: the command's run time is the measurement");
-		return -1;
-	}
-	return 0;
+	return run_parse_end(&ro, argc, argv, optind);
 }
 
 int main(int argc, char **argv)
 {
-	struct run_opts ro = { .prog = PROG };
 	unsigned int i;
 	int status = 0, ret = 1;
-	char **cmd;
 
 	for (i = 0; i < IIO_MAX_SOCKETS; i++)
 		cpu_of_socket[i] = -1;
-	if (parse_args(argc, argv, &cmd))
+	if (parse_args(argc, argv))
 		return 2;
 	pmu_cache_files();	/* every event's encoding reads its PMU's format/ */
 	iio_load_stacks(&topo);
@@ -1396,6 +1368,11 @@ int main(int argc, char **argv)
 	}
 	if (check_devs() || build_rows() || schedule())
 		goto out;
+	if (!nr_rows && ro.has_cpus) {
+		err("-C: no die's uncore PMUs count on those CPUs (%s's cpumask: the CPU of each die)",
+		    topo.st[0].pmu);
+		goto out;
+	}
 	if (!nr_rows) {
 		err("nothing to count: no PCI device below a stack (try -g stack)");
 		goto out;
@@ -1406,19 +1383,17 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	/* a buffer that holds an interval's lines: one write each */
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	setvbuf(ro.out, outbuf, _IOFBF, sizeof(outbuf));
 	if (for_each_group(open_group) || for_each_group(enable_group) || read_groups())
 		goto out;
 	last_ns = now_ns();
 	print_header();
-	ro.interval_ms = opt.interval_ms;
-	ro.seconds = opt.seconds;
-	ro.cmd = cmd;
 	if (run_loop(&ro, sample, NULL, &status))
 		goto out;
-	ret = run_exit_status(cmd, status);
+	ret = run_exit_status(ro.cmd, status);
 out:
-	fflush(stdout);
+	if (run_close_output(&ro))
+		ret = 1;
 	if (opened)
 		for_each_group(close_group);
 	free(insts);

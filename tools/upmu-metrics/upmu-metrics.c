@@ -17,6 +17,7 @@
 #include <fnmatch.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <json-c/json.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -64,9 +65,6 @@ struct pmu {
 };
 
 struct options {
-	long interval_ms;	/* -I; 0 if not given */
-	double seconds;		/* -t; 0 if not given */
-	const char *sep;	/* -x; NULL for the table */
 	bool list;		/* -l */
 	bool verbose;		/* -v */
 };
@@ -77,21 +75,31 @@ struct pmu_set {
 };
 
 static struct options opt;
+static struct run_opts ro = { .prog = PROG };
 static int name_width = 24;
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: " PROG " [-I MS] [-t SECONDS] [-x SEP] [-l] [-v] [PMU-or-glob ...] [-- COMMAND ...]\n"
+"Usage: " PROG " [-a] [-C CPUS] [-I MS [--interval-count N]] [--timeout MS]\n"
+"                    [-x SEP | -j] [-o FILE] [-l] [-v] [PMU-or-glob ...] [-- COMMAND ...]\n"
 "\n"
 "Count the events of each uncore PMU instance that its family's formulas\n"
 "need, as one group on the CPU of the PMU's cpumask, and print the metrics:\n"
 "average bandwidth (GB/s), request rate (per cycle), frequency (GHz) and\n"
 "average latency (cycles, ns), named as the PMU's documentation names them.\n"
 "\n"
-"  -t SECONDS  count for SECONDS (default 1; with -I, until interrupted)\n"
+"perf stat's options:\n"
+"  -a          system-wide, as uncore counting always is (accepted)\n"
+"  -C CPUS     only the PMUs that count on these CPUs (their cpumask)\n"
 "  -I MS       print the metrics of every MS milliseconds (at least 10)\n"
+"  --interval-count N  stop after N intervals\n"
+"  --timeout MS  count for MS milliseconds (default 1000; with -I or a\n"
+"              COMMAND, until interrupted or it exits)\n"
 "  -x SEP      CSV: [time SEP] pmu SEP metric SEP value SEP percent-running\n"
+"  -j          JSON, one object a line: [time,] pmu, metric, value, running\n"
+"  -o FILE     write to FILE, not stdout (never through a symlink)\n"
+"Its own:\n"
 "  -l          list the PMUs, their event encodings and formulas; count nothing\n"
 "  -v          say which metrics a PMU lacks events for\n"
 "  -h          this help\n"
@@ -99,11 +107,12 @@ static void usage(FILE *f)
 "PMUs are names or shell globs of PMUs in %s;\n"
 "all PMUs of the known families by default.  With a COMMAND, count while\n"
 "it runs.  Exit status: the COMMAND's, else 0; 1 on errors, 2 on bad usage.\n"
-"A metric whose denominator is 0 prints as \"-\".  A group that did not\n"
-"count the whole time is flagged (\"running N%%\"), not scaled.\n"
+"A metric whose denominator is 0 prints as \"-\".  A group that perf\n"
+"multiplexed (it did not count the whole time) is scaled as perf scales\n"
+"(counts x time enabled / time running) and flagged (\"running N%%\").\n"
 "\n"
 "Example:\n"
-"  " PROG " -I 1000 -t 3 'nvidia_ucf_pmu_*' nvidia_cmem_latency_pmu_0\n"
+"  " PROG " -I 1000 --interval-count 3 'nvidia_ucf_pmu_*' nvidia_cmem_latency_pmu_0\n"
 "  " PROG " -x, nvidia_cmem_latency_pmu_0 -- ./workload\n",
 		pmu_devices_dir());
 }
@@ -502,15 +511,15 @@ static int read_group(struct pmu *p)
 /* Computing and printing */
 
 /* Value of an operand over the interval @d; false if it has none. */
-static bool operand_value(const struct reading *d, const double *mv, const bool *mok,
-			  struct operand op, double *v)
+static bool operand_value(const struct reading *d, double scale, const double *mv,
+			  const bool *mok, struct operand op, double *v)
 {
 	switch (op.kind) {
 	case OP_ELAPSED:
-		*v = (double)d->running;
+		*v = (double)d->enabled;
 		return true;
 	case OP_EVENT:
-		*v = (double)d->count[op.idx];
+		*v = (double)d->count[op.idx] * scale;
 		return true;
 	case OP_METRIC:
 		*v = mv[op.idx];
@@ -520,38 +529,64 @@ static bool operand_value(const struct reading *d, const double *mv, const bool 
 	}
 }
 
-static void print_row(double t, const struct pmu *p, const char *metric, const char *value,
-		      const struct reading *d)
+/*
+ * One metric of @p over @d: @v if @ok (else "-"), @prec decimals in the
+ * table.  A group that did not count the whole time was multiplexed: its
+ * counts are scaled (print_pmu) and every value of it is flagged with the
+ * share of the time it ran, rounded down (it never shows 100.00).
+ */
+static void print_row(double t, const struct pmu *p, const char *metric, double v, bool ok,
+		      int prec, const struct reading *d)
 {
 	bool partial = d->running < d->enabled;
 	double pct = 100.0;
+	char value[64];
 
-	/* rounded down: a group that missed any time never shows 100.00 */
 	if (partial)
 		pct = floor(10000.0 * (double)d->running / (double)d->enabled) / 100.0;
+	if (ro.json) {
+		struct json_object *o = json_object_new_object();
 
-	if (opt.sep) {
-		if (opt.interval_ms)
-			printf("%.6f%s", t, opt.sep);
-		printf("%s%s%s%s%s%s%.2f\n", p->name, opt.sep, metric, opt.sep, value, opt.sep,
-		       pct);
+		if (ro.interval_ms)
+			run_json_num(o, "time", t, "%.6f");
+		json_object_object_add(o, "pmu", json_object_new_string(p->name));
+		json_object_object_add(o, "metric", json_object_new_string(metric));
+		if (ok)
+			run_json_num(o, "value", v, "%.9g");
+		else
+			json_object_object_add(o, "value", NULL);
+		run_json_num(o, "running", pct, "%.2f");
+		run_json_line(&ro, o);
 		return;
 	}
-	if (opt.interval_ms)
-		printf("%14.6f  ", t);
-	printf("%-*s  %-*s  %16s", name_width, p->name, METRIC_WIDTH, metric, value);
+	if (!ok)
+		snprintf(value, sizeof(value), "-");
+	else if (ro.sep)
+		snprintf(value, sizeof(value), "%.9g", v);
+	else
+		snprintf(value, sizeof(value), "%.*f", prec, v);
+	if (ro.sep) {
+		if (ro.interval_ms)
+			fprintf(ro.out, "%.6f%s", t, ro.sep);
+		fprintf(ro.out, "%s%s%s%s%s%s%.2f\n", p->name, ro.sep, metric, ro.sep, value, ro.sep,
+			pct);
+		return;
+	}
+	if (ro.interval_ms)
+		fprintf(ro.out, "%14.6f  ", t);
+	fprintf(ro.out, "%-*s  %-*s  %16s", name_width, p->name, METRIC_WIDTH, metric, value);
 	if (partial)
-		printf("  (running %.2f%%, not scaled)", pct);
-	putchar('\n');
+		fprintf(ro.out, "  (multiplexed: running %.2f%%, scaled)", pct);
+	fputc('\n', ro.out);
 }
 
 static void print_header(void)
 {
-	if (opt.sep)
+	if (ro.sep || ro.json)
 		return;
-	if (opt.interval_ms)
-		printf("%14s  ", "# time");
-	printf("%-*s  %-*s  %16s\n", name_width, opt.interval_ms ? "pmu" : "# pmu", METRIC_WIDTH,
+	if (ro.interval_ms)
+		fprintf(ro.out, "%14s  ", "# time");
+	fprintf(ro.out, "%-*s  %-*s  %16s\n", name_width, ro.interval_ms ? "pmu" : "# pmu", METRIC_WIDTH,
 	       "metric", "value");
 }
 
@@ -561,17 +596,21 @@ static void print_pmu(double t, struct pmu *p)
 	double mv[FAMILY_MAX_METRICS];
 	bool mok[FAMILY_MAX_METRICS];
 	struct reading d;
-	char buf[64];
+	double scale;
 	int e, m;
 
 	d.enabled = p->cur.enabled - p->prev.enabled;
 	d.running = p->cur.running - p->prev.running;
+	/*
+	 * perf's rule for a multiplexed group: its counts scaled by time
+	 * enabled / time running, its time the time enabled.
+	 */
+	scale = d.running && d.running < d.enabled ? (double)d.enabled / (double)d.running : 1;
 	for (e = 0; e < FAMILY_MAX_EVENTS; e++)
 		d.count[e] = p->cur.count[e] - p->prev.count[e];
 	p->prev = p->cur;
 
-	snprintf(buf, sizeof(buf), "%" PRIu64, d.running);
-	print_row(t, p, ELAPSED, buf, &d);
+	print_row(t, p, ELAPSED, (double)d.enabled, true, 0, &d);
 	for (m = 0; f->metrics[m].name; m++) {
 		const struct metric_def *def = &f->metrics[m];
 		double num, den;
@@ -579,18 +618,12 @@ static void print_pmu(double t, struct pmu *p)
 		mok[m] = false;
 		if (!p->have[m])
 			continue;
-		if (operand_value(&d, mv, mok, resolve(f, m, def->num), &num) &&
-		    operand_value(&d, mv, mok, resolve(f, m, def->den), &den) && den != 0) {
+		if (operand_value(&d, scale, mv, mok, resolve(f, m, def->num), &num) &&
+		    operand_value(&d, scale, mv, mok, resolve(f, m, def->den), &den) && den != 0) {
 			mv[m] = def->scale * num / den;
 			mok[m] = isfinite(mv[m]);
 		}
-		if (!mok[m])
-			snprintf(buf, sizeof(buf), "-");
-		else if (opt.sep)
-			snprintf(buf, sizeof(buf), "%.9g", mv[m]);
-		else
-			snprintf(buf, sizeof(buf), "%.*f", def->prec, mv[m]);
-		print_row(t, p, def->name, buf, &d);
+		print_row(t, p, def->name, mv[m], mok[m], def->prec, &d);
 	}
 }
 
@@ -603,7 +636,7 @@ static int print_all(double t, struct pmu *pmus, int nr)
 			return -1;
 	for (i = 0; i < nr; i++)
 		print_pmu(t, &pmus[i]);
-	fflush(stdout);
+	fflush(ro.out);
 	return 0;
 }
 
@@ -617,7 +650,7 @@ static int list_pmus(struct pmu *pmus, int nr)
 		struct pmu *p = &pmus[i];
 		const struct family *f = p->fam;
 
-		printf("%s: %s PMU, CPU %d\n", p->name, f->name, p->cpu);
+		fprintf(ro.out, "%s: %s PMU, CPU %d\n", p->name, f->name, p->cpu);
 		for (e = 0; f->events[e]; e++) {
 			struct perf_event_attr attr;
 			int ret;
@@ -630,26 +663,26 @@ static int list_pmus(struct pmu *pmus, int nr)
 				    f->events[e], errno_str(-ret));
 				return -1;
 			}
-			printf("  event   %-*s type=%u config=0x%llx", METRIC_WIDTH, f->events[e],
+			fprintf(ro.out, "  event   %-*s type=%u config=0x%llx", METRIC_WIDTH, f->events[e],
 			       attr.type, (unsigned long long)attr.config);
 			if (attr.config1)
-				printf(" config1=0x%llx", (unsigned long long)attr.config1);
+				fprintf(ro.out, " config1=0x%llx", (unsigned long long)attr.config1);
 			if (attr.config2)
-				printf(" config2=0x%llx", (unsigned long long)attr.config2);
-			putchar('\n');
+				fprintf(ro.out, " config2=0x%llx", (unsigned long long)attr.config2);
+			fputc('\n', ro.out);
 		}
 		for (m = 0; f->metrics[m].name; m++) {
 			const struct metric_def *d = &f->metrics[m];
 
 			if (!p->have[m]) {
 				why_missing(p, m, buf, sizeof(buf));
-				printf("  dropped %-*s %s\n", METRIC_WIDTH, d->name, buf);
+				fprintf(ro.out, "  dropped %-*s %s\n", METRIC_WIDTH, d->name, buf);
 				continue;
 			}
-			printf("  metric  %-*s = ", METRIC_WIDTH, d->name);
+			fprintf(ro.out, "  metric  %-*s = ", METRIC_WIDTH, d->name);
 			if (d->scale != 1.0)
-				printf("%g * ", d->scale);
-			printf("%s / %s\n", d->num, d->den);
+				fprintf(ro.out, "%g * ", d->scale);
+			fprintf(ro.out, "%s / %s\n", d->num, d->den);
 		}
 	}
 	return 0;
@@ -664,14 +697,10 @@ static int sample(void *ctx, double t)
 	return print_all(t, set->pmus, set->nr);
 }
 
-/* Count from now until -t expires, the command exits or a signal comes. */
-static int count(struct pmu *pmus, int nr, char **cmd, int *status)
+/* Count from now until --timeout expires, the command exits or a signal comes. */
+static int count(struct pmu *pmus, int nr, int *status)
 {
 	struct pmu_set set = { pmus, nr };
-	struct run_opts ro = {
-		.interval_ms = opt.interval_ms, .seconds = opt.seconds,
-		.cmd = cmd, .prog = PROG,
-	};
 	int i;
 
 	print_header();
@@ -685,30 +714,24 @@ static int count(struct pmu *pmus, int nr, char **cmd, int *status)
 	return run_loop(&ro, sample, &set, status);
 }
 
-static int parse_args(int argc, char **argv, char ***names, int *nr_names, char ***cmd)
+static int parse_args(int argc, char **argv, char ***names, int *nr_names)
 {
 	static const struct option longopts[] = {
+		RUN_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
 	const char *last_optarg = NULL;
-	int c, i;
+	int c, i, shared;
 
-	while ((c = getopt_long(argc, argv, "+I:t:x:lvh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+" RUN_SHORTOPTS "lvh", longopts, NULL)) != -1) {
 		last_optarg = optarg;
+		shared = run_parse_opt(&ro, c, optarg);
+		if (shared < 0)
+			return -1;
+		if (shared)
+			continue;
 		switch (c) {
-		case 'I':
-			if (run_parse_interval(PROG, c, optarg, &opt.interval_ms))
-				return -1;
-			break;
-		case 't':
-			if (run_parse_seconds(PROG, c, optarg, &opt.seconds))
-				return -1;
-			break;
-		case 'x':
-			if (run_parse_sep(PROG, c, optarg, &opt.sep))
-				return -1;
-			break;
 		case 'l':
 			opt.list = true;
 			break;
@@ -723,13 +746,10 @@ static int parse_args(int argc, char **argv, char ***names, int *nr_names, char 
 			return -1;
 		}
 	}
+	/* PMU names, then "--" and a command (not an option's argument "--") */
 	*names = argv + optind;
 	*nr_names = 0;
-	*cmd = NULL;
-	/* "--" that getopt ate, and not as the argument of an option */
-	if (optind > 1 && !strcmp(argv[optind - 1], "--") && argv[optind - 1] != last_optarg) {
-		*cmd = argv + optind;
-	} else {
+	if (!(optind > 1 && !strcmp(argv[optind - 1], "--") && argv[optind - 1] != last_optarg)) {
 		for (i = optind; i < argc && strcmp(argv[i], "--"); i++) {
 			if (argv[i][0] == '-') {
 				err("options go before the PMU names: '%s'", argv[i]);
@@ -737,27 +757,18 @@ static int parse_args(int argc, char **argv, char ***names, int *nr_names, char 
 			}
 			(*nr_names)++;
 		}
-		if (i < argc)
-			*cmd = argv + i + 1;
+		optind = i < argc ? i + 1 : i;
 	}
-	if (*cmd && !**cmd) {
-		err("no command after --");
-		return -1;
-	}
-	if (*cmd && opt.seconds > 0) {
-		err("-t does not go with a command: the command's run time is the measurement");
-		return -1;
-	}
-	return 0;
+	return run_parse_end(&ro, argc, argv, optind);
 }
 
 int main(int argc, char **argv)
 {
 	struct pmu *pmus = NULL;
-	char **names, **cmd;
-	int i, nr = 0, nr_names, status = 0, ret = 1;
+	char **names;
+	int i, j, nr = 0, nr_names, status = 0, ret = 1;
 
-	if (parse_args(argc, argv, &names, &nr_names, &cmd))
+	if (parse_args(argc, argv, &names, &nr_names))
 		return 2;
 	if (check_table() || select_pmus(names, nr_names, &pmus, &nr))
 		goto out;
@@ -769,6 +780,19 @@ int main(int argc, char **argv)
 		if (len > name_width)
 			name_width = len;
 	}
+	/* -C: the PMUs that count on those CPUs (their cpumask's), as perf */
+	for (i = j = 0; i < nr; i++) {
+		if (run_cpu_wanted(&ro, pmus[i].cpu))
+			pmus[j++] = pmus[i];
+		else
+			free(pmus[i].name);
+	}
+	if (!j && nr) {
+		err("-C: none of the PMUs counts on those CPUs (each counts on its cpumask's CPU)");
+		nr = 0;
+		goto out;
+	}
+	nr = j;
 	if (opt.list) {
 		ret = list_pmus(pmus, nr) ? 1 : 0;
 		goto out;
@@ -776,14 +800,16 @@ int main(int argc, char **argv)
 	for (i = 0; i < nr; i++)
 		if (open_group(&pmus[i]))
 			goto out;
-	if (count(pmus, nr, cmd, &status))
+	if (count(pmus, nr, &status))
 		goto out;
-	ret = run_exit_status(cmd, status);
+	ret = run_exit_status(ro.cmd, status);
 out:
 	for (i = 0; i < nr; i++) {
 		close_group(&pmus[i]);
 		free(pmus[i].name);
 	}
 	free(pmus);
+	if (run_close_output(&ro))
+		ret = 1;
 	return ret;
 }
