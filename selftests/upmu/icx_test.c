@@ -943,6 +943,31 @@ TEST_F(icx, perf_json_name_upmu_perf)
 }
 
 /*
+ * make check boots the guests that run this program as an Ice Lake-X
+ * (vm.sh --cpu-model icx, which says so in UPMU_GUEST_CPU): the CPU must
+ * be one, and perf must know the Ice Lake-X uncore events by the CPU, with
+ * no PERF_CPUID, so that the perf_json_name tests above and
+ * no_upstream_intel_uncore below test what they say.  Another guest CPU
+ * (the stock guest's "max"): perf gets the CPU from PERF_CPUID (skip).
+ */
+TEST_F(icx, guest_cpu_is_icelake_x)
+{
+	const char *want = getenv("UPMU_GUEST_CPU");
+	const char *perf = getenv("UPMU_PERF");
+	char cmd[512];
+
+	if (!want || strcmp(want, "icx"))
+		SKIP(return, "guest CPU '%s', not icx: perf is told the CPU (PERF_CPUID)",
+		     want ?: "");
+	ASSERT_TRUE(cpu_is_icx()) TH_LOG("vm.sh --cpu-model icx booted no Ice Lake-X");
+	ASSERT_TRUE(perf && !access(perf, X_OK)) TH_LOG("no patched perf: UPMU_PERF");
+	snprintf(cmd, sizeof(cmd),
+		 "env -u PERF_CPUID %s list --raw-dump 2>/dev/null | tr ' ' '\\n' |"
+		 " grep -qix unc_iio_data_req_of_cpu.mem_read.part0", perf);
+	EXPECT_EQ(0, system(cmd)) TH_LOG("%s: perf does not know ICX's IIO events", cmd);
+}
+
+/*
  * Upstream's intel_uncore, whose PMUs would take these names, stays out
  * of a VM (the CPUID hypervisor bit), also on an Ice Lake-X CPU.
  */
