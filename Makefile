@@ -32,6 +32,8 @@ PMULIB := tools/lib/upmu_pmu.c tools/lib/upmu_pmu.h
 IIOLIB := tools/lib/upmu_iio.c tools/lib/upmu_iio.h
 # the counting loop (interval, duration, -- command) of the counting tools
 RUNLIB := tools/lib/upmu_run.c tools/lib/upmu_run.h
+# their events' groups through libperf (the 7.2 tree's, scripts/libperf.sh)
+LIBPERF_OBJ := build/obj/upmu_libperf.o
 METRICS := tools/upmu-metrics/upmu-metrics.c tools/upmu-metrics/t410_metrics.c \
 	   tools/upmu-metrics/metrics.h
 PCIMAP := tools/upmu-pcimap/upmu-pcimap.c
@@ -99,11 +101,13 @@ build/selftests/nic_aux_test: driver/include/hw/upmu_aux.h
 selftests: $(SELFTESTS)
 
 # Each tool twice: build/tools/ optimised, build/selftests/ sanitized.
-build/tools/upmu-metrics build/selftests/upmu-metrics: $(METRICS) $(PMULIB) $(RUNLIB)
-build/tools/upmu-metrics build/selftests/upmu-metrics: TOOLLIBS := -ljson-c -lm
+build/tools/upmu-metrics build/selftests/upmu-metrics: $(METRICS) $(PMULIB) $(RUNLIB) $(LIBPERF_OBJ)
+build/tools/upmu-metrics build/selftests/upmu-metrics: TOOLLIBS = $(LIBPERF_LIBS) -ljson-c -lm
+build/tools/upmu-metrics build/selftests/upmu-metrics: TOOLINC = $(LIBPERF_INC)
 build/tools/upmu-pcimap build/selftests/upmu-pcimap: $(PCIMAP) $(PMULIB) $(IIOLIB)
-build/tools/upmu-iostat build/selftests/upmu-iostat: $(IOSTAT) $(PMULIB) $(IIOLIB) $(RUNLIB)
-build/tools/upmu-iostat build/selftests/upmu-iostat: TOOLLIBS := -ljson-c -lm
+build/tools/upmu-iostat build/selftests/upmu-iostat: $(IOSTAT) $(PMULIB) $(IIOLIB) $(RUNLIB) $(LIBPERF_OBJ)
+build/tools/upmu-iostat build/selftests/upmu-iostat: TOOLLIBS = $(LIBPERF_LIBS) -ljson-c -lm
+build/tools/upmu-iostat build/selftests/upmu-iostat: TOOLINC = $(LIBPERF_INC)
 build/tools/upmu-diag build/selftests/upmu-diag: $(DIAG) $(DIAGLIB) | $(FWCTL_UAPI)
 build/tools/upmu-diag build/selftests/upmu-diag: TOOLLIBS := -ljson-c -lm
 build/tools/upmu-diag build/selftests/upmu-diag: TOOLINC := $(DIAGINC)
@@ -115,7 +119,18 @@ build/selftests/upmu-%: TOOLBUILDFLAGS := $(USERCFLAGS)
 $(TOOLS) build/selftests/upmu-metrics build/selftests/upmu-pcimap build/selftests/upmu-diag \
 build/selftests/upmu-iostat build/selftests/upmu-list:
 	@mkdir -p $(@D)
-	$(CC) $(TOOLBUILDFLAGS) -Itools/lib $(TOOLINC) -o $@ $(filter %.c,$^) $(TOOLLIBS)
+	$(CC) $(TOOLBUILDFLAGS) -Itools/lib $(TOOLINC) -o $@ $(filter %.c %.o,$^) $(TOOLLIBS)
+
+# libperf: its headers and archives (with the libapi it needs), built once
+# from the 7.2 tree; the shim that reads an evsel's fd needs the tree's
+# tools/ headers, so it is built on its own
+LIBPERF_INC = -I"$$(scripts/libperf.sh)/include"
+LIBPERF_LIBS = "$$(scripts/libperf.sh)/lib/libperf.a" "$$(scripts/libperf.sh)/lib/libapi.a"
+$(LIBPERF_OBJ): tools/lib/upmu_libperf.c tools/lib/upmu_libperf.h scripts/libperf.sh
+	@mkdir -p $(@D)
+	K=$$(scripts/ksrc.sh 2>/dev/null) && L=$$(scripts/libperf.sh) && \
+	$(CC) $(TOOLCFLAGS) -Itools/lib -I"$$L/include" -I"$$K/tools/include" \
+		-I"$$K/tools/include/uapi" -I"$$K/tools/arch/x86/include" -c -o $@ $<
 
 # Host-side unit tests of the diag library and the CLI's JSON/CSV code.
 build/selftests/diag_unit_test: selftests/upmu/diag_unit_test.c $(DIAGLIB) \

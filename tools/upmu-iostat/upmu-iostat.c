@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "upmu_iio.h"
+#include "upmu_libperf.h"
 #include "upmu_pmu.h"
 #include "upmu_run.h"
 
@@ -310,6 +311,7 @@ struct inst {
 
 struct grp {
 	enum unit unit;
+	struct upmu_group lp;	/* libperf's evlist of the group (upmu_libperf.h) */
 	int leader;
 	unsigned int nr;
 	int inst[GRP_MAX];
@@ -904,33 +906,42 @@ static int for_each_group(int (*fn)(struct grp *gr))
 	return ret;
 }
 
+/* A group on its die's CPU, through libperf. */
 static int open_group(struct grp *gr)
 {
 	unsigned int j;
+	int ret;
 
-	for (j = 0; j < gr->nr; j++) {
+	ret = upmu_group_new(&gr->lp, insts[gr->inst[0]].cpu);
+	for (j = 0; j < gr->nr && !ret; j++) {
 		struct inst *in = &insts[gr->inst[j]];
 		struct perf_event_attr attr;
 		char spec[128];
-		int fd;
 
 		snprintf(spec, sizeof(spec), evs[in->ev].spec,
 			 in->part == PART_ALL ? 0xffU : 1U << (in->part < 0 ? 0 : in->part));
 		if (pmu_attr(in->pmu, spec, &attr))
 			return -1;	/* said in schedule() */
 		attr.read_format = READ_FORMAT;
-		attr.disabled = gr->leader < 0;
-		fd = perf_open(&attr, -1, in->cpu, gr->leader);
+		ret = upmu_group_add(&gr->lp, &attr, sizeof(attr));
+	}
+	if (ret) {
+		err("%s: %s", insts[gr->inst[0]].pmu, errno_str(-ret));
+		return -1;
+	}
+	opened = true;
+	for (j = 0; j < gr->nr; j++) {
+		struct inst *in = &insts[gr->inst[j]];
+		int fd = upmu_group_open_next(&gr->lp);
+
 		if (fd < 0) {
-			err("%s: cannot open %s (%s, config=0x%llx) on CPU %d: %s", in->pmu,
-			    evs[in->ev].name, spec, (unsigned long long)attr.config,
-			    in->cpu, errno_str(-fd));
+			err("%s: cannot open %s on CPU %d: %s", in->pmu, evs[in->ev].name, in->cpu,
+			    errno_str(-fd));
 			if (fd == -EACCES || fd == -EPERM)
 				err("system-wide counting needs root or CAP_PERFMON");
 			return -1;
 		}
 		in->fd = fd;
-		opened = true;
 		if (gr->leader < 0)
 			gr->leader = fd;
 		if (ioctl(fd, PERF_EVENT_IOC_ID, &in->id)) {
@@ -943,25 +954,24 @@ static int open_group(struct grp *gr)
 
 static int enable_group(struct grp *gr)
 {
-	if (ioctl(gr->leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
-		err("cannot enable a group: %s", errno_str(errno));
+	int ret = upmu_group_enable(&gr->lp);
+
+	if (ret) {
+		err("cannot enable a group: %s", errno_str(-ret));
 		return -1;
 	}
 	return 0;
 }
 
-/* Its members first: a leader closed first would leave them counting alone. */
+/* libperf closes the members first: a leader closed first would leave them counting alone. */
 static int close_group(struct grp *gr)
 {
 	unsigned int j;
 
-	for (j = gr->nr; j-- > 0;) {
-		struct inst *in = &insts[gr->inst[j]];
-
-		if (in->fd >= 0)
-			close(in->fd);
-		in->fd = -1;
-	}
+	upmu_group_free(&gr->lp);
+	gr->leader = -1;
+	for (j = 0; j < gr->nr; j++)
+		insts[gr->inst[j]].fd = -1;
 	return 0;
 }
 

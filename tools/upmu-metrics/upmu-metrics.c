@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "metrics.h"
+#include "upmu_libperf.h"
 #include "upmu_pmu.h"
 #include "upmu_run.h"
 
@@ -56,7 +57,8 @@ struct pmu {
 	bool has_event[FAMILY_MAX_EVENTS];	/* events/<name> exists */
 	bool used[FAMILY_MAX_EVENTS];		/* in the group */
 	bool have[FAMILY_MAX_METRICS];		/* computable on this PMU */
-	int fd[FAMILY_MAX_EVENTS];
+	struct upmu_group grp;			/* libperf's evlist of the group */
+	int fd[FAMILY_MAX_EVENTS];		/* each event's, for its id */
 	uint64_t id[FAMILY_MAX_EVENTS];
 	int leader;				/* fd of the group leader, or -1 */
 	unsigned int nr;			/* events in the group */
@@ -397,13 +399,15 @@ static void open_hint(const struct pmu *p, int e)
 	}
 }
 
+/* The PMU's group on its CPU, through libperf (upmu_libperf.h). */
 static int open_group(struct pmu *p)
 {
 	const struct family *f = p->fam;
 	int e, fd, ret;
 
 	p->nr = 0;
-	for (e = 0; f->events[e]; e++) {
+	ret = upmu_group_new(&p->grp, p->cpu);
+	for (e = 0; f->events[e] && !ret; e++) {
 		struct perf_event_attr attr;
 
 		if (!p->used[e])
@@ -415,11 +419,19 @@ static int open_group(struct pmu *p)
 			return -1;
 		}
 		attr.read_format = READ_FORMAT;
-		attr.disabled = p->leader < 0;	/* enabled together, see enable_all() */
-		fd = perf_open(&attr, -1, p->cpu, p->leader);
+		ret = upmu_group_add(&p->grp, &attr, sizeof(attr));
+	}
+	if (ret) {
+		err("%s: %s", p->name, errno_str(-ret));
+		return -1;
+	}
+	for (e = 0; f->events[e]; e++) {
+		if (!p->used[e])
+			continue;
+		fd = upmu_group_open_next(&p->grp);
 		if (fd < 0) {
-			err("%s: cannot open event %s (config=0x%llx) on CPU %d: %s", p->name,
-			    f->events[e], (unsigned long long)attr.config, p->cpu, errno_str(-fd));
+			err("%s: cannot open event %s on CPU %d: %s", p->name, f->events[e], p->cpu,
+			    errno_str(-fd));
 			open_hint(p, -fd);
 			return -1;
 		}
@@ -427,7 +439,7 @@ static int open_group(struct pmu *p)
 		p->nr++;
 		if (p->leader < 0)
 			p->leader = fd;
-		if (fcntl(fd, F_SETFD, FD_CLOEXEC) || ioctl(fd, PERF_EVENT_IOC_ID, &p->id[e])) {
+		if (ioctl(fd, PERF_EVENT_IOC_ID, &p->id[e])) {
 			err("%s: event %s: %s", p->name, f->events[e], errno_str(errno));
 			return -1;
 		}
@@ -439,11 +451,9 @@ static void close_group(struct pmu *p)
 {
 	int e;
 
-	for (e = 0; e < FAMILY_MAX_EVENTS; e++) {
-		if (p->fd[e] >= 0)
-			close(p->fd[e]);
+	upmu_group_free(&p->grp);
+	for (e = 0; e < FAMILY_MAX_EVENTS; e++)
 		p->fd[e] = -1;
-	}
 	p->leader = -1;
 }
 
@@ -706,8 +716,10 @@ static int count(struct pmu *pmus, int nr, int *status)
 	print_header();
 	/* Enable the groups together, so that they cover the same time. */
 	for (i = 0; i < nr; i++) {
-		if (ioctl(pmus[i].leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP)) {
-			err("%s: cannot enable the group: %s", pmus[i].name, errno_str(errno));
+		int ret = upmu_group_enable(&pmus[i].grp);
+
+		if (ret) {
+			err("%s: cannot enable the group: %s", pmus[i].name, errno_str(-ret));
 			return -1;
 		}
 	}
