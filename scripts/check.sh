@@ -104,16 +104,18 @@ export UPMU_PERF=$perf
 # the 7.2 tree's tools/docs/get_abi.py, for abi_test in the guests
 export UPMU_KSRC=$ksrc
 
-# The VM suites.  A debug guest keeps about 1.2 host CPUs busy (its
-# test program, and the kernel's work on its other vCPUs); on these 2-CPU
-# machines two jobs at a time is what fits.  A third made every guest's
-# IPIs and lock hand-overs wait for a host CPU: each of three VMs ran 3.9
-# times as long as alone (debug-7.2a: 673 s of tests alone, 2575 s beside
-# the others in CI, 2026-11-28), where two take turns far less.  So: the
-# two halves of the debug suite together, with the light host checks; the
-# stock suite where the first half ended; the heavy host steps (topology
-# guests, make install, the 32-bit test, the fuzzer) where the second
-# ended.  (UPMU_CHECK_SERIAL=1: one after the other, to time each alone.)
+# The VM suites.  A guest runs its vCPUs on one host thread (vm.sh's TCG
+# thread=single): one host CPU a guest, so on these 2-CPU machines two
+# jobs at a time fit.  With a thread per vCPU, every IPI, TLB shootdown
+# and lock hand-over of a guest waited for a vCPU thread the host had
+# not scheduled: three VMs at once each ran 3.9 times as long as alone
+# (debug-7.2a: 673 s of tests alone, 2575 s in CI, 2026-11-28), two 2.1
+# times (1405 s), and the whole run took as long as one VM after the
+# other.  So: the two halves of the debug suite together, with the light
+# host checks; the stock suite where the first half ended; the heavy host
+# steps (topology guests, make install, the 32-bit test, the fuzzer)
+# where the second ended.  (UPMU_CHECK_SERIAL=1: one after the other, to
+# time each alone.)
 # DEBUG_A is the part of the first debug VM; the second runs the rest, new
 # programs included: move programs to keep the halves even (alone, at
 # 3c13e89: 673 s and 635 s of tests).

@@ -18,6 +18,13 @@
 #   --no-kmemleak       skip the kmemleak scans after the command (saves ~30 s
 #                       on the debug kernel; leaks then go unnoticed)
 #   -v, --verbose       echo the serial console live on stderr (also UPMU_VM_VERBOSE=1)
+# TCG runs the guest's vCPUs round-robin on one host thread (thread=single;
+# UPMU_VM_TCG_THREAD=multi: a thread per vCPU).  One thread a guest is what
+# lets make check run two guests on 2 host CPUs: with a thread per vCPU,
+# every guest IPI, TLB shootdown and lock hand-over waited for a vCPU
+# thread the host had not scheduled, and two guests side by side each ran
+# 2.1 times as long as alone (icx_mem_test: 190 s alone, 424 s beside
+# another); with one thread each, 208 s and 249 s (2026-11-28).
 # Environment: UPMU_VM_APPEND adds kernel command line arguments, e.g.
 # "upmu.rootcache=none" to mount the root share uncached (default: loose, i.e.
 # files the host changes while the VM runs may be seen stale).
@@ -245,7 +252,7 @@ esac
 upmu_log "vm: booting $bzimage ($cpus cpus, $nodes nodes, ${mem} MB, cpu $cpu), results in $results"
 start=$(date +%s.%N)
 timeout -k 10 "$tmo" qemu-system-x86_64 \
-	-machine q35 -accel tcg -cpu "$cpu,la57=off" -nographic -nodefaults -no-reboot \
+	-machine q35 -accel "tcg,thread=${UPMU_VM_TCG_THREAD:-single}" -cpu "$cpu,la57=off" -nographic -nodefaults -no-reboot \
 	-m "$mem" -smp "cpus=$cpus,sockets=$nodes" "${numa[@]}" \
 	-kernel "$bzimage" -initrd "$initrd" -append "$append" \
 	-virtfs "local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap" \
