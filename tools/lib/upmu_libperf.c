@@ -52,8 +52,6 @@ int upmu_group_add(struct upmu_group *g, const void *attr, size_t size)
 	if (!evsel)
 		return -ENOMEM;
 	perf_evlist__add(g->evlist, evsel);
-	/* every event's leader is the first: one group */
-	perf_evlist__set_leader(g->evlist);
 	if (!g->nr++)
 		g->next = evsel;
 	return 0;
@@ -66,6 +64,9 @@ int upmu_group_open_next(struct upmu_group *g)
 
 	if (!evsel)
 		return -ENOENT;
+	/* before the first open: every event's leader is the first, one group */
+	if (g->leader_fd < 0)
+		perf_evlist__set_leader(g->evlist);
 	ret = perf_evsel__open(evsel, g->cpus, g->threads);
 	if (ret)
 		return ret < 0 ? ret : -EINVAL;

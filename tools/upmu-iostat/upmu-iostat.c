@@ -312,7 +312,6 @@ struct inst {
 struct grp {
 	enum unit unit;
 	struct upmu_group lp;	/* libperf's evlist of the group (upmu_libperf.h) */
-	int leader;
 	unsigned int nr;
 	int inst[GRP_MAX];
 	unsigned int allowed[GRP_MAX];
@@ -820,7 +819,7 @@ static int new_group(int i, unsigned int allowed)
 		return -1;
 	grps = g;
 	g = &grps[nr_grps];
-	*g = (struct grp){ .unit = evs[insts[i].ev].unit, .leader = -1, .nr = 1 };
+	*g = (struct grp){ .unit = evs[insts[i].ev].unit, .nr = 1 };
 	g->inst[0] = i;
 	g->allowed[0] = allowed;
 	insts[i].grp = nr_grps++;
@@ -942,8 +941,6 @@ static int open_group(struct grp *gr)
 			return -1;
 		}
 		in->fd = fd;
-		if (gr->leader < 0)
-			gr->leader = fd;
 		if (ioctl(fd, PERF_EVENT_IOC_ID, &in->id)) {
 			err("%s: %s", in->pmu, errno_str(errno));
 			return -1;
@@ -969,7 +966,6 @@ static int close_group(struct grp *gr)
 	unsigned int j;
 
 	upmu_group_free(&gr->lp);
-	gr->leader = -1;
 	for (j = 0; j < gr->nr; j++)
 		insts[gr->inst[j]].fd = -1;
 	return 0;
@@ -978,7 +974,7 @@ static int close_group(struct grp *gr)
 static int read_group(struct grp *gr)
 {
 	uint64_t buf[3 + 2 * GRP_MAX];
-	ssize_t n = read(gr->leader, buf, sizeof(buf));
+	ssize_t n = read(gr->lp.leader_fd, buf, sizeof(buf));
 	unsigned int i, j;
 
 	if (n < (ssize_t)((3 + 2 * gr->nr) * sizeof(uint64_t)) || buf[0] != gr->nr) {

@@ -60,7 +60,6 @@ struct pmu {
 	struct upmu_group grp;			/* libperf's evlist of the group */
 	int fd[FAMILY_MAX_EVENTS];		/* each event's, for its id */
 	uint64_t id[FAMILY_MAX_EVENTS];
-	int leader;				/* fd of the group leader, or -1 */
 	unsigned int nr;			/* events in the group */
 	struct reading prev;
 	struct reading cur;
@@ -217,7 +216,6 @@ static int add_pmu(struct pmu **pmus, int *nr, const char *name)
 	if (!p->name)
 		return -ENOMEM;
 	p->fam = family_of(name);
-	p->leader = -1;
 	for (i = 0; i < FAMILY_MAX_EVENTS; i++)
 		p->fd[i] = -1;
 	(*nr)++;
@@ -437,8 +435,6 @@ static int open_group(struct pmu *p)
 		}
 		p->fd[e] = fd;
 		p->nr++;
-		if (p->leader < 0)
-			p->leader = fd;
 		if (ioctl(fd, PERF_EVENT_IOC_ID, &p->id[e])) {
 			err("%s: event %s: %s", p->name, f->events[e], errno_str(errno));
 			return -1;
@@ -454,7 +450,6 @@ static void close_group(struct pmu *p)
 	upmu_group_free(&p->grp);
 	for (e = 0; e < FAMILY_MAX_EVENTS; e++)
 		p->fd[e] = -1;
-	p->leader = -1;
 }
 
 /*
@@ -476,7 +471,7 @@ static bool pmu_gone(const struct pmu *p)
 static int read_group(struct pmu *p)
 {
 	uint64_t buf[3 + 2 * FAMILY_MAX_EVENTS];
-	ssize_t n = read(p->leader, buf, sizeof(buf));
+	ssize_t n = read(p->grp.leader_fd, buf, sizeof(buf));
 	unsigned int i;
 	int e;
 
