@@ -64,6 +64,10 @@ static inline uint64_t count_of(struct __test_metadata *_metadata, int fd)
  * A fixture that gives every test a fresh 2-socket simulated device
  * created with @opts, whose PMU @pmu must exist.  The device is deleted
  * in the parent, after the test has exited and its events are closed.
+ * Before 6.15 a deleted device's PMU stays registered until its last
+ * event is freed, which can come after the test: an event a BPF map
+ * held is released from an RCU callback and a work.  The new device
+ * waits for it (its PMU would not register under a taken name).
  * CPUs are back online before and after each test (upmu_fixture_*()).
  */
 #define SIM_FIXTURE(name, opts, pmu)					\
@@ -74,6 +78,8 @@ static inline uint64_t count_of(struct __test_metadata *_metadata, int fd)
 	{								\
 		upmu_fixture_setup(_metadata);				\
 		sim_del(SIM_ID);					\
+		ASSERT_TRUE(pmu_gone_within(pmu, 10000))		\
+			TH_LOG("%s: events of an earlier test still open", pmu); \
 		ASSERT_EQ(0, sim_new(SIM_ID, 2, opts));			\
 		ASSERT_TRUE(pmu_exists(pmu));				\
 	}								\
