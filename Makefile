@@ -59,7 +59,9 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/nic_fw_test \
 	     build/selftests/upmu-diag build/selftests/diag_unit_test \
 	     build/selftests/nic_diag_lib build/selftests/aux_parse_test \
-	     build/selftests/aux_perfdata build/selftests/perfdata_fuzz build/selftests/pmu_unit_test \
+	     build/selftests/aux_perfdata build/selftests/perfdata_fuzz \
+	     build/selftests/perfdata_forksrv.so build/selftests/perfdata_fakeperf \
+	     build/selftests/pmu_unit_test \
 	     build/selftests/bpf_read_test build/selftests/upmu_read.bpf.o \
 	     build/selftests/aux_parse_test32 build/selftests/topo_test
 
@@ -172,6 +174,15 @@ build/selftests/aux_perfdata: selftests/upmu/aux_perfdata.c selftests/upmu/aux_r
 build/selftests/perfdata_fuzz: selftests/upmu/perfdata_fuzz.c
 	@mkdir -p $(@D)
 	$(CC) $(USERCFLAGS) -o $@ $<
+# its fork server, preloaded into perf after the sanitizer runtime: not
+# instrumented itself
+build/selftests/perfdata_forksrv.so: selftests/upmu/perfdata_forksrv.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLCFLAGS) -fPIC -shared -o $@ $<
+# a perf that fails in every way, for the check of the fuzzer itself
+build/selftests/perfdata_fakeperf: selftests/upmu/perfdata_fakeperf.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLCFLAGS) -o $@ $<
 # The same test as a 32-bit program (gcc-multilib), where size_t products
 # wrap: UBSan only, as 32-bit ASan does not run under qemu-i386, which runs
 # it where the kernel has no ia32 emulation (qemu-i386 build/selftests/aux_parse_test32).
@@ -187,7 +198,8 @@ build/fuzz/aux_parse_fuzz: selftests/upmu/aux_parse_test.c selftests/upmu/aux_re
 	@mkdir -p $(@D)
 	clang -g -O1 -D_GNU_SOURCE -DUPMU_LIBFUZZER -fsanitize=fuzzer,address,undefined \
 		$(PERFAUXINC) -o $@ $(filter %.c,$^)
-fuzz: build/fuzz/aux_parse_fuzz build/selftests/aux_parse_test build/selftests/perfdata_fuzz
+fuzz: build/fuzz/aux_parse_fuzz build/selftests/aux_parse_test build/selftests/perfdata_fuzz \
+      build/selftests/perfdata_forksrv.so build/selftests/perfdata_fakeperf
 	UPMU_PERFDATA_FUZZ_N=$${UPMU_PERFDATA_FUZZ_N:-100000} UPMU_PERFDATA_FUZZ_JOBS=2 \
 		selftests/upmu/perfdata_fuzz_test.sh "$$(scripts/perfbuild.sh)" \
 		"$$(UPMU_PERF_SAN=1 scripts/perfbuild.sh)" build/selftests/perfdata_fuzz

@@ -24,14 +24,19 @@
  *  - an entry of the AUXTRACE index (the file offset or size of a buffer).
  *
  * usage: perfdata_fuzz [-j JOBS] [-n MUTANTS] [-f FIRST] [-s SEED]
- *                      [-t SECONDS] [-o CRASHDIR] [-k] [-b] PERF SEED.data...
- * -k keeps every mutant in CRASHDIR (for a seed corpus).  Prints a line
- * per failure and a summary; exits 1 if any run failed, 2 on bad usage
- * or a seed it cannot read.
+ *                      [-t SECONDS] [-o CRASHDIR] [-k] [-b] [-F PRELOAD]
+ *                      PERF SEED.data...
+ * -k keeps every mutant in CRASHDIR (for a seed corpus).  -F runs perf
+ * through fork servers (perfdata_forksrv.c), PRELOAD being the
+ * LD_PRELOAD that loads it (after the sanitizer runtime): one server per
+ * job slot and command, each forking a run per mutant.  Prints a line
+ * per failure and a summary; exits 1 if any run failed, 2 on bad usage,
+ * a seed it cannot read or a fork server that dies.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdbool.h>
@@ -51,6 +56,7 @@
 #define AUXTRACE_HDR		48	/* struct perf_record_auxtrace */
 #define MAX_RECS		4096
 #define MAX_JOBS		8
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
 struct seed {
 	const char *path;
@@ -283,6 +289,14 @@ static unsigned char *mutate(const struct seed *s, size_t *len)
 	return b;
 }
 
+/* A fork server of perf (-F): the mutant file and stderr of its runs */
+struct server {
+	pid_t pid;
+	int ctl, st;
+	char input[256];
+	char err[256];
+};
+
 struct job {
 	pid_t pid;
 	struct timespec t0;
@@ -291,9 +305,10 @@ struct job {
 	const char *cmd;
 	unsigned long m;
 	bool killed;
+	struct server srv[2], *cur;	/* -F: report -D's, script's; the run's */
 };
 
-static const char *crashdir;
+static const char *crashdir, *preload;
 static bool keep_all, both;
 static unsigned long crashes, hangs, runs, perf_own;
 static double limit = 20;
@@ -378,44 +393,141 @@ static void reap(struct job *j, int status)
 	j->pid = 0;
 }
 
+static const char *const perf_envp[] = {
+	"ASAN_OPTIONS=exitcode=86:detect_leaks=0:malloc_context_size=2",
+	"UBSAN_OPTIONS=exitcode=87:print_stacktrace=1",
+	"HOME=/nonexistent",
+	NULL,	/* -F: LD_PRELOAD */
+	NULL,	/* -F: UPMU_FORKSRV */
+	NULL
+};
+
+/* perf's argv for @cmd on @input, in @argv[8] */
+static void perf_argv(const char **argv, const char *perf, const char *cmd,
+		      const char *input)
+{
+	int i = 0;
+
+	argv[i++] = perf;
+	if (!strcmp(cmd, "report -D")) {
+		argv[i++] = "report";
+		argv[i++] = "-D";
+	} else {
+		argv[i++] = "script";
+	}
+	argv[i++] = "--kallsyms";
+	argv[i++] = "/dev/null";
+	argv[i++] = "-i";
+	argv[i++] = input;
+	argv[i] = NULL;
+}
+
+static void spawn(pid_t *pid, const char *perf, const char *const *argv,
+		  const char *const *envp, posix_spawn_file_actions_t *fa)
+{
+	if (posix_spawn(pid, perf, fa, NULL, (char **)argv, (char **)envp)) {
+		fprintf(stderr, "perfdata_fuzz: cannot run %s\n", perf);
+		exit(2);
+	}
+	posix_spawn_file_actions_destroy(fa);
+}
+
+/* Start the fork server @s of perf @cmd, for job slot @slot. */
+static void server_start(struct server *s, const char *perf, const char *cmd,
+			 const char *tmp, int slot)
+{
+	char env_preload[512], env_srv[300];
+	const char *envp[ARRAY_SIZE(perf_envp)], *argv[8];
+	posix_spawn_file_actions_t fa;
+	int ctl[2], st[2], c = !!strcmp(cmd, "report -D");
+
+	snprintf(s->input, sizeof(s->input), "%s/in.%d.%d.data", tmp, slot, c);
+	snprintf(s->err, sizeof(s->err), "%s/err.%d.%d", tmp, slot, c);
+	snprintf(env_preload, sizeof(env_preload), "LD_PRELOAD=%s", preload);
+	snprintf(env_srv, sizeof(env_srv), "UPMU_FORKSRV=3 4 %s", s->err);
+	memcpy(envp, perf_envp, sizeof(perf_envp));
+	envp[3] = env_preload;
+	envp[4] = env_srv;
+	perf_argv(argv, perf, cmd, s->input);
+	if (pipe2(ctl, O_CLOEXEC) || pipe2(st, O_CLOEXEC) ||
+	    posix_spawn_file_actions_init(&fa) ||
+	    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0) ||
+	    posix_spawn_file_actions_adddup2(&fa, ctl[0], 3) ||
+	    posix_spawn_file_actions_adddup2(&fa, st[1], 4)) {
+		perror("perfdata_fuzz: fork server");
+		exit(2);
+	}
+	spawn(&s->pid, perf, argv, envp, &fa);
+	close(ctl[0]);
+	close(st[1]);
+	s->ctl = ctl[1];
+	s->st = st[0];
+}
+
+/* An int from fork server @s; a server that died is the end of the run. */
+static int server_get(const struct server *s)
+{
+	int v;
+
+	if (read(s->st, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
+		fprintf(stderr, "perfdata_fuzz: the fork server of %s died\n", s->input);
+		exit(2);
+	}
+	return v;
+}
+
+/* Where the next run of job @j, command @c, reads its mutant from */
+static void run_input(struct job *j, int c, const char *tmp, unsigned long m,
+		      char *buf, size_t len)
+{
+	if (preload)
+		snprintf(buf, len, "%s", j->srv[c].input);
+	else	/* a file per run: each run's reaping removes its own */
+		snprintf(buf, len, "%s/%lu.%d.data", tmp, m, c);
+}
+
 static void start(struct job *j, const char *perf, const char *cmd, const char *input,
 		  unsigned long m, const char *tmp, int slot)
 {
-	static const char *const envp[] = {
-		"ASAN_OPTIONS=exitcode=86:detect_leaks=0:malloc_context_size=2",
-		"UBSAN_OPTIONS=exitcode=87:print_stacktrace=1",
-		"HOME=/nonexistent",
-		NULL
-	};
-	const char *argv[] = { perf, "script", "--kallsyms", "/dev/null", "-i", input, NULL, NULL };
+	const char *argv[8];
 	posix_spawn_file_actions_t fa;
 
-	if (!strcmp(cmd, "report -D")) {
-		argv[1] = "report";
-		argv[2] = "-D";
-		argv[3] = "--kallsyms";
-		argv[4] = "/dev/null";
-		argv[5] = "-i";
-		argv[6] = input;
-	}
 	snprintf(j->input, sizeof(j->input), "%s", input);
 	snprintf(j->err, sizeof(j->err), "%s/err.%d", tmp, slot);
 	j->cmd = cmd;
 	j->m = m;
 	j->killed = false;
 	clock_gettime(CLOCK_MONOTONIC, &j->t0);
+	if (preload) {
+		j->cur = &j->srv[!!strcmp(cmd, "report -D")];
+		memcpy(j->err, j->cur->err, sizeof(j->err));
+		if (write(j->cur->ctl, "r", 1) != 1) {
+			perror("perfdata_fuzz: fork server");
+			exit(2);
+		}
+		j->pid = server_get(j->cur);
+		return;
+	}
 	/*
 	 * posix_spawn, not fork: this program may run under ASan, whose
 	 * shadow mappings a fork copies the page tables of on every run.
 	 */
+	perf_argv(argv, perf, cmd, input);
 	if (posix_spawn_file_actions_init(&fa) ||
 	    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0) ||
-	    posix_spawn_file_actions_addopen(&fa, 2, j->err, O_WRONLY | O_CREAT | O_TRUNC, 0600) ||
-	    posix_spawn(&j->pid, perf, &fa, NULL, (char **)argv, (char **)envp)) {
-		fprintf(stderr, "perfdata_fuzz: cannot run %s\n", perf);
+	    posix_spawn_file_actions_addopen(&fa, 2, j->err, O_WRONLY | O_CREAT | O_TRUNC, 0600)) {
+		perror("perfdata_fuzz");
 		exit(2);
 	}
-	posix_spawn_file_actions_destroy(&fa);
+	spawn(&j->pid, perf, argv, perf_envp, &fa);
+}
+
+/* The status of job @j's run if it has ended (-F), or -1 */
+static int server_poll(struct job *j)
+{
+	struct pollfd p = { .fd = j->cur->st, .events = POLLIN };
+
+	return poll(&p, 1, 0) > 0 ? server_get(j->cur) : -1;
 }
 
 /* Wait until a job slot is free (or all are, with @all). */
@@ -436,6 +548,19 @@ static void wait_slots(struct job *jobs, int nj, bool all)
 		}
 		if (!busy || (!all && busy < nj))
 			return;
+		if (preload) {
+			bool reaped = false;
+
+			for (i = 0; i < nj; i++) {
+				if (!jobs[i].pid || (status = server_poll(&jobs[i])) == -1)
+					continue;
+				reap(&jobs[i], status);
+				reaped = true;
+			}
+			if (!reaped)
+				usleep(1000);
+			continue;
+		}
 		pid = waitpid(-1, &status, WNOHANG);
 		if (pid <= 0) {
 			usleep(2000);
@@ -452,11 +577,11 @@ int main(int argc, char **argv)
 	unsigned long n = 1000, first = 0, m, base = 1;
 	struct job jobs[MAX_JOBS] = { 0 };
 	char tmp[] = "/tmp/perfdata-fuzz.XXXXXX";
-	int nj = 2, opt, i, nseeds;
+	int nj = 2, opt, i, k, nseeds;
 	struct seed *seeds;
 	time_t t_start = time(NULL);
 
-	while ((opt = getopt(argc, argv, "j:n:f:s:t:o:kb")) != -1) {
+	while ((opt = getopt(argc, argv, "j:n:f:s:t:o:kbF:")) != -1) {
 		switch (opt) {
 		case 'j': nj = atoi(optarg); break;
 		case 'n': n = strtoul(optarg, NULL, 0); break;
@@ -466,6 +591,7 @@ int main(int argc, char **argv)
 		case 'o': crashdir = optarg; break;
 		case 'k': keep_all = true; break;
 		case 'b': both = true; break;
+		case 'F': preload = optarg; break;
 		default: goto usage;
 		}
 	}
@@ -486,6 +612,10 @@ int main(int argc, char **argv)
 		perror("mkdtemp");
 		return 2;
 	}
+	for (i = 0; preload && i < nj; i++) {
+		server_start(&jobs[i].srv[0], argv[optind], "report -D", tmp, i);
+		server_start(&jobs[i].srv[1], argv[optind], "script", tmp, i);
+	}
 	for (m = first; m < first + n; m++) {
 		const struct seed *s = &seeds[m % nseeds];
 		unsigned char *b;
@@ -503,8 +633,7 @@ int main(int argc, char **argv)
 			wait_slots(jobs, nj, false);
 			for (i = 0; jobs[i].pid; i++)
 				;
-			/* a file per run: each run's reaping removes its own */
-			snprintf(input, sizeof(input), "%s/%lu.%d.data", tmp, m, c);
+			run_input(&jobs[i], c, tmp, m, input, sizeof(input));
 			fd = open(input, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 			if (fd < 0 || write(fd, b, len) != (ssize_t)len) {
 				perror(input);
@@ -516,6 +645,13 @@ int main(int argc, char **argv)
 		free(b);
 	}
 	wait_slots(jobs, nj, true);
+	for (i = 0; preload && i < nj; i++) {
+		for (k = 0; k < 2; k++) {
+			close(jobs[i].srv[k].ctl);	/* the server's EOF */
+			close(jobs[i].srv[k].st);
+			waitpid(jobs[i].srv[k].pid, NULL, 0);
+		}
+	}
 	if (rmdir(tmp))
 		perror(tmp);
 	for (i = 0; i < nseeds; i++)
@@ -528,6 +664,6 @@ int main(int argc, char **argv)
 		       perf_own);
 	return crashes || hangs ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: perfdata_fuzz [-j JOBS] [-n MUTANTS] [-f FIRST] [-s SEED] [-t SECONDS] [-o CRASHDIR] [-k] [-b] PERF SEED.data...\n");
+	fprintf(stderr, "usage: perfdata_fuzz [-j JOBS] [-n MUTANTS] [-f FIRST] [-s SEED] [-t SECONDS] [-o CRASHDIR] [-k] [-b] [-F PRELOAD] PERF SEED.data...\n");
 	return 2;
 }

@@ -7,10 +7,14 @@
 #    the ASan/UBSan one, within 10 s;
 #  - the seeds (perfdata-corpus/*.data), real perf record files of the
 #    NIC's AUX stream: perf script decodes them without an error;
-#  - perfdata_fuzz: UPMU_PERFDATA_FUZZ_N mutants of the seeds (3000 here,
-#    10^5 under make soak), each through the ASan/UBSan perf's report -D
-#    or script, UPMU_PERFDATA_FUZZ_JOBS (1) at a time: no crash, no
-#    sanitizer report, no hang (crashers are kept in build/fuzz/perfdata/).
+#  - the fuzzer itself, on a stand-in perf that fails in every way
+#    (perfdata_fakeperf): through its fork servers and without, it sees
+#    the same crashes and hangs, some of each;
+#  - perfdata_fuzz: UPMU_PERFDATA_FUZZ_N mutants of the seeds (10^4 here,
+#    10^6 under make soak), each through the ASan/UBSan perf's report -D
+#    or script, run by a fork server (perfdata_forksrv.so),
+#    UPMU_PERFDATA_FUZZ_JOBS (1) at a time: no crash, no sanitizer report,
+#    no hang (crashers are kept in build/fuzz/perfdata/).
 #
 # usage: perfdata_fuzz_test.sh PERF PERF_SAN PERFDATA_FUZZ   (TAP on stdout)
 set -uo pipefail
@@ -81,19 +85,41 @@ for f in "$corpus"/*.data; do
 	fi
 done
 
-# A run costs about 50 ms of a CPU (perf's start-up under ASan, most of
-# it), several times that beside make check's VMs: 3000 fit in the time
-# the stock suite leaves before the debug ones end; make soak runs 10^5,
-# make fuzz 10^5 on both CPUs (UPMU_PERFDATA_FUZZ_N sets the count)
+# The fork server runs perf by a fork of a perf that has started: with
+# the sanitizer runtime first, as ASan wants to be the first library
+forksrv=$(dirname "$fuzz")/perfdata_forksrv.so
+asan=$(ldd "$san" | awk '/libasan/ { print $3 }')
+preload=${asan:+$asan:}$forksrv
+
+# The fuzzer must see what it looks for: 12 mutants on the stand-in,
+# 4 of each kind, the same through the fork servers as spawned
+fake=$(dirname "$fuzz")/perfdata_fakeperf
+fk_line() {	# fk_line [-F PRELOAD]: the fuzzer's summary, counts only
+	"$fuzz" -j 2 -n 12 -t 0.5 "$@" "$fake" "${seeds[@]}" 2>&1 |
+		sed -n 's/^perfdata_fuzz: .* perf runs: \([0-9]* crashes, [0-9]* hangs\).*/\1/p'
+}
+fk_spawn=$(fk_line) fk_srv=$(fk_line -F "$forksrv")
+if [ -n "$fk_srv" ] && [ "$fk_srv" = "$fk_spawn" ] &&
+   [[ $fk_srv =~ ^[1-9][0-9]*\ crashes,\ [1-9][0-9]*\ hangs$ ]]; then
+	ok "the fuzzer on a perf that fails: $fk_srv, through fork servers as spawned"
+else
+	not_ok "the fuzzer on a perf that fails: '$fk_srv' through fork servers, '$fk_spawn' spawned"
+fi
+
+# A run costs some 30 ms of a CPU through a fork server, 45 ms spawned
+# (perf's start-up under ASan): make check runs 10^4 (bench/README has
+# the figures), make soak 10^6, make fuzz 10^5 on both CPUs
+# (UPMU_PERFDATA_FUZZ_N sets the count)
 nfuzz=${UPMU_PERFDATA_FUZZ_N:-}
-[ -n "$nfuzz" ] || { [ "${UPMU_SOAK:-0}" = 1 ] && nfuzz=100000 || nfuzz=3000; }
+[ -n "$nfuzz" ] || { [ "${UPMU_SOAK:-0}" = 1 ] && nfuzz=1000000 || nfuzz=10000; }
 out=$top/build/fuzz/perfdata
 rm -rf "$out"
 mkdir -p "$out"
-# one at a time by default: make check runs this beside two VMs
+# one at a time by default: make check runs this beside a VM
 # 60 s: a run is no hang until then (one mutant takes 15 s of ASan perf
 # alone, a minute beside the VMs)
-if "$fuzz" -j "${UPMU_PERFDATA_FUZZ_JOBS:-1}" -n "$nfuzz" -t 60 -o "$out" "$san" "${seeds[@]}" \
+if "$fuzz" -j "${UPMU_PERFDATA_FUZZ_JOBS:-1}" -n "$nfuzz" -t 60 -o "$out" -F "$preload" \
+	"$san" "${seeds[@]}" \
 	> "$tmp/fuzz" 2>&1; then
 	grep "^# perf-own" "$tmp/fuzz" | head -n 5
 	ok "$(grep "^perfdata_fuzz: [0-9]* mutants" "$tmp/fuzz")"
