@@ -1,26 +1,38 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The perf patch series (tools/perf-patches/) carries copies of files that
-# live in this repository: the record format header the kernel uses, and
-# the parse library (tools/perf-aux/), which the host tests build and fuzz.
+# live in this repository: the record format header the kernel uses and
+# the parse library (tools/perf-aux/), which the host tests build and
+# fuzz (patch 0001); the Tegra410 sys JSON (tools/perf-events/, written
+# by scripts/t410-perf-json.py; patch 0005).
 #
-#   scripts/perf-patches.sh check    fail if a copy in the patch differs
+#   scripts/perf-patches.sh check    fail if a copy in a patch differs
 #                                    from the repository's file, or the
-#                                    data-ID table is not what gen-ids writes
-#   scripts/perf-patches.sh update   regenerate the table and rewrite the
-#                                    copies in the patch from the files
+#                                    data-ID table is not what gen-ids
+#                                    writes, or the JSON not what
+#                                    t410-perf-json.py writes
+#   scripts/perf-patches.sh update   regenerate the table and the JSON and
+#                                    rewrite the copies in the patches
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 cd "$UPMU_TOP"
 
-patch=tools/perf-patches/0001-perf-upmu-nic-add-the-AUX-record-parse-library.patch
-# repository file -> its path in the perf tree
-declare -A map=(
-	[driver/include/hw/upmu_aux.h]=tools/perf/util/upmu-nic-aux.h
-	[tools/perf-aux/upmu-nic-aux-parse.h]=tools/perf/util/upmu-nic-aux-parse.h
-	[tools/perf-aux/upmu-nic-aux-parse.c]=tools/perf/util/upmu-nic-aux-parse.c
-	[tools/perf-aux/upmu-nic-aux-ids.c]=tools/perf/util/upmu-nic-aux-ids.c
-)
+p1=tools/perf-patches/0001-perf-upmu-nic-add-the-AUX-record-parse-library.patch
+p5=tools/perf-patches/0005-perf-vendor-events-arm64-Add-NVIDIA-Tegra410-uncore-events-and-metrics.patch
+json=tools/perf-events/arm64/nvidia/t410/sys
+# "patch repository-file perf-tree-path", one copy a line
+copies() {
+	local f
+	for f in driver/include/hw/upmu_aux.h:tools/perf/util/upmu-nic-aux.h \
+		 tools/perf-aux/upmu-nic-aux-parse.h:tools/perf/util/upmu-nic-aux-parse.h \
+		 tools/perf-aux/upmu-nic-aux-parse.c:tools/perf/util/upmu-nic-aux-parse.c \
+		 tools/perf-aux/upmu-nic-aux-ids.c:tools/perf/util/upmu-nic-aux-ids.c; do
+		echo "$p1 ${f%%:*} ${f#*:}"
+	done
+	for f in "$json"/*.json; do
+		echo "$p5 $f tools/perf/pmu-events/arch/arm64/${f#tools/perf-events/arm64/}"
+	done
+}
 
 # The new file $1 as patch $2 creates it.
 extract() {
@@ -48,47 +60,67 @@ gen_ids() {
 	build/perf-aux/gen-ids
 }
 
+gen_json() {	# gen_json DIR: what t410-perf-json.py writes, in DIR
+	python3 scripts/t410-perf-json.py "$1"
+}
+
 case "${1:-}" in
 check)
-	bad=0
+	bad=0 n=0
 	if ! cmp -s <(gen_ids) tools/perf-aux/upmu-nic-aux-ids.c; then
 		echo "tools/perf-aux/upmu-nic-aux-ids.c is not what gen-ids writes from tools/lib/upmu_diag_ids.c (run $0 update)"
 		bad=1
 	fi
-	for f in "${!map[@]}"; do
-		if ! cmp -s <(extract "${map[$f]}" "$patch") "$f"; then
-			echo "$patch: its ${map[$f]} differs from $f (run $0 update):"
-			diff -u <(extract "${map[$f]}" "$patch") "$f" | head -n 20
+	tmp=$(mktemp -d)
+	gen_json "$tmp"
+	if ! diff -r "$tmp" "$json" > /dev/null; then
+		echo "$json is not what scripts/t410-perf-json.py writes (run $0 update)"
+		bad=1
+	fi
+	rm -rf "$tmp"
+	doc=Documentation/upmu-perf.rst
+	if ! cmp -s <(python3 scripts/t410-perf-json.py --rst) \
+		<(sed -n '/^\.\. t410-metrics-table/,/^\.\. end of t410-metrics-table/p' "$doc" | sed '1,2d;$d' | sed '$d'); then
+		echo "$doc: its table of the Tegra410 metrics is not what scripts/t410-perf-json.py --rst prints"
+		bad=1
+	fi
+	while read -r patch f path; do
+		n=$((n + 1))
+		if ! cmp -s <(extract "$path" "$patch") "$f"; then
+			echo "$patch: its $path differs from $f (run $0 update):"
+			diff -u <(extract "$path" "$patch") "$f" | head -n 20
 			bad=1
 		fi
-	done
+	done < <(copies)
 	while IFS= read -r p; do
 		case "$p" in '' | '#'*) continue ;; esac
 		[ -f "tools/perf-patches/$p" ] || { echo "series: no $p"; bad=1; }
 	done < tools/perf-patches/series
-	[ $bad = 0 ] && echo "perf patches: the copies of ${#map[@]} files in $(basename "$patch") are the repository's"
+	[ $bad = 0 ] && echo "perf patches: the copies of $n files in $(basename "$p1") and $(basename "$p5") are the repository's"
 	exit $bad
 	;;
 update)
 	gen_ids > tools/perf-aux/upmu-nic-aux-ids.c.new
 	mv tools/perf-aux/upmu-nic-aux-ids.c.new tools/perf-aux/upmu-nic-aux-ids.c
+	rm -rf "$json"
+	gen_json "$json"
 	tmp=$(mktemp)
-	# the message and every diff that is not one of the copies, then the copies
-	awk -v skip="$(printf '%s ' "${map[@]}")" '
-		BEGIN { n = split(skip, s, " "); for (i = 1; i <= n; i++) copy["a/" s[i]] = 1 }
-		/^diff --git / { on = !($3 in copy) }
-		on || !seen { print }
-		/^diff --git / { seen = 1 }' "$patch" > "$tmp"
-	for f in $(printf '%s\n' "${!map[@]}" | sort -t/ -k2); do
-		newfile "$f" "${map[$f]}"
-	done >> "$tmp"
-	# the message, a new diffstat, the diffs
-	{
-		sed -n '1,/^---$/p' "$tmp"
-		git apply --stat "$tmp"
-		echo
-		sed -n '/^diff --git /,$p' "$tmp"
-	} > "$patch"
+	for patch in "$p1" "$p5"; do
+		# the message and every diff that is not one of the copies, then the copies
+		awk -v skip="$(copies | awk -v p="$patch" '$1 == p { printf "%s ", $3 }')" '
+			BEGIN { n = split(skip, s, " "); for (i = 1; i <= n; i++) copy["a/" s[i]] = 1 }
+			/^diff --git / { on = !($3 in copy); seen = 1 }
+			on || !seen { print }' "$patch" > "$tmp"
+		copies | awk -v p="$patch" '$1 == p { print $2, $3 }' | sort -k2 |
+			while read -r f path; do newfile "$f" "$path"; done >> "$tmp"
+		# the message, a new diffstat, the diffs
+		{
+			sed -n '1,/^---$/p' "$tmp"
+			git apply --stat "$tmp"
+			echo
+			sed -n '/^diff --git /,$p' "$tmp"
+		} > "$patch"
+	done
 	rm -f "$tmp"
 	"$0" check
 	;;
