@@ -36,6 +36,7 @@ nic_fwctl_test
 nic_diag_test
 perf_examples
 metrics_test
+perf_metrics_test
 pcimap_test
 abi_test
 iostat_test

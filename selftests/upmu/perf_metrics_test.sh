@@ -1,0 +1,221 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# perf's own metrics for the Tegra410 uncore PMUs (patch 0005 of
+# tools/perf-patches, the JSON scripts/t410-perf-json.py writes), in the
+# patched perf 7.2 ($UPMU_PERF, which make check passes):
+#  - perf list: exactly the JSON's metrics and groups where the PMUs
+#    are, none where only an Ice Lake-X is, no name twice;
+#  - perf stat -M <family> -a on the manual clock against the simulator's
+#    model: request rates and latencies in cycles exact, per socket
+#    (--per-socket), the same values upmu-metrics gives; bandwidths and
+#    frequencies what perf's own counts and duration_time make them;
+#  - on the realtime clock, bandwidth, frequency and latency in ns within
+#    5% of the flows' rates and the model's latency.
+set -u
+. "$(dirname "$0")/lib.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+PERF=${UPMU_PERF:-}
+M=${UPMU_METRICS:-$top/build/selftests/upmu-metrics}
+JSON=$top/tools/perf-events/arm64/nvidia/t410/sys/metrics.json
+ID=17
+D=/sys/kernel/debug/upmu_sim/$ID
+TMP=$(mktemp -d)
+trap 'sim_del $ID; mod_unload_own; rm -rf "$TMP"' EXIT
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+tap_plan 14
+if [ -z "$PERF" ] || ! "$PERF" version > /dev/null 2>&1; then
+	for i in $(seq 14); do
+		tap_fail "no patched perf (UPMU_PERF='$PERF': scripts/perfbuild.sh builds it, make check passes it)"
+	done
+	tap_exit
+fi
+upmu_load_all || { echo "Bail out! cannot load modules"; exit 1; }
+mod_load_own upmu_icx || { echo "Bail out! cannot load upmu_icx"; exit 1; }
+
+# the t410 metric (or group) names perf lists, sorted
+plist() { "$PERF" list --raw-dump "$1" 2>/dev/null | tr ' ' '\n' | grep '^t410_' | sort; }
+# the metric names of the JSON
+json_names() { sed -n 's/.*"MetricName": "\(.*\)",/\1/p' "$JSON" | sort; }
+json_groups() { sed -n 's/.*"MetricGroup": "\(.*\)",/\1/p' "$JSON" | sort -u; }
+
+sim_del $ID
+sim_new "$ID 2 clock=manual clock_mhz=1000 rcs=2" || { echo "Bail out! cannot create device"; exit 1; }
+tap_expect "perf list: the $(json_names | wc -l) metrics of the JSON, where the Tegra410 PMUs are" \
+	eval 'diff <(plist metrics) <(json_names) && [ "$(json_names | wc -l)" -gt 30 ]'
+tap_expect "perf list: one group per family ($(plist metricgroups | tr '\n' ' '))" \
+	is "$(plist metricgroups | tr '\n' ' ')" "$(json_groups | tr '\n' ' ')"
+tap_expect "perf list: no metric name twice" \
+	eval '[ -z "$("$PERF" list --raw-dump metrics | tr " " "\n" | sort | uniq -d)" ]'
+
+# --- the manual clock: one second of sim time (1e9 cycles per PMU) -----------
+
+# Processes are slow to start in the debug guest (a fork and exec some
+# 100 ms): perf's JSON output is read once per run, by one awk, into
+# J[NAME|S<socket>|<metric or event>], and looked up in the shell.
+declare -A J
+# pm NAME GROUP: perf stat -j --per-socket -M GROUP over the commands in
+# $TMP/NAME.sh; its metrics' values and events' counts into J (perf
+# names an event PMU/EVENT/ where it keeps the PMUs of sockets apart)
+pm() {
+	local s k v
+	"$PERF" stat -j --per-socket -a -M "$2" -o "$TMP/$1" -- sh "$TMP/$1.sh" \
+		> /dev/null 2> "$TMP/$1.err" ||
+		{ echo "# perf stat -M $2 failed:"; sed 's/^/#   /' "$TMP/$1.err" | head -n 5; }
+	while IFS="|" read -r s k v; do J[$1|$s|$k]=$v; done < <(awk -v q='"' '
+		function field(f,   i, r) {
+			i = index($0, q f q " : ")
+			if (!i) return ""
+			r = substr($0, i + length(f) + 5)
+			if (substr(r, 1, 1) == q) { r = substr(r, 2); return substr(r, 1, index(r, q) - 1) }
+			return r
+		}
+		{
+			s = field("socket"); ev = field("event"); mu = field("metric-unit")
+			sub(/^[a-z0-9_]*\//, "", ev); sub(/\/$/, "", ev)
+			if (ev != "") print s "|" ev "|" field("counter-value")
+			if (mu != "") { sub(/.*  /, "", mu); print s "|" mu "|" field("metric-value") }
+		}' "$TMP/$1")
+}
+# vals NAME SOCKET METRIC...: the values, %g ("-" for none), space separated
+vals() {
+	local n=$1 s=$2 r='' k v
+	shift 2
+	for k; do
+		v=${J[$n|S$s|$k]:-}
+		if [ -z "$v" ]; then r="$r -"; else printf -v v '%g' "$v"; r="$r $v"; fi
+	done
+	echo "${r# }"
+}
+# jc NAME SOCKET EVENT: an event's count
+jc() { echo "${J[$1|S$2|$3]:-}"; }
+# derived NAME SOCKET METRIC EXPR: is METRIC what EXPR (awk, over the
+# counts of the t410_* events it names and d, duration_time in s) gives,
+# within 1e-3 (perf -j prints 6 decimals)?
+derived() {
+	local n=$1 s=$2 e=$4 args=() ev
+	for ev in ${e//[^a-z0-9_.]/ }; do
+		[[ $ev == t410_*.* ]] && args+=(-v "c_${ev/./__}=${J[$n|S$s|$ev]:-}")
+	done
+	while [[ $e =~ (t410_[a-z0-9_]*)\.([a-z0-9_]*) ]]; do
+		e=${e/${BASH_REMATCH[0]}/c_${BASH_REMATCH[1]}__${BASH_REMATCH[2]}}
+	done
+	awk "${args[@]}" -v m="${J[$n|S$s|$3]:-}" -v d="${J[$n|S0|duration_time]:-}e-9" \
+		"BEGIN { w = $e; exit !(m != \"\" && w > 0 && m >= w * (1 - 1e-3) && m <= w * (1 + 1e-3)) }"
+}
+# fresh OPTIONS: a new device on the manual clock at 1000 MHz
+fresh() {
+	sim_del $ID
+	sim_new "$ID 2 clock=manual clock_mhz=1000 $1" || { echo "Bail out! cannot create device"; exit 1; }
+}
+
+# Each case builds only the blocks it measures: perf reads the sysfs
+# directory of every PMU, some seconds each in the debug guest.
+# UCF: on socket 0 a 20M/s read flow of 64 B to GPU memory and a 5M/s
+# write flow of 128 B (SLC hits), on socket 1 1M/s reads of 256 B.
+fresh blocks=ucf
+echo "add id=1 socket=0 op=rd size=64 rate=20000000 dst=loc_gmem" > $D/flows
+echo "add id=2 socket=0 op=wr size=128 rate=5000000 hit=1" > $D/flows
+echo "add id=3 socket=1 op=rd size=256 rate=1000000 dst=rem" > $D/flows
+echo "echo 1000000000 > $D/advance" > "$TMP/ucf.sh"
+pm ucf t410_ucf
+tap_expect "UCF, --per-socket: requests per 1000 cycles exact, 20 5 20 0 on socket 0, 1 on socket 1 ($(vals ucf 0 t410_ucf_slc_rd_req_rate t410_ucf_slc_wr_req_rate t410_ucf_mem_rd_req_rate t410_ucf_mem_wr_req_rate); $(vals ucf 1 t410_ucf_slc_rd_req_rate))" \
+	is "$(vals ucf 0 t410_ucf_slc_rd_req_rate t410_ucf_slc_wr_req_rate t410_ucf_mem_rd_req_rate t410_ucf_mem_wr_req_rate) / $(vals ucf 1 t410_ucf_slc_rd_req_rate)" \
+	"20 5 20 0 / 1"
+tap_expect "UCF: bandwidth = bytes / duration_time in GB/s (1.28e9 B read on socket 0, 2.56e8 on socket 1)" \
+	eval 'is "$(jc ucf 0 t410_ucf.slc_bytes_rd) $(jc ucf 1 t410_ucf.slc_bytes_rd)" "1280000000.000000 256000000.000000" &&
+	      derived ucf 0 t410_ucf_slc_rd_bw "t410_ucf.slc_bytes_rd / d * 1e-9" &&
+	      derived ucf 0 t410_ucf_slc_wr_bw "t410_ucf.slc_bytes_wr / d * 1e-9" &&
+	      derived ucf 1 t410_ucf_mem_rd_bw "t410_ucf.mem_bytes_rd / d * 1e-9"'
+
+# The PCIe and link PMUs, each with traffic none of the others counts
+# (metrics_test.sh's), latencies in cycles (1000 MHz).
+cat > "$TMP/lk.sh" <<EOF
+echo 'rc=1 op=rd size=256 count=4000 lat=500' > $D/inject
+echo 'rc=1 op=wr size=128 count=2000 lat=300' > $D/inject
+echo 'to_rc=1 op=rd size=512 count=1000' > $D/inject
+echo 'to_rc=1 op=wr size=64 count=3000' > $D/inject
+echo 'src=loc_noncpu gpu=0 op=rd count=1000 lat=400' > $D/inject
+echo 'src=loc_noncpu gpu=1 op=wr count=500 lat=200' > $D/inject
+echo 'dst=loc_gmem gpu=0 op=rd count=2000 lat=700' > $D/inject
+echo 'dst=loc_gmem gpu=1 op=wr count=100 lat=900' > $D/inject
+echo 'src=rem op=rd count=300 lat=1000' > $D/inject
+echo 'dst=rem op=rd count=600 lat=1200' > $D/inject
+echo 'dst=loc_cxl op=rd count=800 lat=350' > $D/inject
+echo 1000000000 > $D/advance
+EOF
+fresh "blocks=pcie rcs=2"
+cp "$TMP/lk.sh" "$TMP/pcie.sh"
+pm pcie t410_pcie
+tap_expect "PCIE: latency 500 cycles, 4000 and 2000 requests per 2e9 cycles of 2 RCs, on socket 0 only ($(vals pcie 0 t410_pcie_rd_latency_cycles t410_pcie_rd_req_rate t410_pcie_wr_req_rate))" \
+	is "$(vals pcie 0 t410_pcie_rd_latency_cycles t410_pcie_rd_req_rate t410_pcie_wr_req_rate) / $(vals pcie 1 t410_pcie_rd_req_rate)" \
+	"500 0.002 0.001 / 0"
+tap_expect "PCIE: frequency = cycles / 2 PMUs / duration_time, latency in ns = 500 / it, bandwidth = bytes / duration_time" \
+	eval 'is "$(jc pcie 0 t410_pcie.cycles) $(jc pcie 0 t410_pcie.rd_bytes)" "2000000000.000000 1024000.000000" &&
+	      derived pcie 0 t410_pcie_freq_ghz "t410_pcie.cycles / 2 / d * 1e-9" &&
+	      derived pcie 0 t410_pcie_rd_latency_ns "500 / (t410_pcie.cycles / 2 / d) * 1e9" &&
+	      derived pcie 0 t410_pcie_rd_bw "t410_pcie.rd_bytes / d * 1e-9"'
+
+fresh "blocks=tgt rcs=2"
+cp "$TMP/lk.sh" "$TMP/tgt.sh"
+pm tgt t410_pcie_tgt
+tap_expect "PCIE-TGT: 1000 and 3000 requests per 2e9 cycles of 2 RCs, 512000 and 192000 B ($(vals tgt 0 t410_pcie_tgt_rd_req_rate t410_pcie_tgt_wr_req_rate))" \
+	eval 'is "$(vals tgt 0 t410_pcie_tgt_rd_req_rate t410_pcie_tgt_wr_req_rate)" "0.0005 0.0015" &&
+	      is "$(jc tgt 0 t410_pcie_tgt.rd_bytes) $(jc tgt 0 t410_pcie_tgt.wr_bytes)" "512000.000000 192000.000000" &&
+	      derived tgt 0 t410_pcie_tgt_rd_bw "t410_pcie_tgt.rd_bytes / d * 1e-9"'
+
+fresh "blocks=c2c,clink,dlink"
+cp "$TMP/lk.sh" "$TMP/links.sh"
+pm links t410_c2c,t410_clink,t410_dlink
+lat=(t410_c2c_in_rd_latency_cycles t410_c2c_in_wr_latency_cycles t410_c2c_out_rd_latency_cycles
+     t410_c2c_out_wr_latency_cycles t410_clink_in_rd_latency_cycles t410_clink_out_rd_latency_cycles
+     t410_dlink_in_rd_latency_cycles)
+tap_expect "C2C, CLink, DLink latencies in cycles: 400 200 700 900; 1000 1200; 350 ($(vals links 0 "${lat[@]}"))" \
+	is "$(vals links 0 "${lat[@]}")" "400 200 700 900 1000 1200 350"
+
+# CMEM: 3000 reads of 64 B at 250 ns (6000 requests of 32 B)
+fresh blocks=cmem
+echo "echo 'socket=0 op=rd size=64 count=3000 lat=250' > $D/inject; echo 1000000000 > $D/advance" \
+	> "$TMP/cmem.sh"
+pm cmem t410_cmem
+tap_expect "CMEM: latency 250 cycles; CMEM, C2C, DLink: latency in ns and frequency from cycles and duration_time ($(vals cmem 0 t410_cmem_rd_latency_cycles t410_cmem_rd_latency_ns))" \
+	eval 'is "$(vals cmem 0 t410_cmem_rd_latency_cycles)" 250 &&
+	      derived cmem 0 t410_cmem_rd_latency_ns "250 / (t410_cmem.cycles / d) * 1e9" &&
+	      derived links 0 t410_c2c_out_wr_latency_ns "900 / (t410_c2c.cycles / d) * 1e9" &&
+	      derived links 0 t410_dlink_freq_ghz "t410_dlink.cycles / d * 1e-9"'
+
+# upmu-metrics over the same traffic gives the same exact values
+fresh "blocks=pcie,c2c,clink rcs=2"
+"$M" -x, nvidia_pcie_pmu_0_rc_1 nvidia_nvlink_c2c_pmu_0 nvidia_nvclink_pmu_0 -- sh "$TMP/lk.sh" \
+	> "$TMP/um" 2> "$TMP/um.err"
+uv() { awk -F, -v p="$1" -v m="$2" '$1 == p && $2 == m { printf "%g", $3 }' "$TMP/um"; }
+tap_expect "upmu-metrics on the same traffic: the same latencies ($(uv nvidia_pcie_pmu_0_rc_1 AVG_LATENCY_IN_CYCLES) $(uv nvidia_nvlink_c2c_pmu_0 OUT_RD_AVG_LATENCY_IN_CYCLES) $(uv nvidia_nvclink_pmu_0 OUT_RD_AVG_LATENCY_IN_CYCLES))" \
+	is "$(uv nvidia_pcie_pmu_0_rc_1 AVG_LATENCY_IN_CYCLES) $(uv nvidia_nvlink_c2c_pmu_0 OUT_RD_AVG_LATENCY_IN_CYCLES) $(uv nvidia_nvclink_pmu_0 OUT_RD_AVG_LATENCY_IN_CYCLES)" \
+	"$(vals pcie 0 t410_pcie_rd_latency_cycles) $(vals links 0 t410_c2c_out_rd_latency_cycles t410_clink_out_rd_latency_cycles)"
+
+# --- the realtime clock at 1500 MHz ------------------------------------------
+
+sim_del $ID
+sim_new "$ID 2 clock_mhz=1500 blocks=ucf,pcie rcs=2" || { echo "Bail out! cannot create device"; exit 1; }
+echo "add id=1 socket=0 op=rd size=64 rate=20000000 dst=loc_gmem" > $D/flows
+echo "sleep 0.5; echo 'rc=1 op=rd count=3000 lat=250' > $D/inject; sleep 1" > "$TMP/rt.sh"
+rt_ok='near "${J[rt|S0|t410_ucf_slc_rd_bw]}" 1.28 0.05 && near "${J[rt|S0|t410_pcie_freq_ghz]}" 1.5 0.05 &&
+       near "${J[rt|S0|t410_pcie_rd_latency_ns]}" 250 0.05'
+for i in 1 2 3; do
+	pm rt t410_ucf_slc_rd_bw,t410_pcie_freq_ghz,t410_pcie_rd_latency_ns
+	eval "$rt_ok" && break
+	echo "# realtime: attempt $i missed: $(vals rt 0 t410_ucf_slc_rd_bw t410_pcie_freq_ghz t410_pcie_rd_latency_ns)"
+done
+tap_expect "realtime: 1.28 GB/s, 1.5 GHz, 250 ns within 5% ($(vals rt 0 t410_ucf_slc_rd_bw t410_pcie_freq_ghz t410_pcie_rd_latency_ns))" \
+	eval "$rt_ok"
+
+# --- an Ice Lake-X alone: no Tegra410 metric ---------------------------------
+
+sim_del $ID
+sim_new "$ID 2 soc=icx" || { echo "Bail out! cannot create device"; exit 1; }
+tap_expect "Ice Lake-X only: perf lists none of the Tegra410 metrics" \
+	is "$(plist metrics | wc -l) $(plist metricgroups | wc -l)" "0 0"
+"$PERF" stat -a -M t410_ucf_slc_rd_bw -- true > /dev/null 2> "$TMP/none.err"; rc=$?
+tap_expect "Ice Lake-X only: perf stat -M t410_ucf_slc_rd_bw fails (rc $rc: $(head -n 1 "$TMP/none.err"))" \
+	eval '[ $rc != 0 ]'
+tap_exit
