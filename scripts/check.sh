@@ -228,7 +228,12 @@ step "AUX parse library test (32-bit, UBSan, qemu-i386)" qemu-i386 -L / build/se
 step "patched perf 7.2 with ASan/UBSan (UPMU_PERF_SAN=1 scripts/perfbuild.sh)" \
 	env UPMU_PERF_SAN=1 scripts/perfbuild.sh
 perf_san=$(UPMU_PERF_SAN=1 scripts/perfbuild.sh 2>/dev/null) || perf_san=/nonexistent/perf
+# Two runs at a time: the stock VM ends before the fuzzer's 10^4 mutants
+# (some 350 s of a CPU) and left a CPU idle; the ASan perf build before
+# it already runs two jobs beside that VM (cold run of 2026-11-28: build
+# 361 s, fuzzer 431 s one at a time, stock VM 610 s).
 step "patched perf on corrupt perf.data: crashers, seeds, mutants (perfdata_fuzz_test.sh)" \
+	env UPMU_PERFDATA_FUZZ_JOBS=2 \
 	selftests/upmu/perfdata_fuzz_test.sh "$perf" "$perf_san" build/selftests/perfdata_fuzz
 
 suite_report "$sname"

@@ -115,7 +115,7 @@ nfuzz=${UPMU_PERFDATA_FUZZ_N:-}
 out=$top/build/fuzz/perfdata
 rm -rf "$out"
 mkdir -p "$out"
-# one at a time by default: make check runs this beside a VM
+# one at a time by default (make check asks for two, at its end)
 # 60 s: a run is no hang until then (one mutant takes 15 s of ASan perf
 # alone, a minute beside the VMs)
 if "$fuzz" -j "${UPMU_PERFDATA_FUZZ_JOBS:-1}" -n "$nfuzz" -t 60 -o "$out" -F "$preload" \
