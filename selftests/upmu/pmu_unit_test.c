@@ -157,6 +157,36 @@ TEST(cpumask)
 	EXPECT_EQ(-1, pmu_cpu("nosuch"));
 }
 
+/* cpulist_parse(): perf's -C lists and sysfs cpumasks, and nothing else */
+TEST(cpulist)
+{
+	static const char bad[][32] = {
+		"", "\n", ",", "1,", ",1", "1,,2", "3-1", "1-", "-1", "a", "1a",
+		"1 2", "1\n\n", "1-2-3", "0-1024", "1024", "99999999999999999999999",
+	};
+	cpu_set_t set;
+	unsigned int i;
+
+	ASSERT_EQ(0, cpulist_parse("0-3,8,10-11\n", &set));
+	EXPECT_EQ(7, CPU_COUNT(&set));
+	EXPECT_TRUE(CPU_ISSET(0, &set) && CPU_ISSET(3, &set) && CPU_ISSET(8, &set) &&
+		    CPU_ISSET(11, &set) && !CPU_ISSET(4, &set) && !CPU_ISSET(9, &set));
+	ASSERT_EQ(0, cpulist_parse("1023", &set));
+	EXPECT_EQ(1, CPU_COUNT(&set));
+	EXPECT_TRUE(CPU_ISSET(1023, &set));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		EXPECT_EQ(-1, cpulist_parse(bad[i], &set)) TH_LOG("\"%s\"", bad[i]);
+	/* a PMU's cpumask */
+	ASSERT_EQ(0, pmu_cpus("good", &set));
+	EXPECT_EQ(2, CPU_COUNT(&set));
+	EXPECT_TRUE(CPU_ISSET(2, &set) && CPU_ISSET(3, &set));
+	ASSERT_EQ(0, pmu_cpus("list", &set));
+	EXPECT_TRUE(CPU_COUNT(&set) == 2 && CPU_ISSET(5, &set) && CPU_ISSET(9, &set));
+	EXPECT_EQ(-1, pmu_cpus("bad", &set));
+	EXPECT_EQ(-1, pmu_cpus("bad2", &set));
+	EXPECT_EQ(-1, pmu_cpus("nosuch", &set));
+}
+
 int main(int argc, char **argv)
 {
 	int ret;

@@ -174,6 +174,43 @@ int pmu_cpu(const char *pmu)
 	return cpu;
 }
 
+int cpulist_parse(const char *s, cpu_set_t *set)
+{
+	const char *p = s;
+
+	CPU_ZERO(set);
+	do {
+		unsigned long a, b;
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return -1;
+		errno = 0;
+		a = b = strtoul(p, &end, 10);
+		if (*end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				return -1;
+			b = strtoul(end + 1, &end, 10);
+		}
+		if (errno || a > b || b >= CPU_SETSIZE)
+			return -1;
+		for (; a <= b; a++)
+			CPU_SET(a, set);
+		p = end;
+	} while (*p++ == ',');
+	/* p is past the character that ended the list */
+	return !p[-1] || (p[-1] == '\n' && !*p) ? 0 : -1;
+}
+
+int pmu_cpus(const char *pmu, cpu_set_t *set)
+{
+	char buf[4096];
+
+	if (pmu_read(pmu, "cpumask", buf, sizeof(buf)))
+		return -1;
+	return cpulist_parse(buf, set);
+}
+
 /* A bit of a format ("config:lo-hi,bit"): 0-63, or -1. */
 static int format_bit(const char *s, char **end)
 {

@@ -41,6 +41,16 @@ void pmu_cache_files(void);
 int pmu_cpu(const char *pmu);
 
 /*
+ * A CPU list ("0-3,8,10-11", as perf's -C and sysfs's cpumask write it)
+ * into @set: 0, or -1 if it is not one (empty, a range going down, a CPU
+ * of CPU_SETSIZE or more, anything after it but one newline).
+ */
+int cpulist_parse(const char *s, cpu_set_t *set);
+
+/* The CPUs of the PMU's cpumask into @set: 0, or -1. */
+int pmu_cpus(const char *pmu, cpu_set_t *set);
+
+/*
  * Fill @attr from "event_or_term,term=val,..." exactly as perf would:
  * named events from events/, terms through format/ (a later term replaces
  * an earlier one's bits; an event's "term=?" must be given).  0 or

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The counting loop of the upmu tools (see upmu_run.h). */
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -17,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "upmu_pmu.h"
 #include "upmu_run.h"
 
 #define NEVER		INT64_MAX
@@ -61,33 +61,12 @@ static int parse_long(const struct run_opts *o, const char *opt, const char *arg
 	return 0;
 }
 
-/* "0-3,8,10-11" into @set: perf's CPU list */
+/* -C LIST: perf's CPU list */
 static int parse_cpus(struct run_opts *o, const char *arg)
 {
-	const char *p = arg;
-
-	CPU_ZERO(&o->cpus);
-	do {
-		unsigned long a, b;
-		char *end;
-
-		if (!isdigit((unsigned char)*p))
-			return bad(o, "-C", "a CPU list such as 0-3,8", arg);
-		a = b = strtoul(p, &end, 10);
-		if (*end == '-') {
-			if (!isdigit((unsigned char)end[1]))
-				return bad(o, "-C", "a CPU list such as 0-3,8", arg);
-			b = strtoul(end + 1, &end, 10);
-		}
-		if (a > b || b >= CPU_SETSIZE)
-			return bad(o, "-C", "CPUs in increasing ranges below " __stringify(CPU_SETSIZE),
-				   arg);
-		for (; a <= b; a++)
-			CPU_SET(a, &o->cpus);
-		p = end;
-	} while (*p++ == ',' && *p);
-	if (p[-1])
-		return bad(o, "-C", "a CPU list such as 0-3,8", arg);
+	if (cpulist_parse(arg, &o->cpus))
+		return bad(o, "-C", "CPUs in increasing ranges below "
+			   __stringify(CPU_SETSIZE) ", such as 0-3,8", arg);
 	o->has_cpus = true;
 	return 0;
 }

@@ -427,28 +427,24 @@ static void usage(FILE *f)
 /* The CPU of each die in @pmu's cpumask, by the CPU's package. */
 static int load_cpus(const char *pmu)
 {
-	char buf[256], path[128], *p = buf, *end;
+	char path[128];
 	unsigned int n = 0;
+	cpu_set_t set;
+	uint64_t pkg;
+	int c;
 
-	if (pmu_read(pmu, "cpumask", buf, sizeof(buf)))
+	if (pmu_cpus(pmu, &set))
 		return -1;
-	while (*p) {
-		long a = strtol(p, &end, 10), b = a, c;
-		uint64_t pkg;
-
-		if (end == p)
-			return -1;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		for (c = a; c <= b; c++, n++) {
-			snprintf(path, sizeof(path),
-				 "/sys/devices/system/cpu/cpu%ld/topology/physical_package_id", c);
-			if (read_u64(path, &pkg))
-				pkg = n;
-			if (pkg < IIO_MAX_SOCKETS && cpu_of_socket[pkg] < 0)
-				cpu_of_socket[pkg] = c;
-		}
-		p = *end == ',' ? end + 1 : end;
+	for (c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &set))
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", c);
+		if (read_u64(path, &pkg))
+			pkg = n;
+		if (pkg < IIO_MAX_SOCKETS && cpu_of_socket[pkg] < 0)
+			cpu_of_socket[pkg] = c;
+		n++;
 	}
 	return 0;
 }
