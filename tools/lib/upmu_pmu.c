@@ -161,17 +161,15 @@ int pmu_read(const char *pmu, const char *file, char *buf, size_t len)
 
 int pmu_cpu(const char *pmu)
 {
-	char buf[64], *end;
-	long cpu;
+	cpu_set_t set;
+	int cpu;
 
-	if (pmu_read(pmu, "cpumask", buf, sizeof(buf)) || buf[0] < '0' || buf[0] > '9')
+	if (pmu_cpus(pmu, &set))
 		return -1;
-	/* a CPU list: its first CPU ("3", "0-3", "2,6") */
-	errno = 0;
-	cpu = strtol(buf, &end, 10);
-	if (errno || cpu > INT_MAX || (*end && *end != ',' && *end != '-'))
-		return -1;
-	return cpu;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			return cpu;
+	return -1;
 }
 
 int cpulist_parse(const char *s, cpu_set_t *set)
