@@ -402,14 +402,16 @@ static const char *const perf_envp[] = {
 	NULL
 };
 
-/* perf's argv for @cmd on @input, in @argv[8] */
-static void perf_argv(const char **argv, const char *perf, const char *cmd,
-		      const char *input)
+/* The perf commands a mutant goes through, by number */
+static const char *const cmds[2] = { "report -D", "script" };
+
+/* perf's argv for command @c on @input, in @argv[8] */
+static void perf_argv(const char **argv, const char *perf, int c, const char *input)
 {
 	int i = 0;
 
 	argv[i++] = perf;
-	if (!strcmp(cmd, "report -D")) {
+	if (!c) {
 		argv[i++] = "report";
 		argv[i++] = "-D";
 	} else {
@@ -432,14 +434,13 @@ static void spawn(pid_t *pid, const char *perf, const char *const *argv,
 	posix_spawn_file_actions_destroy(fa);
 }
 
-/* Start the fork server @s of perf @cmd, for job slot @slot. */
-static void server_start(struct server *s, const char *perf, const char *cmd,
-			 const char *tmp, int slot)
+/* Start the fork server @s of perf command @c, for job slot @slot. */
+static void server_start(struct server *s, const char *perf, int c, const char *tmp, int slot)
 {
 	char env_preload[512], env_srv[300];
 	const char *envp[ARRAY_SIZE(perf_envp)], *argv[8];
 	posix_spawn_file_actions_t fa;
-	int ctl[2], st[2], c = !!strcmp(cmd, "report -D");
+	int ctl[2], st[2];
 
 	snprintf(s->input, sizeof(s->input), "%s/in.%d.%d.data", tmp, slot, c);
 	snprintf(s->err, sizeof(s->err), "%s/err.%d.%d", tmp, slot, c);
@@ -448,7 +449,7 @@ static void server_start(struct server *s, const char *perf, const char *cmd,
 	memcpy(envp, perf_envp, sizeof(perf_envp));
 	envp[3] = env_preload;
 	envp[4] = env_srv;
-	perf_argv(argv, perf, cmd, s->input);
+	perf_argv(argv, perf, c, s->input);
 	if (pipe2(ctl, O_CLOEXEC) || pipe2(st, O_CLOEXEC) ||
 	    posix_spawn_file_actions_init(&fa) ||
 	    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0) ||
@@ -486,20 +487,19 @@ static void run_input(struct job *j, int c, const char *tmp, unsigned long m,
 		snprintf(buf, len, "%s/%lu.%d.data", tmp, m, c);
 }
 
-static void start(struct job *j, const char *perf, const char *cmd, const char *input,
+static void start(struct job *j, const char *perf, int c, const char *input,
 		  unsigned long m, const char *tmp, int slot)
 {
 	const char *argv[8];
 	posix_spawn_file_actions_t fa;
 
 	snprintf(j->input, sizeof(j->input), "%s", input);
-	snprintf(j->err, sizeof(j->err), "%s/err.%d", tmp, slot);
-	j->cmd = cmd;
+	j->cmd = cmds[c];
 	j->m = m;
 	j->killed = false;
 	clock_gettime(CLOCK_MONOTONIC, &j->t0);
 	if (preload) {
-		j->cur = &j->srv[!!strcmp(cmd, "report -D")];
+		j->cur = &j->srv[c];
 		memcpy(j->err, j->cur->err, sizeof(j->err));
 		if (write(j->cur->ctl, "r", 1) != 1) {
 			perror("perfdata_fuzz: fork server");
@@ -512,7 +512,8 @@ static void start(struct job *j, const char *perf, const char *cmd, const char *
 	 * posix_spawn, not fork: this program may run under ASan, whose
 	 * shadow mappings a fork copies the page tables of on every run.
 	 */
-	perf_argv(argv, perf, cmd, input);
+	snprintf(j->err, sizeof(j->err), "%s/err.%d", tmp, slot);
+	perf_argv(argv, perf, c, input);
 	if (posix_spawn_file_actions_init(&fa) ||
 	    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0) ||
 	    posix_spawn_file_actions_addopen(&fa, 2, j->err, O_WRONLY | O_CREAT | O_TRUNC, 0600)) {
@@ -613,8 +614,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (i = 0; preload && i < nj; i++) {
-		server_start(&jobs[i].srv[0], argv[optind], "report -D", tmp, i);
-		server_start(&jobs[i].srv[1], argv[optind], "script", tmp, i);
+		for (k = 0; k < 2; k++)
+			server_start(&jobs[i].srv[k], argv[optind], k, tmp, i);
 	}
 	for (m = first; m < first + n; m++) {
 		const struct seed *s = &seeds[m % nseeds];
@@ -640,7 +641,7 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			close(fd);
-			start(&jobs[i], argv[optind], c ? "script" : "report -D", input, m, tmp, i);
+			start(&jobs[i], argv[optind], c, input, m, tmp, i);
 		}
 		free(b);
 	}
