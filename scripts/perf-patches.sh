@@ -3,14 +3,16 @@
 # The perf patch series (tools/perf-patches/) carries copies of files that
 # live in this repository: the record format header the kernel uses and
 # the parse library (tools/perf-aux/), which the host tests build and
-# fuzz (patch 0001); the Tegra410 sys JSON (tools/perf-events/, written
-# by scripts/t410-perf-json.py; patch 0005).
+# fuzz (patch 0001); the Tegra410 sys JSON (tools/perf-events/arm64/,
+# written by scripts/t410-perf-json.py; patch 0005) and the NIC's
+# (tools/perf-events/common/, scripts/nic-perf-json.py; patch 0006).
 #
 #   scripts/perf-patches.sh check    fail if a copy in a patch differs
 #                                    from the repository's file, or the
 #                                    data-ID table is not what gen-ids
 #                                    writes, or the JSON not what
-#                                    t410-perf-json.py writes
+#                                    t410-perf-json.py and
+#                                    nic-perf-json.py write
 #   scripts/perf-patches.sh update   regenerate the table and the JSON and
 #                                    rewrite the copies in the patches
 set -euo pipefail
@@ -19,7 +21,9 @@ cd "$UPMU_TOP"
 
 p1=tools/perf-patches/0001-perf-upmu-nic-add-the-AUX-record-parse-library.patch
 p5=tools/perf-patches/0005-perf-vendor-events-arm64-Add-NVIDIA-Tegra410-uncore-events-and-metrics.patch
+p6=tools/perf-patches/0006-perf-vendor-events-Add-upmu-NIC-diagnostic-counter-events-and-metrics.patch
 json=tools/perf-events/arm64/nvidia/t410/sys
+njson=tools/perf-events/common/nvidia/connectx/sys
 # "patch repository-file perf-tree-path", one copy a line
 copies() {
 	local f
@@ -31,6 +35,9 @@ copies() {
 	done
 	for f in "$json"/*.json; do
 		echo "$p5 $f tools/perf/pmu-events/arch/arm64/${f#tools/perf-events/arm64/}"
+	done
+	for f in "$njson"/*.json; do
+		echo "$p6 $f tools/perf/pmu-events/arch/common/${f#tools/perf-events/common/}"
 	done
 }
 
@@ -60,8 +67,14 @@ gen_ids() {
 	build/perf-aux/gen-ids
 }
 
-gen_json() {	# gen_json DIR: what t410-perf-json.py writes, in DIR
+gen_json() {	# gen_json DIR NDIR: what t410- and nic-perf-json.py write
 	python3 scripts/t410-perf-json.py "$1"
+	python3 scripts/nic-perf-json.py "$2"
+}
+
+# rst_table NAME FILE: FILE's table between ".. NAME" and ".. end of NAME"
+rst_table() {
+	sed -n "/^\.\. $1/,/^\.\. end of $1/p" "$2" | sed '1,2d;$d' | sed '$d'
 }
 
 case "${1:-}" in
@@ -72,18 +85,23 @@ check)
 		bad=1
 	fi
 	tmp=$(mktemp -d)
-	gen_json "$tmp"
-	if ! diff -r "$tmp" "$json" > /dev/null; then
+	gen_json "$tmp/t410" "$tmp/nic"
+	if ! diff -r "$tmp/t410" "$json" > /dev/null; then
 		echo "$json is not what scripts/t410-perf-json.py writes (run $0 update)"
+		bad=1
+	fi
+	if ! diff -r "$tmp/nic" "$njson" > /dev/null; then
+		echo "$njson is not what scripts/nic-perf-json.py writes (run $0 update)"
 		bad=1
 	fi
 	rm -rf "$tmp"
 	doc=Documentation/upmu-perf.rst
-	if ! cmp -s <(python3 scripts/t410-perf-json.py --rst) \
-		<(sed -n '/^\.\. t410-metrics-table/,/^\.\. end of t410-metrics-table/p' "$doc" | sed '1,2d;$d' | sed '$d'); then
-		echo "$doc: its table of the Tegra410 metrics is not what scripts/t410-perf-json.py --rst prints"
-		bad=1
-	fi
+	for t in t410 nic; do
+		if ! cmp -s <(python3 "scripts/$t-perf-json.py" --rst) <(rst_table "$t-metrics-table" "$doc"); then
+			echo "$doc: its table of the $t metrics is not what scripts/$t-perf-json.py --rst prints"
+			bad=1
+		fi
+	done
 	while read -r patch f path; do
 		n=$((n + 1))
 		if ! cmp -s <(extract "$path" "$patch") "$f"; then
@@ -96,16 +114,16 @@ check)
 		case "$p" in '' | '#'*) continue ;; esac
 		[ -f "tools/perf-patches/$p" ] || { echo "series: no $p"; bad=1; }
 	done < tools/perf-patches/series
-	[ $bad = 0 ] && echo "perf patches: the copies of $n files in $(basename "$p1") and $(basename "$p5") are the repository's"
+	[ $bad = 0 ] && echo "perf patches: the copies of $n files in $(basename "$p1"), $(basename "$p5") and $(basename "$p6") are the repository's"
 	exit $bad
 	;;
 update)
 	gen_ids > tools/perf-aux/upmu-nic-aux-ids.c.new
 	mv tools/perf-aux/upmu-nic-aux-ids.c.new tools/perf-aux/upmu-nic-aux-ids.c
-	rm -rf "$json"
-	gen_json "$json"
+	rm -rf "$json" "$njson"
+	gen_json "$json" "$njson"
 	tmp=$(mktemp)
-	for patch in "$p1" "$p5"; do
+	for patch in "$p1" "$p5" "$p6"; do
 		# the message and every diff that is not one of the copies, then the copies
 		awk -v skip="$(copies | awk -v p="$patch" '$1 == p { printf "%s ", $3 }')" '
 			BEGIN { n = split(skip, s, " "); for (i = 1; i <= n; i++) copy["a/" s[i]] = 1 }

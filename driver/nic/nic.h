@@ -34,6 +34,7 @@ struct nic_stream;
  * @inbox_size: bytes of the inbox (NIC_REG_INBOX_SIZE)
  * @outbox_size: bytes of the outbox (NIC_REG_OUTBOX_SIZE)
  * @fw_rev: NIC_REG_FW_REV
+ * @dev_id: NIC_REG_DEV_ID, the PCI vendor and device IDs
  * @serial: NIC_REG_DEV_SERIAL, the same on every PF of a device
  * @pf: this PF's number on its device (NIC_REG_PF)
  * @uctx_cap: the general HCA capability's uctx_cap
@@ -54,6 +55,7 @@ struct upmu_nic_pf {
 	u32 inbox_size;
 	u32 outbox_size;
 	u32 fw_rev;
+	u32 dev_id;
 	u32 serial;
 	u32 pf;
 	u32 uctx_cap;

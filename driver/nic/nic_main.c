@@ -343,6 +343,7 @@ static int nic_check_regs(struct upmu_nic_pf *pf)
 				     "mailbox of %u bytes in, %u out: unusable\n",
 				     pf->inbox_size, pf->outbox_size);
 	pf->fw_rev = upmu_rd32(&pf->regs, NIC_REG_FW_REV);
+	pf->dev_id = upmu_rd32(&pf->regs, NIC_REG_DEV_ID);
 	pf->serial = upmu_rd32(&pf->regs, NIC_REG_DEV_SERIAL);
 	pf->pf = upmu_rd32(&pf->regs, NIC_REG_PF);
 	return 0;
@@ -381,9 +382,9 @@ static int nic_probe(struct platform_device *pdev)
 		goto err_mutex;
 	}
 	platform_set_drvdata(pdev, pf);
-	dev_info(dev, "NIC %08x PF %u, firmware %u.%u, command interface %u\n",
-		 pf->serial, pf->pf, pf->fw_rev >> 16, pf->fw_rev & 0xffff,
-		 NIC_CMDIF_REV);
+	dev_info(dev, "NIC %08x (%04x:%04x) PF %u, firmware %u.%u, command interface %u\n",
+		 pf->serial, pf->dev_id >> 16, pf->dev_id & 0xffff, pf->pf,
+		 pf->fw_rev >> 16, pf->fw_rev & 0xffff, NIC_CMDIF_REV);
 	/* the NIC's perf PMU, through its first PF; optional */
 	upmu_nic_pmu_add(pf);
 	return 0;

@@ -442,8 +442,11 @@ int nic_pmu_setup(struct upmu_pmu *upmu, struct nic_pmu *np,
 	upmu->width = 64;
 	upmu->priv = np;
 	snprintf(upmu->name, sizeof(upmu->name), "%s_%08x", prefix, pf->serial);
-	snprintf(upmu->identifier, sizeof(upmu->identifier), "%08x", pf->serial);
+	/* the model, for perf's JSON tables; the instance is in "serial" */
+	snprintf(upmu->identifier, sizeof(upmu->identifier), "%04x:%04x:%u",
+		 pf->dev_id >> 16, pf->dev_id & 0xffff, NIC_CMDIF_REV);
 	upmu_set_info(upmu, "pf", "%u", pf->pf);
+	upmu_set_info(upmu, "serial", "%08x", pf->serial);
 	return upmu_cpus_of_node(upmu, nic_pmu_node(pf));
 }
 

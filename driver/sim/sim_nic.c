@@ -412,6 +412,8 @@ static u64 nic_pf_read(struct sim_regs *r, u32 off, bool wide)
 		return pf->pf;
 	case NIC_REG_DDR_NUM:
 		return nic->nr_slots;
+	case NIC_REG_DEV_ID:
+		return NIC_PCI_VENDOR_ID << 16 | NIC_PCI_DEVICE_ID;
 	case NIC_REG_TIMER:	/* device ns are sim ns */
 		v = sim_now(nic->sd);
 		return wide ? v : (u32)v;

@@ -37,6 +37,7 @@ enum nic_fault {
 #define NIC_SERIAL_BASE		0x4e1c0000
 #define NIC_IEEE_VENDOR_ID	0x0002c9	/* Mellanox's OUI */
 #define NIC_PCI_VENDOR_ID	0x15b3
+#define NIC_PCI_DEVICE_ID	0xa2dc	/* a BlueField-3's, as the DOCA appendix's */
 
 /* Device defaults (new_device options) */
 #define NIC_DEF_KHZ		1000000	/* 1 GHz: a clock is a ns */

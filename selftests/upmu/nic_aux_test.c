@@ -357,6 +357,10 @@ TEST_F(aux, sysfs)
 	EXPECT_STREQ("profile=0x3", buf);
 	ASSERT_EQ(0, pmu_read(PMU, "cpumask", buf, sizeof(buf)));
 	EXPECT_STREQ("2", buf);
+	ASSERT_EQ(0, pmu_read(PMU, "identifier", buf, sizeof(buf)));
+	EXPECT_STREQ("15b3:a2dc:5", buf);
+	ASSERT_EQ(0, pmu_read(PMU, "serial", buf, sizeof(buf)));
+	EXPECT_STREQ("4e1c001d", buf);
 }
 
 /*

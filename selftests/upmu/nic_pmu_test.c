@@ -105,7 +105,10 @@ TEST_F(nic, sysfs)
 	EXPECT_STREQ("MiB", buf);
 	ASSERT_EQ(0, pmu_read(PMU, "events/pcie_rd_lat_total_ns.unit", buf, sizeof(buf)));
 	EXPECT_STREQ("ns", buf);
+	/* the model (vendor:device:cmdif), the instance in "serial" */
 	ASSERT_EQ(0, pmu_read(PMU, "identifier", buf, sizeof(buf)));
+	EXPECT_STREQ("15b3:a2dc:5", buf);
+	ASSERT_EQ(0, pmu_read(PMU, "serial", buf, sizeof(buf)));
 	EXPECT_STREQ("4e1c0017", buf);
 	ASSERT_EQ(0, pmu_read(PMU, "pf", buf, sizeof(buf)));
 	EXPECT_STREQ("0", buf);

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# perf's own metrics for the Tegra410 uncore PMUs (patch 0005 of
-# tools/perf-patches, the JSON scripts/t410-perf-json.py writes), in the
-# patched perf 7.2 ($UPMU_PERF, which make check passes):
+# perf's own metrics for the Tegra410 uncore PMUs and the NIC (patches
+# 0005 and 0006 of tools/perf-patches, the JSON scripts/t410-perf-json.py
+# and nic-perf-json.py write), in the patched perf 7.2 ($UPMU_PERF, which
+# make check passes):
 #  - perf list: exactly the JSON's metrics and groups where the PMUs
 #    are, none where only an Ice Lake-X is, no name twice;
 #  - perf stat -M <family> -a on the manual clock against the simulator's
@@ -10,36 +11,43 @@
 #    (--per-socket), the same values upmu-metrics gives; bandwidths and
 #    frequencies what perf's own counts and duration_time make them;
 #  - on the realtime clock, bandwidth, frequency and latency in ns within
-#    5% of the flows' rates and the model's latency.
+#    5% of the flows' rates and the model's latency;
+#  - the NIC's: listed where a NIC is (its identifier is the model the
+#    JSON's Compat names), counts and latency exact, rates from perf's
+#    counts and duration_time, and within 5% of a flow's on realtime.
 set -u
 . "$(dirname "$0")/lib.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 PERF=${UPMU_PERF:-}
 M=${UPMU_METRICS:-$top/build/selftests/upmu-metrics}
 JSON=$top/tools/perf-events/arm64/nvidia/t410/sys/metrics.json
+NJSON=$top/tools/perf-events/common/nvidia/connectx/sys/metrics.json
 ID=17
 D=/sys/kernel/debug/upmu_sim/$ID
 TMP=$(mktemp -d)
 trap 'sim_del $ID; mod_unload_own; rm -rf "$TMP"' EXIT
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-tap_plan 14
+tap_plan 18
 if [ -z "$PERF" ] || ! "$PERF" version > /dev/null 2>&1; then
-	for i in $(seq 14); do
+	for i in $(seq 18); do
 		tap_fail "no patched perf (UPMU_PERF='$PERF': scripts/perfbuild.sh builds it, make check passes it)"
 	done
 	tap_exit
 fi
 upmu_load_all || { echo "Bail out! cannot load modules"; exit 1; }
 mod_load_own upmu_icx || { echo "Bail out! cannot load upmu_icx"; exit 1; }
+mod_load_own upmu_nic || { echo "Bail out! cannot load upmu_nic"; exit 1; }
 
 # the metric (or group) names perf lists, sorted: all, and the t410 ones
 # (a perf list takes seconds in the debug guest: one run each)
 plist_all() { "$PERF" list --raw-dump "$1" 2>/dev/null | tr ' ' '\n' | sort; }
 plist() { plist_all "$1" | grep '^t410_'; }
-# the metric names of the JSON
+# the metric names (groups) of the JSON, of the NIC's JSON with n
 json_names() { sed -n 's/.*"MetricName": "\(.*\)",/\1/p' "$JSON" | sort; }
 json_groups() { sed -n 's/.*"MetricGroup": "\(.*\)",/\1/p' "$JSON" | sort -u; }
+njson_names() { sed -n 's/.*"MetricName": "\(.*\)",/\1/p' "$NJSON" | sort; }
+njson_groups() { sed -n 's/.*"MetricGroup": "\(.*\)",/\1/p' "$NJSON" | tr ';' '\n' | sort -u; }
 
 sim_del $ID
 sim_new "$ID 2 clock=manual clock_mhz=1000 rcs=2" || { echo "Bail out! cannot create device"; exit 1; }
@@ -94,14 +102,14 @@ vals() {
 # jc NAME SOCKET EVENT: an event's count
 jc() { echo "${J[$1|S$2|$3]:-}"; }
 # derived NAME SOCKET METRIC EXPR: is METRIC what EXPR (awk, over the
-# counts of the t410_* events it names and d, duration_time in s) gives,
-# within 1e-3 (perf -j prints 6 decimals)?
+# counts of the t410_* and upmu_nic.* events it names and d,
+# duration_time in s) gives, within 1e-3 (perf -j prints 6 decimals)?
 derived() {
 	local n=$1 s=$2 e=$4 args=() ev
 	for ev in ${e//[^a-z0-9_.]/ }; do
-		[[ $ev == t410_*.* ]] && args+=(-v "c_${ev/./__}=${J[$n|S$s|$ev]:-}")
+		[[ $ev == t410_*.* || $ev == upmu_nic.* ]] && args+=(-v "c_${ev/./__}=${J[$n|S$s|$ev]:-}")
 	done
-	while [[ $e =~ (t410_[a-z0-9_]*)\.([a-z0-9_]*) ]]; do
+	while [[ $e =~ (t410_[a-z0-9_]*|upmu_nic)\.([a-z0-9_]*) ]]; do
 		e=${e/${BASH_REMATCH[0]}/c_${BASH_REMATCH[1]}__${BASH_REMATCH[2]}}
 	done
 	awk "${args[@]}" -v m="${J[$n|S$s|$3]:-}" -v d="${J[$n|S0|duration_time]:-}e-9" \
@@ -197,6 +205,53 @@ tap_expect "upmu-metrics on the same traffic: the same latencies ($(uv nvidia_pc
 	is "$(uv nvidia_pcie_pmu_0_rc_1 AVG_LATENCY_IN_CYCLES) $(uv nvidia_nvlink_c2c_pmu_0 OUT_RD_AVG_LATENCY_IN_CYCLES) $(uv nvidia_nvclink_pmu_0 OUT_RD_AVG_LATENCY_IN_CYCLES)" \
 	"$(vals pcie 0 t410_pcie_rd_latency_cycles) $(vals links 0 t410_c2c_out_rd_latency_cycles t410_clink_out_rd_latency_cycles)"
 
+# --- the NIC (patch 0006) ----------------------------------------------------
+
+# one second of sim time: packets on both ports, PCIe reads on both links
+fresh blocks=nic
+N=/sys/bus/event_source/devices/upmu_nic_$(printf %08x $((0x4e1c0000 + ID)))
+cat > "$TMP/nic.sh" <<EOF
+echo 'ev=rx port=0 size=1500 count=1000' > $D/nic/inject
+echo 'ev=tx port=0 size=1000 count=500' > $D/nic/inject
+echo 'ev=rx port=1 size=64 count=200' > $D/nic/inject
+echo 'ev=tx port=1 size=9000 count=100' > $D/nic/inject
+echo 'ev=pcie_read link=0 lat=800 count=300' > $D/nic/inject
+echo 'ev=pcie_read link=1 lat=1200 count=100' > $D/nic/inject
+echo 1000000000 > $D/advance
+EOF
+plist_all metrics | grep '^upmu_nic' > "$TMP/nmetrics"
+ngroups=$(plist_all metricgroups | grep '^upmu_nic' | tr '\n' ' ')
+tap_expect "NIC: perf lists the $(njson_names | wc -l) metrics and the groups ${ngroups% } of its JSON ($(cat $N/identifier) is the model its Compat names)" \
+	eval 'diff "$TMP/nmetrics" <(njson_names) && [ "$(njson_names | wc -l)" -ge 14 ] &&
+	      is "$ngroups" "$(njson_groups | tr "\n" " ")"'
+pm nic upmu_nic
+tap_expect "NIC: counts exact, PCIe read latency 800 and 1200 ns ($(vals nic 0 upmu_nic_pcie0_rd_latency upmu_nic_pcie1_rd_latency))" \
+	eval 'is "$(jc nic 0 upmu_nic.port0_rx_bytes) $(jc nic 0 upmu_nic.port0_tx_packets) $(jc nic 0 upmu_nic.port1_rx_packets) $(jc nic 0 upmu_nic.port1_tx_bytes)" \
+		 "1500000.000000 500.000000 200.000000 900000.000000" &&
+	      is "$(vals nic 0 upmu_nic_pcie0_rd_latency upmu_nic_pcie1_rd_latency)" "800 1200"'
+tap_expect "NIC: MB/s, Gbit/s and Mpkt/s of each port = its counts / duration_time" \
+	eval 'derived nic 0 upmu_nic_port0_rx_bw "upmu_nic.port0_rx_bytes / d * 1e-6" &&
+	      derived nic 0 upmu_nic_port0_rx_gbps "upmu_nic.port0_rx_bytes * 8 / d * 1e-9" &&
+	      derived nic 0 upmu_nic_port0_tx_pps "upmu_nic.port0_tx_packets / d * 1e-6" &&
+	      derived nic 0 upmu_nic_port1_rx_pps "upmu_nic.port1_rx_packets / d * 1e-6" &&
+	      derived nic 0 upmu_nic_port1_tx_bw "upmu_nic.port1_tx_bytes / d * 1e-6" &&
+	      derived nic 0 upmu_nic_port1_tx_gbps "upmu_nic.port1_tx_bytes * 8 / d * 1e-9"'
+# realtime: 100000 packets/s of 1500 B into port 0, 20000 reads/s of 640 ns
+sim_del $ID
+sim_new "$ID 2 blocks=nic" || { echo "Bail out! cannot create device"; exit 1; }
+echo "add id=1 rate=100000 ev=rx port=0 size=1500" > $D/nic/flows
+echo "add id=2 rate=20000 ev=pcie_read link=0 lat=640" > $D/nic/flows
+echo "sleep 1.5" > "$TMP/nrt.sh"
+nrt_ok='near "${J[nrt|S0|upmu_nic_port0_rx_bw]:-}" 150 0.05 && near "${J[nrt|S0|upmu_nic_port0_rx_gbps]:-}" 1.2 0.05 &&
+	near "${J[nrt|S0|upmu_nic_port0_rx_pps]:-}" 0.1 0.05 && near "${J[nrt|S0|upmu_nic_pcie0_rd_latency]:-}" 640 0.01'
+for i in 1 2 3; do
+	pm nrt upmu_nic_port0,upmu_nic_pcie0_rd_latency
+	eval "$nrt_ok" && break
+	echo "# NIC realtime: attempt $i missed: $(vals nrt 0 upmu_nic_port0_rx_bw upmu_nic_port0_rx_gbps upmu_nic_port0_rx_pps upmu_nic_pcie0_rd_latency)"
+done
+tap_expect "NIC realtime: 150 MB/s, 1.2 Gbit/s, 0.1 Mpkt/s within 5%, 640 ns within 1% ($(vals nrt 0 upmu_nic_port0_rx_bw upmu_nic_port0_rx_gbps upmu_nic_port0_rx_pps upmu_nic_pcie0_rd_latency))" \
+	eval "$nrt_ok"
+
 # --- the realtime clock at 1500 MHz ------------------------------------------
 
 sim_del $ID
@@ -217,8 +272,8 @@ tap_expect "realtime: 1.28 GB/s, 1.5 GHz, 250 ns within 5% ($(vals rt 0 t410_ucf
 
 sim_del $ID
 sim_new "$ID 2 soc=icx" || { echo "Bail out! cannot create device"; exit 1; }
-tap_expect "Ice Lake-X only: perf lists none of the Tegra410 metrics" \
-	is "$(plist metrics | wc -l) $(plist metricgroups | wc -l)" "0 0"
+tap_expect "Ice Lake-X only: perf lists none of the Tegra410 or NIC metrics" \
+	is "$(plist metrics | wc -l) $(plist metricgroups | wc -l) $(plist_all metrics | grep -c '^upmu_nic')" "0 0 0"
 "$PERF" stat -a -M t410_ucf_slc_rd_bw -- true > /dev/null 2> "$TMP/none.err"; rc=$?
 tap_expect "Ice Lake-X only: perf stat -M t410_ucf_slc_rd_bw fails (rc $rc: $(head -n 1 "$TMP/none.err"))" \
 	eval '[ $rc != 0 ]'

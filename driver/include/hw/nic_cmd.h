@@ -28,6 +28,8 @@
 #define NIC_REG_DEV_SERIAL	0x0020	/* the same for every PF of a device */
 #define NIC_REG_PF		0x0024	/* this PF's number on its device */
 #define NIC_REG_DDR_NUM		0x0028	/* diagnostic data register slots */
+/* what the device is: [31:16] PCI vendor ID, [15:0] PCI device ID */
+#define NIC_REG_DEV_ID		0x002c
 /* r: 64 bits, the device clock (ns, the samples' time stamps) at the read */
 #define NIC_REG_TIMER		0x0030
 #define NIC_INBOX		0x1000
