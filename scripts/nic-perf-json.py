@@ -30,9 +30,7 @@ usage: scripts/nic-perf-json.py [OUTDIR]   (default: the repository's)
        scripts/nic-perf-json.py --rst      the metrics' table of
                                            Documentation/upmu-perf.rst
 """
-import json
-import os
-import sys
+import perfjson
 
 UNIT = 'upmu_nic'
 COMPAT = '15b3:a2dc:5'
@@ -104,31 +102,12 @@ def metrics():
 
 def rst_table():
     """The metrics as an RST table: perf's name, the formula, perf's unit."""
-    rows = [(m['MetricName'], m['BriefDescription'].rsplit('(', 1)[1][:-1],
-             m['ScaleUnit'].lstrip('0123456789.e-'))
-            for m in metrics()]
-    head = ('perf -M', 'Of the data IDs', 'Unit')
-    w = [max(len(r[i]) for r in rows + [head]) for i in range(3)]
-    rule = '  '.join('=' * n for n in w)
-    line = lambda r: '  '.join(c.ljust(n) for c, n in zip(r, w)).rstrip()
-    return '\n'.join([rule, line(head), rule] + [line(r) for r in rows] + [rule]) + '\n'
-
-
-def write(path, data):
-    with open(path, 'w') as f:
-        f.write(json.dumps(data, indent=4) + '\n')
+    return perfjson.rst_table(perfjson.metric_rows(metrics()), ('perf -M', 'Of the data IDs', 'Unit'))
 
 
 def main():
-    if sys.argv[1:] == ['--rst']:
-        sys.stdout.write(rst_table())
-        return
-    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    out = sys.argv[1] if len(sys.argv) > 1 else \
-        os.path.join(top, 'tools/perf-events/common/nvidia/connectx/sys')
-    os.makedirs(out, exist_ok=True)
-    write(os.path.join(out, 'nic.json'), events())
-    write(os.path.join(out, 'metrics.json'), metrics())
+    perfjson.main(rst_table, 'tools/perf-events/common/nvidia/connectx/sys',
+                  lambda: {'nic.json': events(), 'metrics.json': metrics()})
 
 
 if __name__ == '__main__':

@@ -36,9 +36,7 @@ usage: scripts/t410-perf-json.py [OUTDIR]   (default: the repository's)
        scripts/t410-perf-json.py --rst      the metrics' table of
                                             Documentation/upmu-perf.rst
 """
-import json
-import os
-import sys
+import perfjson
 
 # family: (alias prefix, Unit, Compat, what it is, events {name: code})
 FAMILIES = {
@@ -172,33 +170,14 @@ def metrics(fam):
 
 def rst_table():
     """The metrics as an RST table: perf's name, the document's, perf's unit."""
-    rows = [(m['MetricName'], m['BriefDescription'].rsplit('(', 1)[1][:-1],
-             m['ScaleUnit'].lstrip('0123456789.e-'))
-            for fam in FAMILIES for m in metrics(fam)]
-    w = [max(len(r[i]) for r in rows + [('perf -M', 'Document', 'Unit')]) for i in range(3)]
-    rule = '  '.join('=' * n for n in w)
-    line = lambda r: '  '.join(c.ljust(n) for c, n in zip(r, w)).rstrip()
-    return '\n'.join([rule, line(('perf -M', 'Document', 'Unit')), rule] +
-                     [line(r) for r in rows] + [rule]) + '\n'
-
-
-def write(path, data):
-    with open(path, 'w') as f:
-        f.write(json.dumps(data, indent=4) + '\n')
+    return perfjson.rst_table(perfjson.metric_rows([m for fam in FAMILIES for m in metrics(fam)]),
+                              ('perf -M', 'Document', 'Unit'))
 
 
 def main():
-    if sys.argv[1:] == ['--rst']:
-        sys.stdout.write(rst_table())
-        return
-    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    out = sys.argv[1] if len(sys.argv) > 1 else \
-        os.path.join(top, 'tools/perf-events/arm64/nvidia/t410/sys')
-    os.makedirs(out, exist_ok=True)
-    for fam in FAMILIES:
-        write(os.path.join(out, f'{fam.replace("_", "-")}.json'), events(fam))
-    write(os.path.join(out, 'metrics.json'),
-          [m for fam in FAMILIES for m in metrics(fam)])
+    perfjson.main(rst_table, 'tools/perf-events/arm64/nvidia/t410/sys', lambda: {
+        **{f'{fam.replace("_", "-")}.json': events(fam) for fam in FAMILIES},
+        'metrics.json': [m for fam in FAMILIES for m in metrics(fam)]})
 
 
 if __name__ == '__main__':
