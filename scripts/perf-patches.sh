@@ -13,15 +13,17 @@
 #                                    writes, or the JSON not what
 #                                    t410-perf-json.py and
 #                                    nic-perf-json.py write
-#   scripts/perf-patches.sh update   regenerate the table and the JSON and
-#                                    rewrite the copies in the patches
+#   scripts/perf-patches.sh update   regenerate the table and the JSON,
+#                                    rewrite the copies in the patches and
+#                                    the series through perf-series.sh
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 cd "$UPMU_TOP"
 
-p1=tools/perf-patches/0001-perf-upmu-nic-add-the-AUX-record-parse-library.patch
-p5=tools/perf-patches/0005-perf-vendor-events-arm64-Add-NVIDIA-Tegra410-uncore-events-and-metrics.patch
-p6=tools/perf-patches/0006-perf-vendor-events-Add-upmu-NIC-diagnostic-counter-events-and-metrics.patch
+# the patches by number (scripts/perf-series.sh names them from their subjects)
+p1=$(echo tools/perf-patches/0001-*.patch)
+p5=$(echo tools/perf-patches/0005-*.patch)
+p6=$(echo tools/perf-patches/0006-*.patch)
 json=tools/perf-events/arm64/nvidia/t410/sys
 njson=tools/perf-events/common/nvidia/connectx/sys
 # "patch repository-file perf-tree-path", one copy a line
@@ -131,15 +133,15 @@ update)
 			on || !seen { print }' "$patch" > "$tmp"
 		copies | awk -v p="$patch" '$1 == p { print $2, $3 }' | sort -k2 |
 			while read -r f path; do newfile "$f" "$path"; done >> "$tmp"
-		# the message, a new diffstat, the diffs
+		# the message and the diffs (perf-series.sh writes the diffstat)
 		{
 			sed -n '1,/^---$/p' "$tmp"
-			git apply --stat "$tmp"
 			echo
 			sed -n '/^diff --git /,$p' "$tmp"
 		} > "$patch"
 	done
 	rm -f "$tmp"
+	scripts/perf-series.sh update
 	"$0" check
 	;;
 *)
