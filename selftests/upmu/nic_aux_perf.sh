@@ -14,7 +14,8 @@
 #    came before), the event's CPU going offline while recording: nothing
 #    lost; -S (SIGUSR2 snapshots) refused with its message;
 #  - the seed's commands verbatim with this PMU: record with sched:*,
-#    report -D (one decoded line per record), report, script.
+#    report -D (one decoded line per record), report, script;
+#  - two NICs' streams in one recording refused, saying why.
 # Needs upmu_core and upmu_sim loaded; loads upmu_nic if it is not.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/upmu/lib.sh"
@@ -23,7 +24,7 @@ D=/sys/kernel/debug/upmu_sim/$ID
 PMU=upmu_nicdiag_$(printf '%08x' $((0x4e1c0000 + ID)))
 PERF=${UPMU_PERF:-}
 TMP=$(mktemp -d)
-NTESTS=12
+NTESTS=13
 # RX packets and bytes of port 0, a 1024 ns device period
 EV="$PMU/profile=0,id0=0x1020000300000000,id1=0x1020000100000000,dev_period=10"
 PERIOD=1024
@@ -255,4 +256,17 @@ else
 	tap_fail "seed: report"
 fi
 cd / || exit 1
+
+# --- two NICs, one stream per recording: refused, saying why ---
+PMU2=upmu_nicdiag_$(printf '%08x' $((0x4e1c0000 + ID + 1)))
+newnic
+sim_del $((ID + 1))
+if sim_new "$((ID + 1)) 2 blocks=nic pfs=2 ports=2 links=2 nic_socket=1" && pmu_present "$PMU2"; then
+	tap_check "two NICs' streams in one recording refused" \
+		fails "$PMU and $PMU2: one NIC diagnostic stream per recording" \
+		"$PERF" record -o "$TMP/two.data" -a -e "$PMU/port_traffic/,$PMU2/port_traffic/" -c 1000000 -- true
+else
+	tap_fail "two NICs' streams: no second NIC ($PMU2)"
+fi
+sim_del $((ID + 1))
 tap_exit
