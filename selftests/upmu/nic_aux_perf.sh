@@ -17,7 +17,9 @@
 #    lost; -S (SIGUSR2 snapshots) refused with its message;
 #  - the seed's commands verbatim with this PMU: record with sched:*,
 #    report -D (one decoded line per record), report, script;
-#  - two NICs' streams in one recording refused, saying why.
+#  - two NICs' streams in one recording refused, saying why;
+#  - perf's own test of the stream, tests/shell/test_upmu_nic.sh of the
+#    series ("perf test upmu"): passes with the NIC, skips without one.
 # Needs upmu_core and upmu_sim loaded; loads upmu_nic if it is not.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/upmu/lib.sh"
@@ -26,7 +28,7 @@ D=/sys/kernel/debug/upmu_sim/$ID
 PMU=upmu_nicdiag_$(printf '%08x' $((0x4e1c0000 + ID)))
 PERF=${UPMU_PERF:-}
 TMP=$(mktemp -d)
-NTESTS=13
+NTESTS=15
 # RX packets and bytes of port 0, a 1024 ns device period
 EV="$PMU/profile=0,id0=0x1020000300000000,id1=0x1020000100000000,dev_period=10"
 PERIOD=1024
@@ -278,4 +280,22 @@ else
 	tap_fail "two NICs' streams: no second NIC ($PMU2)"
 fi
 sim_del $((ID + 1))
+
+# --- perf's own test of the stream (tests/shell/test_upmu_nic.sh of the
+# series, next to the binary; it runs perf from PATH): passes on the NIC,
+# skips (exit 2) without one ---
+newnic
+echo "add id=1 rate=1000 ev=rx port=0 size=64" > "$D/nic/flows"
+PATH=$(dirname "$PERF"):$PATH "$PERF" test -v upmu > "$TMP/ptest.out" 2>&1
+sed 's/^/#   /' "$TMP/ptest.out" | tail -n 25
+tap_check "perf test upmu: passes on the NIC" \
+	grep -qE "^ *[0-9]+: upmu NIC diagnostic AUX stream: record, script and report -D *: Ok$" "$TMP/ptest.out"
+sim_del $ID
+if pmu_absent "$PMU"; then
+	PATH=$(dirname "$PERF"):$PATH "$PERF" test -v upmu > "$TMP/ptest0.out" 2>&1
+	tap_check "perf test upmu: skips without a NIC" \
+		grep -qE "^ *[0-9]+: upmu NIC diagnostic AUX stream: record, script and report -D *: Skip" "$TMP/ptest0.out"
+else
+	tap_fail "perf test upmu without a NIC: $PMU still there"
+fi
 tap_exit
