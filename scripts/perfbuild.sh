@@ -57,7 +57,7 @@ hash=$( { echo "$PERF_FLAGS"; printf '%s\n' "${san_flags[@]}"; cat "$patches/ser
 	  for p in "${series[@]}"; do cat "$patches/$p"; done; } | sha256sum | cut -c1-12)
 out="$UPMU_CACHE/perf/$ver-$hash"
 
-if [ -x "$out/perf" ] && [ -f "$out/.upmu-built" ]; then
+if [ -x "$out/perf" ] && [ -d "$out/tests/shell" ] && [ -f "$out/.upmu-built" ]; then
 	upmu_log "perf: $(cat "$out/.upmu-built") (cached in $out)"
 	echo "$out/perf"
 	exit 0
@@ -90,6 +90,11 @@ make -s -C "$out/tree/tools/perf" O="$out/build" -j"$UPMU_JOBS" $PERF_FLAGS \
 	WERROR=1 "${san_flags[@]}" >"$out/build.log" 2>&1 ||
 	{ tail -n 40 "$out/build.log" >&2; upmu_die "perf: build failed (log: $out/build.log)"; }
 cp "$out/build/perf" "$out/perf"
+# perf test finds its shell tests in tests/shell next to the binary (as
+# installed: libexec/perf-core/tests/shell), among them the series' own
+# test_upmu_nic.sh; they run perf from PATH.
+mkdir -p "$out/tests"
+cp -a "$out/tree/tools/perf/tests/shell" "$out/tests/"
 rm -rf "$out/tree" "$out/build"
 echo "perf $("$out/perf" version | awk '{print $3}')${san_flags:+ (ASan/UBSan)}, series $hash: ${series[*]:-no patches}" \
 	> "$out/.upmu-built"

@@ -3,8 +3,10 @@
 # The patched perf (tools/perf-patches/) on perf.data streams that
 # aux_perfdata writes with known AUX records (host, no VM): perf script,
 # perf report -D and perf report print exactly the expected lines, the
-# diag samples interleaved by time with cpu-clock samples; corrupt
-# variants print what is wrong, where, and go on without crashing.
+# diag samples interleaved by time with cpu-clock samples, every loss a
+# PERF_RECORD_AUXTRACE_ERROR ("instruction trace error ... code N:") where
+# it is; --itrace o and e choose them; corrupt variants print what is
+# wrong, where, and go on without crashing.
 #
 # usage: aux_perf_test.sh PERF AUX_PERFDATA   (TAP on stdout)
 set -uo pipefail
@@ -72,28 +74,59 @@ echo "TAP version 13"
 
 # --- a good stream: two CPUs, a LOST, a straddling record, TRUNCATED ---
 script good
-expect "perf script: 7 samples and 2 losses, interleaved with cpu-clock by time" \
-	"$tmp/good.script.out" <<'EOF'
+lost_err=" instruction trace error type 1 time 100.002100000 cpu 0 pid -1 tid -1 ip 0 code 1: lost 3 samples (sample_id 19..21)"
+expect "perf script: 7 samples and an error record of the loss, interleaved with cpu-clock by time" \
+	"$tmp/good.script.out" <<EOF
 [000] 100.001100: upmu-nic-diag: sample_id 17 port_rx_bytes.p0 6400 port_tx_bytes.p0 0 pcie_rd_lat_total_ns.l0 500
 [000] 100.001150: cpu-clock:
 [001] 100.001200: upmu-nic-diag: sample_id 5 pcie_rd_lat_total_ns.l0 1
 [001] 100.001250: cpu-clock:
 [000] 100.001300: upmu-nic-diag: sample_id 18 port_rx_bytes.p0 12800 port_tx_bytes.p0 64 pcie_rd_lat_total_ns.l0 1000
 [000] 100.002050: cpu-clock:
-[000] 100.002100: upmu-nic-lost: lost 3 samples (sample_id 19..21)
+$lost_err
 [000] 100.002100: upmu-nic-diag: sample_id 22 port_rx_bytes.p0 19200 port_tx_bytes.p0 128 pcie_rd_lat_total_ns.l0 1500
 [000] 100.002150: cpu-clock:
 [001] 100.002200: upmu-nic-diag: sample_id 6 pcie_rd_lat_total_ns.l0 2
 [000] 100.002300: upmu-nic-diag: sample_id 23 port_rx_bytes.p0 25600 port_tx_bytes.p0 192 pcie_rd_lat_total_ns.l0 2000
-[000] 100.002500: upmu-nic-lost: AUX area full (TRUNCATED) at offset 0x208, the stream stopped until perf re-enabled it
 [001] 100.003000: cpu-clock:
 [000] 100.003100: upmu-nic-diag: sample_id 24 port_rx_bytes.p0 32000 port_tx_bytes.p0 256 pcie_rd_lat_total_ns.l0 2500
 [000] 100.003300: cpu-clock:
 EOF
 cp "$tmp/good.script.out" "$tmp/good.lines"
-has "perf script: the summary" "$tmp/good.script.err" \
+# TRUNCATED and PARTIAL are perf's to count (its own warnings), not
+# error records of the decoder's: counted once
+has "perf script: the summary, perf's warnings of TRUNCATED and PARTIAL, the error count" \
+	"$tmp/good.script.err" \
 	"upmu-nic: 7 samples, lost 3 samples in 1 gaps" \
-	"upmu-nic: AUX area full 1 times (TRUNCATED), 1 commits with lost samples (PARTIAL), of 5 AUX records"
+	"AUX data lost 1 times out of 5!" \
+	"AUX data had gaps in it 1 times out of 5!" \
+	"1 instruction trace errors"
+if grep -q "TRUNCATED\|PARTIAL" "$tmp/good.script.out" "$tmp/good.script.err"; then
+	not_ok "perf script: no record of the decoder's for TRUNCATED or PARTIAL"
+else
+	ok "perf script: no record of the decoder's for TRUNCATED or PARTIAL"
+fi
+
+# --itrace: o the samples, e the errors (e-l: not the overwritten samples)
+run good script --itrace=e -F cpu,time,event,synth
+expect "perf script --itrace=e: the error record, no sample" "$tmp/good.script.out" <<EOF
+[000] 100.001150: cpu-clock:
+[001] 100.001250: cpu-clock:
+[000] 100.002050: cpu-clock:
+$lost_err
+[000] 100.002150: cpu-clock:
+[001] 100.003000: cpu-clock:
+[000] 100.003300: cpu-clock:
+EOF
+has "perf script --itrace=e: the summary counts the samples all the same" "$tmp/good.script.err" \
+	"upmu-nic: 7 samples, lost 3 samples in 1 gaps"
+grep -v "^ instruction trace error" "$tmp/good.lines" > "$tmp/good.samples"
+run good script --itrace=o -F cpu,time,event,synth
+expect "perf script --itrace=o: the samples, no error record" "$tmp/good.script.out" \
+	< "$tmp/good.samples"
+run good script --itrace=oe-l -F cpu,time,event,synth
+expect "perf script --itrace=oe-l: no error record for the device's LOST" "$tmp/good.script.out" \
+	< "$tmp/good.samples"
 
 # default fields: the comm and tid of the cpu-clock samples, the event names
 run good script
@@ -134,17 +167,39 @@ EOF
 has "perf report -D: PERF_RECORD_AUX with PARTIAL and TRUNCATED" "$tmp/good.report.out" \
 	"0 100002400000 0x3d0 [0x40]: PERF_RECORD_AUX offset: 0xf8 size: 0x110 flags: 0x4 [P]" \
 	"0 100002500000 0x680 [0x40]: PERF_RECORD_AUX offset: 0x208 size: 0 flags: 0x1 [T]"
+# after the buffer with the LOST record: its error record, and in the
+# totals (perf report prints no AUXTRACE_ERROR but its raw bytes)
+if [ "$(grep -c "PERF_RECORD_AUXTRACE_ERROR" "$tmp/good.report.out")" = 1 ] &&
+   grep -A 14 "^.  00000058: LOST seq 4 " "$tmp/good.report.out" | grep -q "PERF_RECORD_AUXTRACE_ERROR" &&
+   grep -q "^ *AUXTRACE_ERROR events: *1 " "$tmp/good.report.out"; then
+	ok "perf report -D: one PERF_RECORD_AUXTRACE_ERROR, after the LOST record's buffer, counted"
+else
+	grep -n "AUXTRACE_ERROR" "$tmp/good.report.out" | sed 's/^/#   /'
+	not_ok "perf report -D: one PERF_RECORD_AUXTRACE_ERROR, after the LOST record's buffer, counted"
+fi
 
 run good report --stdio
 has "perf report: the samples counted as their own events" "$tmp/good.report.out" \
 	"# Samples: 7 of event 'upmu-nic-diag'" \
-	"# Samples: 2 of event 'upmu-nic-lost'" \
 	"# Samples: 6 of event 'cpu-clock'"
+has "perf report: the error record counted" "$tmp/good.report.err" "1 instruction trace errors"
 
 # the same stream as a perf.data file (perf inject writes the AUXTRACE index)
 "$gen" good | "$perf" inject -i - -o "$tmp/good.file" 2>/dev/null
 "$perf" script -F cpu,time,event,synth -i "$tmp/good.file" > "$tmp/file.out" 2>/dev/null
 expect "perf script on a perf.data file: the same lines" "$tmp/file.out" < "$tmp/good.lines"
+# perf inject --itrace=e decodes and writes the error record into its
+# output, where perf report --stats counts it and perf script prints it
+"$perf" inject --itrace=e -i "$tmp/good.file" -o "$tmp/inj.file" 2>/dev/null
+"$perf" report --stats -i "$tmp/inj.file" > "$tmp/inj.stats" 2>/dev/null
+"$perf" script -F cpu,time,event -i "$tmp/inj.file" > "$tmp/inj.out" 2>/dev/null
+if grep -q "^ *AUXTRACE_ERROR events: *1 " "$tmp/inj.stats" &&
+   [ "$(grep -cxF -- "$lost_err" "$tmp/inj.out")" = 1 ]; then
+	ok "perf inject --itrace=e: the error record in its output"
+else
+	sed 's/^/#   /' "$tmp/inj.stats" "$tmp/inj.out" | head -n 20
+	not_ok "perf inject --itrace=e: the error record in its output"
+fi
 
 # --- version 1, as its writers wrote it: SAMPLE records only ---
 script v1
@@ -173,10 +228,11 @@ for v in magic version size nr; do
 	nr) what="record size does not match nr (0x50)" ;;
 	esac
 	if script $v; then
-		has "corrupt $v: reported where it is, the rest decoded" "$tmp/$v.script.out" \
-			"[000] 100.002300: upmu-nic-lost: bad data: $what, 80 bytes skipped" \
-			"[000] 100.002300: upmu-nic-lost: 1 records missing (seq 5..5)" \
-			"[000] 100.002300: upmu-nic-lost: lost 1 samples (sample_id 22..22) with no LOST record" \
+		e=" instruction trace error type 1 time 100.002300000 cpu 0 pid -1 tid -1 ip 0 code"
+		has "corrupt $v: error records where it is, the rest decoded" "$tmp/$v.script.out" \
+			"$e 4: bad data, 80 bytes skipped: ${what% (*}" \
+			"$e 3: 1 records missing (seq 5..5)" \
+			"$e 2: lost 1 samples (sample_id 22..22), no LOST record" \
 			"[000] 100.002300: upmu-nic-diag: sample_id 23 port_rx_bytes.p0 25600 port_tx_bytes.p0 192 pcie_rd_lat_total_ns.l0 2000" \
 			"[000] 100.003100: upmu-nic-diag: sample_id 24 port_rx_bytes.p0 32000 port_tx_bytes.p0 256 pcie_rd_lat_total_ns.l0 2500"
 		has "corrupt $v: the error and the summary on stderr" "$tmp/$v.script.err" \
@@ -197,19 +253,18 @@ has "report -D on a bad record: the line says what is wrong" "$tmp/nr.report.out
 
 # --- the machine-readable forms ---
 "$csv" < "$tmp/magic.script.out" > "$tmp/magic.csv"
-expect "upmu-aux-csv: one row per sample and per loss, a column per data ID" \
+expect "upmu-aux-csv: one row per sample and per error record, a column per data ID" \
 	"$tmp/magic.csv" <<'EOF'
 time,cpu,event,sample_id,lost,first_id,last_id,note,port_rx_bytes.p0,port_tx_bytes.p0,pcie_rd_lat_total_ns.l0
 100.001100,0,upmu-nic-diag,17,,,,,6400,0,500
 100.001200,1,upmu-nic-diag,5,,,,,,,1
 100.001300,0,upmu-nic-diag,18,,,,,12800,64,1000
 100.002200,1,upmu-nic-diag,6,,,,,,,2
-100.002300,0,upmu-nic-lost,,3,19,21,,,,
-100.002300,0,upmu-nic-lost,,,,,"bad data: bad magic (0x21444142), 80 bytes skipped",,,
-100.002300,0,upmu-nic-lost,,,,,1 records missing (seq 5..5),,,
-100.002300,0,upmu-nic-lost,,1,22,22,no LOST record,,,
+100.002300,0,error,,3,19,21,,,,
+100.002300,0,error,,,,,"bad data, 80 bytes skipped: bad magic",,,
+100.002300,0,error,,,,,1 records missing (seq 5..5),,,
+100.002300,0,error,,1,22,22,no LOST record,,,
 100.002300,0,upmu-nic-diag,23,,,,,25600,192,2000
-100.002500,0,upmu-nic-lost,,,,,"AUX area full (TRUNCATED) at offset 0x208, the stream stopped until perf re-enabled it",,,
 100.003100,0,upmu-nic-diag,24,,,,,32000,256,2500
 EOF
 # perf script's default fields: refused, with the -F it needs, nothing written
@@ -223,18 +278,18 @@ else
 	ok "upmu-aux-csv: perf script's default fields refused, the -F it needs named, nothing written"
 fi
 if printf 'x\n' | "$csv" > /dev/null 2>&1; then
-	not_ok "upmu-aux-csv: input without upmu-nic events refused"
+	not_ok "upmu-aux-csv: input without upmu-nic events or errors refused"
 else
-	ok "upmu-aux-csv: input without upmu-nic events refused"
+	ok "upmu-aux-csv: input without upmu-nic events or errors refused"
 fi
 "$csv" -j < "$tmp/good.lines" > "$tmp/good.json"
 if python3 -c 'import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-assert len(rows) == 9, len(rows)
+assert len(rows) == 8, len(rows)
 assert rows[0] == {"time": 100.0011, "cpu": 0, "event": "upmu-nic-diag", "sample_id": 17,
 		   "values": {"port_rx_bytes.p0": 6400, "port_tx_bytes.p0": 0,
 			      "pcie_rd_lat_total_ns.l0": 500}}, rows[0]
-assert rows[3] == {"time": 100.0021, "cpu": 0, "event": "upmu-nic-lost", "lost": 3,
+assert rows[3] == {"time": 100.0021, "cpu": 0, "event": "error", "code": 1, "lost": 3,
 		   "first_id": 19, "last_id": 21}, rows[3]' "$tmp/good.json"; then
 	ok "upmu-aux-csv -j: JSON lines with the exact values"
 else
@@ -244,8 +299,8 @@ fi
 
 # --- a sample_id gap no LOST record covers ---
 script gap
-has "a gap without LOST: reported with its exact range" "$tmp/gap.script.out" \
-	"[000] 100.002100: upmu-nic-lost: lost 3 samples (sample_id 19..21) with no LOST record" \
+has "a gap without LOST: an error record with its exact range" "$tmp/gap.script.out" \
+	" instruction trace error type 1 time 100.002100000 cpu 0 pid -1 tid -1 ip 0 code 2: lost 3 samples (sample_id 19..21), no LOST record" \
 	"[000] 100.002100: upmu-nic-diag: sample_id 22 port_rx_bytes.p0 19200 port_tx_bytes.p0 128 pcie_rd_lat_total_ns.l0 1500"
 has "a gap without LOST: in the summary" "$tmp/gap.script.err" \
 	"upmu-nic: 7 samples, lost 3 samples in 1 gaps" \

@@ -7,14 +7,19 @@
 #  - K samples of known values on the manual clock: exactly K diag lines
 #    with those values, in order, each before the exec of a marker program
 #    that ran after it and after the marker before it;
-#  - a forced device overrun: one "lost N samples (sample_id A..B)" line
-#    with the exact range; a one-page AUX area and a slow drain: TRUNCATED,
-#    and samples + lost = last sample_id - first + 1;
+#  - a forced device overrun: one error record (PERF_RECORD_AUXTRACE_ERROR,
+#    perf script's "instruction trace error ... code 1: lost N samples
+#    (sample_id A..B)") with the exact range; a one-page AUX area and a
+#    slow drain: perf's own TRUNCATED warning, and samples + lost (the
+#    error records) = last sample_id - first + 1;
 #  - perf record -D (the stream begins at the enabling: no LOST for what
 #    came before), the event's CPU going offline while recording: nothing
 #    lost; -S (SIGUSR2 snapshots) refused with its message;
 #  - the seed's commands verbatim with this PMU: record with sched:*,
-#    report -D (one decoded line per record), report, script.
+#    report -D (one decoded line per record), report, script;
+#  - two NICs' streams in one recording refused, saying why;
+#  - perf's own test of the stream, tests/shell/test_upmu_nic.sh of the
+#    series ("perf test upmu"): passes with the NIC, skips without one.
 # Needs upmu_core and upmu_sim loaded; loads upmu_nic if it is not.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/selftests/upmu/lib.sh"
@@ -23,7 +28,7 @@ D=/sys/kernel/debug/upmu_sim/$ID
 PMU=upmu_nicdiag_$(printf '%08x' $((0x4e1c0000 + ID)))
 PERF=${UPMU_PERF:-}
 TMP=$(mktemp -d)
-NTESTS=12
+NTESTS=15
 # RX packets and bytes of port 0, a 1024 ns device period
 EV="$PMU/profile=0,id0=0x1020000300000000,id1=0x1020000100000000,dev_period=10"
 PERIOD=1024
@@ -64,12 +69,15 @@ rec() {
 		{ echo "# perf record $name failed:"; sed 's/^/#   /' "$TMP/$name.rec" | head; return 1; }
 }
 # scr NAME: perf script's lines of the stream (and markers) -> NAME.out,
-# the summary on stderr -> NAME.err
+# the summary on stderr -> NAME.err; an error record (PERF_RECORD_AUXTRACE_ERROR,
+# " instruction trace error type 1 time T cpu C ... code N: MESSAGE") is
+# "error N: MESSAGE"
 scr() {
 	"$PERF" script -i "$TMP/$1.data" -F comm,time,event,synth > "$TMP/$1.all" 2> "$TMP/$1.err" ||
 		{ echo "# perf script $1 failed"; sed 's/^/#   /' "$TMP/$1.err" | head; return 1; }
 	# comm, then the event and what follows; markers are the execs of "true"
-	sed -n -e 's/^ *\([^ ]*\) .*\(upmu-nic-[a-z]*\): */\2: /p' \
+	sed -n -e 's/^ *instruction trace error type 1 .* code \([0-9]*\): /error \1: /p' \
+		-e 's/^ *\([^ ]*\) .*\(upmu-nic-[a-z]*\): */\2: /p' \
 		-e 's/^ *true .*sched:sched_process_exec.*/marker/p' "$TMP/$1.all" |
 		sed 's/ *$//' > "$TMP/$1.out"
 }
@@ -79,17 +87,18 @@ same() {
 	else sed 's/^/# /' "$TMP/diff" | head -n 30; tap_fail "$1"; fi
 }
 # conserved NAME: no unreported gap, and samples + lost = last - first + 1
-# over the samples and the LOST ranges (the first drain may come after the
-# device overwrote samples: a LOST before the first sample; a LOST line
-# may have perf script's default fields after it)
+# over the samples and the error records of LOST ranges (code 1; the first
+# drain may come after the device overwrote samples: a LOST before the
+# first sample); any other error (a gap without LOST, missing records, bad
+# data) is a failure
 conserved() {
 	awk '
 	function seen(a, b) { if (!any++ || a < first) first = a; if (b > last) last = b }
 	/^upmu-nic-diag: sample_id/ { n++; seen($3 + 0, $3 + 0) }
-	/^upmu-nic-lost: lost [0-9]+ samples \(sample_id [0-9]+\.\.[0-9]+\)( |$)/ {
-		lost += $3; split($6, r, /[.)]+/); seen(r[1] + 0, r[2] + 0)
+	/^error 1: lost [0-9]+ samples \(sample_id [0-9]+\.\.[0-9]+\)$/ {
+		lost += $4; split($7, r, /[.)]+/); seen(r[1] + 0, r[2] + 0)
 	}
-	/no LOST record|records missing|bad data/ { bad++ }
+	/^error [2-9]/ { bad++ }
 	END {
 		printf "# %d samples, lost %d, sample_id %d..%d\n", n, lost, first, last
 		exit !(n > 0 && !bad && n + lost == last - first + 1)
@@ -137,10 +146,10 @@ echo $((2 * PERIOD + 64)) > $D/advance; sleep 0.3
 echo 6 > $D/nic/overrun; sleep 0.3
 EOF
 if rec o -a -e "$EV,log_samples=2/" -c 1000000 -- sh "$TMP/o.sh" && scr o; then
-	same "overrun: samples 0 1, one LOST of 2..3, samples 4-7" "$TMP/o.out" <<'EOF'
+	same "overrun: samples 0 1, one error record of the LOST 2..3, samples 4-7" "$TMP/o.out" <<'EOF'
 upmu-nic-diag: sample_id 0 port_rx_packets.p0 0 port_rx_bytes.p0 0
 upmu-nic-diag: sample_id 1 port_rx_packets.p0 0 port_rx_bytes.p0 0
-upmu-nic-lost: lost 2 samples (sample_id 2..3)
+error 1: lost 2 samples (sample_id 2..3)
 upmu-nic-diag: sample_id 4 port_rx_packets.p0 0 port_rx_bytes.p0 0
 upmu-nic-diag: sample_id 5 port_rx_packets.p0 0 port_rx_bytes.p0 0
 upmu-nic-diag: sample_id 6 port_rx_packets.p0 0 port_rx_bytes.p0 0
@@ -151,6 +160,7 @@ else
 fi
 
 # --- a one-page AUX area, a drain every 200 ms: TRUNCATED, nothing silent ---
+# (TRUNCATED is perf's to report, from PERF_RECORD_AUX: no error record)
 # 128 samples (40 bytes each, 5120 bytes) do not fit in a page: TRUNCATED,
 # the rest comes once perf record re-enabled the event; then 256 at once
 # in a device of 128: 128 lost (128..255), the others in two commits again.
@@ -160,7 +170,8 @@ echo $((128 * PERIOD + 64)) > $D/advance; sleep 1
 echo $((256 * PERIOD)) > $D/advance; sleep 1
 EOF
 if rec t -a -m ,1 -e "$EV,log_samples=7/" -c 200000000 -- sh "$TMP/t.sh" && scr t; then
-	tap_check "tiny AUX area: TRUNCATED reported" grep -q "^upmu-nic-lost: AUX area full (TRUNCATED)" "$TMP/t.out"
+	tap_check "tiny AUX area: TRUNCATED reported (perf's AUX data lost warning)" \
+		grep -qE "^AUX data lost [1-9][0-9]* times out of [1-9][0-9]*!" "$TMP/t.err"
 	tap_check "tiny AUX area: 256 samples + 128 lost = sample_id 0..383, no silent gap" \
 		conserved_summary t "upmu-nic: 256 samples, lost 128 samples in 1 gaps"
 else
@@ -236,7 +247,8 @@ if "$PERF" record -a -e "sched:*,$PMU/doca_default/" -c 1000000000 sleep 1 > see
 	"$PERF" report -D > seed.dump 2> seed.dump.err &&
 	"$PERF" report --stdio > seed.report 2> seed.report.err &&
 	"$PERF" script > seed.script 2> seed.script.err; then
-	sed -n 's/.*\(upmu-nic-[a-z]*\): */\1: /p' seed.script | sed 's/ *$//' > seed.out
+	sed -n -e 's/^ *instruction trace error type 1 .* code \([0-9]*\): /error \1: /p' \
+		-e 's/.*\(upmu-nic-[a-z]*\): */\1: /p' seed.script | sed 's/ *$//' > seed.out
 	ns=$(grep -c '^upmu-nic-diag: sample_id' seed.out)
 	nd=$(grep -c '^\.  [0-9a-f]\{8\}: *SAMPLE seq' seed.dump)
 	echo "# seed: $ns samples in perf script, $nd SAMPLE lines in report -D"
@@ -255,4 +267,35 @@ else
 	tap_fail "seed: report"
 fi
 cd / || exit 1
+
+# --- two NICs, one stream per recording: refused, saying why ---
+PMU2=upmu_nicdiag_$(printf '%08x' $((0x4e1c0000 + ID + 1)))
+newnic
+sim_del $((ID + 1))
+if sim_new "$((ID + 1)) 2 blocks=nic pfs=2 ports=2 links=2 nic_socket=1" && pmu_present "$PMU2"; then
+	tap_check "two NICs' streams in one recording refused" \
+		fails "$PMU and $PMU2: one NIC diagnostic stream per recording" \
+		"$PERF" record -o "$TMP/two.data" -a -e "$PMU/port_traffic/,$PMU2/port_traffic/" -c 1000000 -- true
+else
+	tap_fail "two NICs' streams: no second NIC ($PMU2)"
+fi
+sim_del $((ID + 1))
+
+# --- perf's own test of the stream (tests/shell/test_upmu_nic.sh of the
+# series, next to the binary; it runs perf from PATH): passes on the NIC,
+# skips (exit 2) without one ---
+newnic
+echo "add id=1 rate=1000 ev=rx port=0 size=64" > "$D/nic/flows"
+PATH=$(dirname "$PERF"):$PATH "$PERF" test -v upmu > "$TMP/ptest.out" 2>&1
+sed 's/^/#   /' "$TMP/ptest.out" | tail -n 25
+tap_check "perf test upmu: passes on the NIC" \
+	grep -qE "^ *[0-9]+: upmu NIC diagnostic AUX stream: record, script and report -D *: Ok$" "$TMP/ptest.out"
+sim_del $ID
+if pmu_absent "$PMU"; then
+	PATH=$(dirname "$PERF"):$PATH "$PERF" test -v upmu > "$TMP/ptest0.out" 2>&1
+	tap_check "perf test upmu: skips without a NIC" \
+		grep -qE "^ *[0-9]+: upmu NIC diagnostic AUX stream: record, script and report -D *: Skip" "$TMP/ptest0.out"
+else
+	tap_fail "perf test upmu without a NIC: $PMU still there"
+fi
 tap_exit
