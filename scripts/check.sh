@@ -95,6 +95,8 @@ step "sysfs event encoding on malformed PMU trees (pmu_unit_test, host, ASan/UBS
 	build/selftests/pmu_unit_test
 step "perf patches carry tools/perf-aux and hw/upmu_aux.h (scripts/perf-patches.sh check)" \
 	scripts/perf-patches.sh check
+step "perf patches are git format-patch's of a commit series (scripts/perf-series.sh check)" \
+	scripts/perf-series.sh check
 step "sparse (make C=1) clean" scripts/lint.sh sparse "$kdir"
 # perf 7.2 with tools/perf-patches (cold: about 2 min on 2 cores, then cached):
 # before the VMs, whose nic_aux_perf records with it (vm.sh passes UPMU_*)
