@@ -33,3 +33,19 @@ upmu_kernel_build() {
 	local d=${UPMU_MODULES_DIR:-/lib/modules}/$1/build
 	[ -n "$1" ] && [ -f "$d/Makefile" ] && echo "$d"
 }
+
+# upmu_perf_files SRC DEST: copy the files perf's own source package
+# takes (make perf-tar-src-pkg: SRC/tools/perf/MANIFEST) from the kernel
+# tree SRC into DEST, keeping their paths; a glob that matches nothing
+# (arch/*/include/...) is fine.
+upmu_perf_files() {
+	local m f
+	(cd "$1" &&
+	 while IFS= read -r m; do
+		 [ -n "$m" ] || continue
+		 # shellcheck disable=SC2086 # globs expand here
+		 for f in $m; do
+			 if [ -e "$f" ]; then cp -a --parents "$f" "$2/"; fi
+		 done
+	 done < tools/perf/MANIFEST)
+}

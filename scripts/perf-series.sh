@@ -44,11 +44,7 @@ build_tree() {
 	src=$(scripts/ksrc.sh)
 	rm -rf "$t"
 	mkdir -p "$t"
-	(cd "$src" &&
-	 while IFS= read -r m; do
-		 [ -n "$m" ] || continue
-		 for f in $m; do [ -e "$f" ] && cp -a --parents "$f" "$t/"; done
-	 done < tools/perf/MANIFEST)
+	upmu_perf_files "$src" "$t"
 	(cd "$t" && gitc init -q && gitc add -A && \
 	 gitc commit -q -m "Linux $(make -s -C "$src" kernelversion): perf's files (tools/perf/MANIFEST)" &&
 	 gitc tag base)

@@ -67,15 +67,7 @@ rm -rf "$out"
 mkdir -p "$out/tree" "$out/build"
 upmu_log "building perf $ver with ${#series[@]} patches (series $hash) in $out (takes ~5-8 min on 2 cores)"
 
-# The files perf's own source package takes (make perf-tar-src-pkg).
-(cd "$src" &&
- while IFS= read -r m; do
-	 [ -n "$m" ] || continue
-	 # globs (arch/*/include/...) expand here; a missing one is fine
-	 for f in $m; do
-		 [ -e "$f" ] && cp -a --parents "$f" "$out/tree/"
-	 done
- done < tools/perf/MANIFEST)
+upmu_perf_files "$src" "$out/tree"
 # Its version: what the tree's Makefile says (PERF-VERSION-GEN's fallback
 # when there is no git repository).
 echo "#define PERF_VERSION \"$(make -s -C "$src" kernelversion)\"" > "$out/tree/PERF-VERSION-FILE"
