@@ -144,6 +144,7 @@ struct sim_txn {
 	u32 walk_lat_ns;
 	u8 lost_fwd;
 	u8 code;
+	u8 pmm;
 	u16 tid;
 	u64 lat_cycles;
 	u8 flow;
@@ -433,6 +434,8 @@ enum {
 
 /* Kinds of CAS commands */
 enum { SIM_ICX_CAS_RD, SIM_ICX_CAS_WR, SIM_ICX_NR_CAS };
+/* a home agent's requests (REQUESTS), and PMM's queues, by kind */
+enum { SIM_ICX_REQ_RD, SIM_ICX_REQ_WR, SIM_ICX_NR_REQS };
 
 /**
  * struct sim_icx_mem - the memory side of one Ice Lake-X socket
@@ -443,6 +446,10 @@ enum { SIM_ICX_CAS_RD, SIM_ICX_CAS_WR, SIM_ICX_NR_CAS };
  *	   i % &sim_icx.nr_chas
  * @cas: CAS commands of each kind its channels took so far: the i-th
  *	 goes to channel i % ICX_NR_IMCS
+ * @pmmq: requests of each kind (SIM_ICX_REQ_*) its channels' persistent
+ *	  memory took so far, dealt as @cas
+ * @ha: requests of each kind its home agents took so far: the i-th goes
+ *	to CHA i % &sim_icx.nr_chas
  * @xfers: lines it sent or fetched over UPI so far: the i-th goes over
  *	   link i % ICX_NR_UPIS
  * @rxfers: lines of the other socket's that it served over UPI so far,
@@ -454,6 +461,8 @@ struct sim_icx_mem {
 	struct sim_icx_box upi[ICX_NR_UPIS];
 	u64 lines[SIM_ICX_NR_LINES];
 	u64 cas[SIM_ICX_NR_CAS];
+	u64 pmmq[SIM_ICX_NR_REQS];
+	u64 ha[SIM_ICX_NR_REQS];
 	u64 xfers;
 	u64 rxfers;
 };
@@ -769,6 +778,7 @@ struct sim_block_type {
 #define SIM_HAS_LOST_FWD	BIT(4)	/* lost_fwd= */
 #define SIM_HAS_CODE	BIT(5)	/* code= */
 #define SIM_HAS_TID	BIT(6)	/* tid= */
+#define SIM_HAS_MEM	BIT(7)	/* mem= */
 
 #define SIM_MAX_BLOCK_TYPES	8
 

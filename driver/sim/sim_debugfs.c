@@ -8,7 +8,9 @@
  *		 stack=, part=, to_stack=, to_part= are rc=, rp=, to_rc=,
  *		 to_rp= by Ice Lake-X's names; code=1, Ice Lake-X only: a
  *		 CPU's read fetches code; tid=N, Ice Lake-X only: a CPU's
- *		 access comes from thread N, for the CHA's filter0)
+ *		 access comes from thread N, for the CHA's filter0;
+ *		 mem=ddr|pmm, Ice Lake-X only: the memory is DRAM, the
+ *		 default, or persistent memory)
  *   flows    rw "add id=1 rate=<txn/s> <txn keys>" | "stop id=1" | "del id=1" | "clear"
  *		 read: one line per flow with the transactions delivered so far
  *   clock    rw "realtime" | "manual"
@@ -49,6 +51,9 @@ static const char * const page_names[SIM_NR_PAGES] = {
 	[SIM_PAGE_4K] = "4k", [SIM_PAGE_2M] = "2m", [SIM_PAGE_1G] = "1g",
 };
 
+/* mem=: the memory a line of Ice Lake-X's goes to (&sim_txn.pmm) */
+static const char * const mem_names[] = { "ddr", "pmm" };
+
 static const char * const dst_names[SIM_NR_DSTS] = {
 	[SIM_DST_LOC_CMEM] = "loc_cmem", [SIM_DST_LOC_GMEM] = "loc_gmem",
 	[SIM_DST_LOC_OTHER] = "loc_other", [SIM_DST_REM] = "rem",
@@ -71,6 +76,7 @@ struct sim_req {
 	bool has_lost_fwd;
 	bool has_code;
 	bool has_tid;
+	bool has_mem;
 	unsigned int nr_keys;
 };
 
@@ -129,12 +135,14 @@ static int sim_txn_resolve(struct sim_dev *sd, struct sim_req *r)
 		  (r->has_iommu ? SIM_HAS_IOMMU : 0) |
 		  (r->has_lost_fwd ? SIM_HAS_LOST_FWD : 0) |
 		  (r->has_code ? SIM_HAS_CODE : 0) |
-		  (r->has_tid ? SIM_HAS_TID : 0);
+		  (r->has_tid ? SIM_HAS_TID : 0) |
+		  (r->has_mem ? SIM_HAS_MEM : 0);
 
 	if (type)
 		return type->resolve(sd, &r->txn, has);
-	/* the Tegra410 has no IOMMU, snoop-conflict, code-read or TID model */
-	if (r->has_iommu || r->has_lost_fwd || r->has_code || r->has_tid)
+	/* nor IOMMU, snoop-conflict, code-read, TID or PMM model on a Tegra410 */
+	if (r->has_iommu || r->has_lost_fwd || r->has_code || r->has_tid ||
+	    r->has_mem)
 		return -EINVAL;
 	return sim_pcie_resolve(sd, &r->txn, r->has_rp, r->has_bdf, r->has_to_rp);
 }
@@ -194,6 +202,9 @@ static int sim_parse(struct sim_dev *sd, char *buf, struct sim_req *r)
 			ret = kstrtou8(val, 0, &r->txn.lost_fwd), r->has_lost_fwd = true;
 		else if (!strcmp(tok, "code"))
 			ret = kstrtou8(val, 0, &r->txn.code), r->has_code = true;
+		else if (!strcmp(tok, "mem"))
+			ret = parse_enum(val, mem_names, ARRAY_SIZE(mem_names),
+					 &r->txn.pmm), r->has_mem = true;
 		else if (!strcmp(tok, "tid"))
 			ret = kstrtou16(val, 0, &r->txn.tid), r->has_tid = true;
 		else if (!strcmp(tok, "size"))

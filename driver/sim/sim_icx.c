@@ -411,23 +411,29 @@ void sim_icx_plan_add(struct sim_icx_plan *p, u64 *dst, u64 mul, bool wrap)
  * @c0: the first cycle not judged yet
  * @c1: the current cycle
  *
- * Each cycle's increment is @base, plus the flows' increments since
- * @c0 divided by the cycles (rounded down), plus the bursts that last
- * into it.  The counter adds 1 for each cycle in which that is at least
- * @thresh (with inv: less), or with edge for each cycle in which that
- * holds and did not in the cycle before; but only while it counts.
- * A few operations per burst, whatever the number of cycles.
+ * Each cycle's increment is @base, plus its part of the flows'
+ * increments since @c0, plus the bursts that last into it.  A flow's
+ * entries come evenly spaced, so the flows' sum F over the C cycles
+ * gives F / C (rounded down) to each cycle and one more to F mod C of
+ * them, spread evenly: a flow whose entries are in flight 0.3 of the
+ * time on average has one in flight in 3 cycles of 10, none in the
+ * others.  The counter adds 1 for each cycle in which the increment is
+ * at least @thresh (with inv: less), or with edge for each cycle in
+ * which that holds and did not in the cycle before (where the flows'
+ * extra ones alternate with the others, each run of them is one); but
+ * only while it counts.  A few operations per burst, whatever the
+ * number of cycles.
  */
 void sim_icx_judge(u64 *ctr, struct sim_icx_thr *thr, u64 box_ctl, u64 ctl,
 		   u32 thresh, u64 base, u64 c0, u64 c1)
 {
-	bool inv = ctl & ICX_CTL_INV, edge = ctl & ICX_CTL_EDGE, cond;
-	u64 c, next, x, q, n = 0;
+	bool inv = ctl & ICX_CTL_INV, edge = ctl & ICX_CTL_EDGE, lo, hi;
+	u64 c, next, x, q, rem, len, h, done = 0, n = 0;
 	unsigned int i;
 
 	if (c1 <= c0)
 		return;
-	q = base + div64_u64(thr->flow, c1 - c0);
+	q = base + div64_u64_rem(thr->flow, c1 - c0, &rem);
 	thr->flow = 0;
 	for (c = c0; c < c1; c = next) {
 		next = c1;
@@ -438,12 +444,27 @@ void sim_icx_judge(u64 *ctr, struct sim_icx_thr *thr, u64 box_ctl, u64 ctl,
 			x += thr->val[i];
 			next = min(next, thr->end[i]);
 		}
-		cond = (x >= thresh) != inv;
-		if (!edge)
-			n += cond ? next - c : 0;
-		else
+		/* h of the segment's len cycles have one more */
+		len = next - c;
+		h = mul_u64_u64_div_u64(rem, next - c0, c1 - c0) - done;
+		done += h;
+		lo = (x >= thresh) != inv;
+		hi = (x + 1 >= thresh) != inv;
+		if (!edge) {
+			n += (lo ? len - h : 0) + (hi ? h : 0);
+		} else if (lo == hi || !h || h == len) {
+			/* the segment holds one value throughout */
+			bool cond = h == len ? hi : lo;
+
 			n += cond && !thr->prev;
-		thr->prev = cond;
+			thr->prev = cond;
+		} else {
+			/* runs of the cycles whose condition holds */
+			u64 on = hi ? h : len - h;
+
+			n += min(on, len - on) + (on > len - on && !thr->prev);
+			thr->prev = hi;
+		}
 	}
 	for (i = 0; i < thr->nr;) {
 		if (thr->end[i] > c1) {
@@ -988,7 +1009,8 @@ static int sim_icx_resolve(struct sim_dev *sd, struct sim_txn *t, u32 has)
 		return -EINVAL;
 	/* a code read is a CPU's read; only a core's request has a thread */
 	if ((t->code && (!sim_icx_cpu_txn(t) || t->op != SIM_OP_RD)) ||
-	    ((has & SIM_HAS_TID) && !sim_icx_cpu_txn(t)))
+	    ((has & SIM_HAS_TID) && !sim_icx_cpu_txn(t)) ||
+	    ((has & SIM_HAS_MEM) && t->to_rc != SIM_NO_RC))
 		return -EINVAL;
 	if (t->to_rc != SIM_NO_RC) {
 		if (t->to_rc >= ICX_NR_STACKS || t->src == SIM_SRC_LOC_NONCPU)

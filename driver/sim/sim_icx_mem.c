@@ -16,7 +16,9 @@
  * for ownership (RFO; the line's write-back comes later, not modelled).
  * hit=1: the lines hit in the L3, else they miss; dst=rem: the memory
  * is the other socket's (socket (s + 1) % sockets), else local
- * (dst=loc_cmem, the default).  Each line:
+ * (dst=loc_cmem, the default); mem=pmm: the memory is persistent memory
+ * (PMM) behind the channels, else DRAM (mem=ddr, the default).  Each
+ * line:
  *
  *   goes to one CHA of the requester's socket, the n-th line of its
  *	kind to CHA n % cha= (counting every line of that kind the
@@ -24,13 +26,18 @@
  *	TOR_OCCUPANCY (0x36) by the transaction's latency (lat=, in
  *	cycles of the clock), when the umask (ICX_TOR_*) has the
  *	requester's bit (IO for a device, IA for a core), the line's
- *	opcode exactly, its outcome (hit or miss) and its target (local or
- *	remote)
- *   when it misses: costs CAS commands at the memory's socket, the n-th
- *	of each kind on channel n % ICX_NR_IMCS: a read (DRD, CRD and RFO
+ *	opcode exactly, its outcome (hit or miss), its target (local or
+ *	remote) and its memory (DDR or PMM, ICX_TOR_DDR / ICX_TOR_PMM)
+ *   when it misses: is a request into a home agent of the memory's
+ *	socket, the n-th of each kind to CHA n % cha=: REQUESTS (0x50)
+ *	READS for a read (PCIRDCUR, DRD, CRD, RFO), WRITES for a full or
+ *	partial write, _LOCAL when the requester is of that socket, else
+ *	_REMOTE (ICX_REQ_*); and costs memory commands there, the n-th of
+ *	each kind on channel n % ICX_NR_IMCS: a read (DRD, CRD and RFO
  *	too) 1 read, a full write 1 write, a partial write 1 read and 1
- *	write (the rest of the line), CAS_COUNT (0x04) with umask bits of
- *	ICX_CAS_RD / ICX_CAS_WR
+ *	write (the rest of the line): of DRAM, CAS_COUNT (0x04) with umask
+ *	bits of ICX_CAS_RD / ICX_CAS_WR; of PMM, inserts into its read and
+ *	write queues, PMM_RPQ_INSERTS (0xe3) and PMM_WPQ_INSERTS (0xe7)
  *   when it misses remote memory: crosses UPI link n % ICX_NR_UPIS
  *	(the n-th line the requester's socket sent or fetched) of both
  *	sockets as 9 data flits one way (a read's data to the requester's
@@ -225,6 +232,7 @@ void sim_icx_plan_apply(const struct sim_icx_plan *p, u64 n)
  * @opc: their opcode
  * @hit: they hit in the L3
  * @remote: their memory is the other socket's
+ * @pmm: their memory is persistent memory (PMM), not DRAM
  * @tid: the thread of a core's request (tid=), or -1 for a device's
  */
 struct icx_lines {
@@ -232,6 +240,7 @@ struct icx_lines {
 	u32 opc;
 	bool hit;
 	bool remote;
+	bool pmm;
 	int tid;
 };
 
@@ -252,7 +261,15 @@ static bool icx_tor_match(u64 ctl, const struct sim_icx_box *box,
 		return false;
 	return (um & l->req) && FIELD_GET(ICX_TOR_OPC, um) == l->opc &&
 	       (um & (l->hit ? ICX_TOR_HIT : ICX_TOR_MISS)) &&
-	       (um & (l->remote ? ICX_TOR_REMOTE : ICX_TOR_LOCAL));
+	       (um & (l->remote ? ICX_TOR_REMOTE : ICX_TOR_LOCAL)) &&
+	       (um & (l->pmm ? ICX_TOR_PMM : ICX_TOR_DDR));
+}
+
+/* A REQUESTS umask: one bit per kind and requester (ICX_REQ_*). */
+static bool icx_req_match(u64 ctl, const struct sim_icx_box *box,
+			  const void *arg)
+{
+	return icx_umask32(ctl) & *(const u32 *)arg;
 }
 
 static bool icx_cas_match(u64 ctl, const struct sim_icx_box *box,
@@ -300,28 +317,67 @@ static void icx_cha_lines(struct sim_icx_mem *m, unsigned long on,
 	m->lines[k] += n;
 }
 
-/* @n CAS commands of kind @k on socket @m's channels (@on: enabled). */
-static void icx_cas(struct sim_icx_mem *m, unsigned long on, unsigned int k,
-		    u64 n, const struct icx_at *at)
+/*
+ * @n items dealt round-robin from *@total to the @nr boxes of @boxes
+ * (@on: those with an enabled counter), each adding 1 to event @ev (of
+ * a umask @match takes with @arg).
+ */
+static void icx_deal(struct sim_icx_box *boxes, unsigned int nr,
+		     unsigned long on, u64 *total, u64 n, u8 ev,
+		     icx_match_t match, const void *arg, const struct icx_at *at)
 {
-	static const u32 bits[SIM_ICX_NR_CAS] = { ICX_CAS_RD, ICX_CAS_WR };
 	struct icx_rr rr;
 	unsigned int c;
 
-	if (icx_rec_deal(at, &m->cas[k], n, ICX_NR_IMCS, on)) {
-		for_each_set_bit(c, &on, ICX_NR_IMCS) {
+	if (icx_rec_deal(at, total, n, nr, on)) {
+		for_each_set_bit(c, &on, nr) {
 			icx_rec_box(at, c);
-			icx_box_count(&m->imc[c], ICX_IMC_EV_CAS_COUNT,
-				      icx_cas_match, &bits[k], 1, 1, at);
+			icx_box_count(&boxes[c], ev, match, arg, 1, 1, at);
 		}
 		return;
 	}
-	rr = icx_rr(m->cas[k], n, ICX_NR_IMCS, on);
+	rr = icx_rr(*total, n, nr, on);
+	for_each_set_bit(c, &on, nr)
+		icx_box_count(&boxes[c], ev, match, arg, icx_share(&rr, c), 1, at);
+	*total += n;
+}
 
-	for_each_set_bit(c, &on, ICX_NR_IMCS)
-		icx_box_count(&m->imc[c], ICX_IMC_EV_CAS_COUNT, icx_cas_match,
-			      &bits[k], icx_share(&rr, c), 1, at);
-	m->cas[k] += n;
+/*
+ * @n memory commands of kind @k on socket @m's channels (@on: enabled):
+ * CAS commands of DRAM, or (@pmm) requests into the queues of its
+ * persistent memory, which no CAS counts.
+ */
+static void icx_cas(struct sim_icx_mem *m, unsigned long on, unsigned int k,
+		    u64 n, bool pmm, const struct icx_at *at)
+{
+	static const u32 bits[SIM_ICX_NR_CAS] = { ICX_CAS_RD, ICX_CAS_WR };
+	static const u8 pmm_ev[SIM_ICX_NR_REQS] = {
+		ICX_IMC_EV_PMM_RPQ_INSERTS, ICX_IMC_EV_PMM_WPQ_INSERTS,
+	};
+
+	if (pmm)
+		icx_deal(m->imc, ICX_NR_IMCS, on, &m->pmmq[k], n, pmm_ev[k],
+			 NULL, NULL, at);
+	else
+		icx_deal(m->imc, ICX_NR_IMCS, on, &m->cas[k], n,
+			 ICX_IMC_EV_CAS_COUNT, icx_cas_match, &bits[k], at);
+}
+
+/*
+ * @n requests of kind @k (SIM_ICX_REQ_*) into the home agents of socket
+ * @m's @nr CHAs, from a requester of that socket or (@remote) the
+ * other's.
+ */
+static void icx_ha(struct sim_icx_mem *m, unsigned long on, unsigned int nr,
+		   unsigned int k, u64 n, bool remote, const struct icx_at *at)
+{
+	static const u32 bits[SIM_ICX_NR_REQS][2] = {
+		{ ICX_REQ_READS_LOCAL, ICX_REQ_READS_REMOTE },
+		{ ICX_REQ_WRITES_LOCAL, ICX_REQ_WRITES_REMOTE },
+	};
+
+	icx_deal(m->cha, nr, on, &m->ha[k], n, ICX_CHA_EV_REQUESTS,
+		 icx_req_match, &bits[k][remote], at);
 }
 
 /*
@@ -416,7 +472,8 @@ void sim_icx_mem_deliver(struct sim_dev *sd, unsigned int s,
 	for (k = 0; s == t->socket && k < SIM_ICX_NR_LINES; k++) {
 		struct icx_lines l = { .req = cpu ? ICX_TOR_IA : ICX_TOR_IO,
 				       .opc = icx_opc[k], .hit = t->hit,
-				       .remote = remote, .tid = cpu ? t->tid : -1 };
+				       .remote = remote, .pmm = t->pmm,
+				       .tid = cpu ? t->tid : -1 };
 
 		if (n[k])
 			icx_cha_lines(m, on[SIM_ICX_CHA], x->nr_chas, k, n[k],
@@ -428,10 +485,21 @@ void sim_icx_mem_deliver(struct sim_dev *sd, unsigned int s,
 	rds = n[SIM_ICX_RD] + n[SIM_ICX_WR_PART] + n[SIM_ICX_DRD] +
 	      n[SIM_ICX_RFO] + n[SIM_ICX_CRD];
 	wrs = n[SIM_ICX_WR_FULL] + n[SIM_ICX_WR_PART];
-	if (rds && s == ms)
-		icx_cas(home, hon[SIM_ICX_IMC], SIM_ICX_CAS_RD, rds, &at);
-	if (wrs && s == ms)
-		icx_cas(home, hon[SIM_ICX_IMC], SIM_ICX_CAS_WR, wrs, &at);
+	if (s == ms) {
+		/* the home agent takes each line as a read or a write */
+		if (wrs)
+			icx_ha(home, hon[SIM_ICX_CHA], x->nr_chas, SIM_ICX_REQ_WR,
+			       wrs, remote, &at);
+		if (rds - n[SIM_ICX_WR_PART])
+			icx_ha(home, hon[SIM_ICX_CHA], x->nr_chas, SIM_ICX_REQ_RD,
+			       rds - n[SIM_ICX_WR_PART], remote, &at);
+		if (rds)
+			icx_cas(home, hon[SIM_ICX_IMC], SIM_ICX_CAS_RD, rds,
+				t->pmm, &at);
+		if (wrs)
+			icx_cas(home, hon[SIM_ICX_IMC], SIM_ICX_CAS_WR, wrs,
+				t->pmm, &at);
+	}
 	if (!remote)
 		return;
 	/* a read's data comes to the requester, a write's goes from it */

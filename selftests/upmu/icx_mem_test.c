@@ -64,6 +64,19 @@
 #define IA_MISS_CRD_LOCAL	TOR("0xc80efe01")
 #define IA_MISS_ALL		TOR("0xc001fe01")	/* all opcodes */
 #define OCC_IA_MISS_DRD		"event=0x36,umask=0xc817fe01"
+#define IA_MISS_DRD_DDR		TOR("0xc8178601")
+#define IA_MISS_DRD_PMM		TOR("0xc8178a01")
+#define IA_MISS_DRD_LOCAL_PMM	TOR("0xc8168a01")
+#define IA_MISS_DRD_REMOTE_PMM	TOR("0xc8170a01")
+#define OCC_IA_MISS_DRD_PMM	"event=0x36,umask=0xc8178a01"
+/* requests into a CHA's home agent (event 0x50) */
+#define REQ_READS_LOCAL		"event=0x50,umask=0x1"
+#define REQ_READS_REMOTE	"event=0x50,umask=0x2"
+#define REQ_WRITES_LOCAL	"event=0x50,umask=0x4"
+#define REQ_WRITES_REMOTE	"event=0x50,umask=0x8"
+#define REQ_READS		"event=0x50,umask=0x3"
+#define PMM_RPQ			"event=0xe3"
+#define PMM_WPQ			"event=0xe7"
 #define CAS_RD			"event=0x4,umask=0xf"
 #define CAS_WR			"event=0x4,umask=0x30"
 #define TXL_DATA		"event=0x2,umask=0xf"
@@ -877,6 +890,128 @@ TEST_F(icx_mem, cpu_parallel_reads)
 	box_open(_metadata, &occ, "cha", NR_CHAS, OCC_IA_MISS_DRD, 0);
 	ASSERT_EQ(0, inject("socket=0 op=rd size=64 count=16 lat=100"));
 	EXPECT_EQ(1600ULL, sum_take(_metadata, &occ));
+}
+
+/*
+ * Requests into the home agents (REQUESTS, event 0x50): each line that
+ * misses, at the CHAs of the memory's socket, a read (device reads,
+ * DRD, CRD, RFO) or a write (full and partial lines), local when the
+ * requester is of that socket.  Hits reach no home agent.
+ *
+ *   socket 0: a device reads 10 x 128 bytes of its memory: 20 reads
+ *	       a core reads 6 lines of socket 1's: 6 remote reads there
+ *	       a device writes 3 x 100 bytes to socket 1: 6 remote writes
+ *	       a core reads 9 lines that hit: none
+ *   socket 1: a core writes 5 lines (RFO) of its memory: 5 reads
+ *	       a device writes 4 full lines of its memory: 4 writes
+ */
+TEST_F(icx_mem, home_agent_requests)
+{
+	/* the next 20 after 20 start at CHA 4 */
+	static const uint64_t per_cha[NR_CHAS] = { 2, 2, 2, 2, 3, 3, 3, 3 };
+	static const struct sum_want w[] = {
+		{ "cha", NR_CHAS, REQ_READS_LOCAL, 0, 20 },
+		{ "cha", NR_CHAS, REQ_READS, 0, 20 },
+		{ "cha", NR_CHAS, REQ_WRITES_LOCAL, 0, 0 },
+		{ "cha", NR_CHAS, REQ_WRITES_REMOTE, 0, 0 },
+		{ "cha", NR_CHAS, REQ_READS_LOCAL, 2, 5 },
+		{ "cha", NR_CHAS, REQ_READS_REMOTE, 2, 6 },
+		{ "cha", NR_CHAS, REQ_WRITES_LOCAL, 2, 4 },
+		{ "cha", NR_CHAS, REQ_WRITES_REMOTE, 2, 6 },
+	};
+	static const char * const traffic[] = {
+		"socket=0 stack=0 op=rd size=128 count=10",
+		"socket=0 op=rd size=64 count=6 dst=rem",
+		"socket=0 stack=1 op=wr size=100 count=3 dst=rem",
+		"socket=0 op=rd size=64 count=9 hit=1",
+		"socket=1 op=wr size=64 count=5",
+		"socket=1 stack=2 op=wr size=256 count=1",
+	};
+	struct box_ev spread;
+
+	sums_expect(_metadata, w, ARRAY_SIZE(w), traffic, ARRAY_SIZE(traffic));
+	/* 20 reads dealt over socket 0's 8 home agents */
+	box_open(_metadata, &spread, "cha", NR_CHAS, REQ_READS_LOCAL, 0);
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=20"));
+	box_expect(_metadata, &spread, per_cha, "REQUESTS.READS_LOCAL per CHA");
+	box_close(&spread);
+}
+
+/*
+ * Persistent memory (mem=pmm): its misses are TOR inserts of the PMM
+ * target, not the DDR one, and go to the channels' PMM queues, not to
+ * CAS commands.  Socket 0's cores read 8 lines of PMM (lat=900) and 3
+ * of DRAM; a device of socket 1 writes 2 x 100 bytes to socket 0's PMM:
+ * 2 full lines and 2 partial ones (each a queued read and write).
+ */
+TEST_F(icx_mem, pmm_vs_ddr)
+{
+	/* two rounds of the traffic: 4 counters a box */
+	static const struct sum_want w[] = {
+		{ "cha", NR_CHAS, IA_MISS_DRD, 0, 11 },
+		{ "cha", NR_CHAS, IA_MISS_DRD_DDR, 0, 3 },
+		{ "cha", NR_CHAS, IA_MISS_DRD_PMM, 0, 8 },
+		{ "cha", NR_CHAS, OCC_IA_MISS_DRD_PMM, 0, 8 * 900 },
+		{ "imc", NR_IMCS, CAS_RD, 0, 3 },
+		{ "imc", NR_IMCS, CAS_WR, 0, 0 },
+		{ "imc", NR_IMCS, PMM_RPQ, 0, 8 + 2 },
+		{ "imc", NR_IMCS, PMM_WPQ, 0, 4 },
+		{ "imc", NR_IMCS, PMM_RPQ, 2, 0 },
+	}, w2[] = {
+		{ "cha", NR_CHAS, IA_MISS_DRD_LOCAL_PMM, 0, 8 },
+		{ "cha", NR_CHAS, IA_MISS_DRD_REMOTE_PMM, 0, 0 },
+		{ "cha", NR_CHAS, REQ_READS_LOCAL, 0, 11 },
+		{ "cha", NR_CHAS, REQ_WRITES_REMOTE, 0, 4 },
+	};
+	static const char * const traffic[] = {
+		"socket=0 op=rd size=512 count=1 mem=pmm lat=900",
+		"socket=0 op=rd size=64 count=3 mem=ddr",
+		"socket=1 stack=0 op=wr size=100 count=2 dst=rem mem=pmm",
+	};
+
+	sums_expect(_metadata, w, ARRAY_SIZE(w), traffic, ARRAY_SIZE(traffic));
+	sums_expect(_metadata, w2, ARRAY_SIZE(w2), traffic, ARRAY_SIZE(traffic));
+	/* mem= names DRAM or PMM, of an access of memory */
+	EXPECT_EQ(-EINVAL, inject("socket=0 op=rd mem=hbm"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 to_stack=0 op=rd mem=pmm"));
+	EXPECT_EQ(-EINVAL, inject("socket=0 to_stack=0 op=rd mem=ddr"));
+	ASSERT_EQ(0, sim_new(SIM_ID + 1, 1, "clock=manual"));
+	EXPECT_EQ(-EINVAL, sim_ctl(SIM_ID + 1, "inject", "socket=0 op=rd mem=pmm"));
+	EXPECT_EQ(0, sim_del(SIM_ID + 1));
+}
+
+/*
+ * A flow's reads in flight, with a threshold: its entries come evenly
+ * spaced, so a CHA with 0.25 reads in flight on average has one in a
+ * quarter of its cycles and none in the others (not none in every
+ * cycle, the mean rounded down), and one with 2.5 has 3 in half of its
+ * cycles and 2 in the others.  (Two TOR occupancy events need counter
+ * 0 each: one at a time.)
+ */
+TEST_F(icx_mem, thresh_flows_evenly_spaced)
+{
+	struct box_ev one, two, three;
+
+	/* 2000 reads/s of 1000 cycles: 0.25 in flight on each of 8 CHAs */
+	box_open(_metadata, &one, "cha", NR_CHAS, OCC_IA_MISS_DRD ",thresh=1", 0);
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows",
+			     "add id=1 socket=0 op=rd size=64 rate=2000 lat=1000"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "1000000000"));
+	EXPECT_EQ(2000000ULL, sum_take(_metadata, &one));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows", "del id=1"));
+
+	/* 20M reads/s: 2.5 in flight; 1 ms is 1M cycles of each CHA */
+	box_open(_metadata, &two, "cha", NR_CHAS, OCC_IA_MISS_DRD ",thresh=2", 0);
+	box_open(_metadata, &three, "cha", NR_CHAS, OCC_IA_MISS_DRD ",thresh=3", 2);
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows",
+			     "add id=2 socket=0 op=rd size=64 rate=20000000 lat=1000"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "1000000"));
+	EXPECT_EQ(8000000ULL, sum_take(_metadata, &two));
+	EXPECT_EQ(0ULL, sum_take(_metadata, &three)) TH_LOG("socket 1 has none");
+	box_open(_metadata, &three, "cha", NR_CHAS, OCC_IA_MISS_DRD ",thresh=3", 0);
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "1000000"));
+	EXPECT_EQ(4000000ULL, sum_take(_metadata, &three));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "flows", "del id=2"));
 }
 
 /* A CPU's lines: src=loc_cpu, no stack, code=1 only on its reads. */

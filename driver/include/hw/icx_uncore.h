@@ -187,11 +187,19 @@
 #define ICX_CHA_EV_CLOCKTICKS		0x00
 #define ICX_CHA_EV_TOR_INSERTS		0x35
 #define ICX_CHA_EV_TOR_OCCUPANCY	0x36	/* counter 0 only */
+#define ICX_CHA_EV_REQUESTS		0x50	/* at the home agent */
+/* REQUESTS umask: reads and writes a home agent takes, by requester */
+#define ICX_REQ_READS_LOCAL	BIT(0)		/* from its own socket */
+#define ICX_REQ_READS_REMOTE	BIT(1)		/* from the other */
+#define ICX_REQ_WRITES_LOCAL	BIT(2)
+#define ICX_REQ_WRITES_REMOTE	BIT(3)
 /* The 32-bit TOR umask: requester, outcome, target, opcode */
 #define ICX_TOR_IA		BIT(0)		/* requests from cores */
 #define ICX_TOR_IO		BIT(2)		/* requests from IIO */
 #define ICX_TOR_HIT		BIT(8)		/* that hit in the L3 */
 #define ICX_TOR_MISS		BIT(9)		/* that miss */
+#define ICX_TOR_DDR		BIT(10)		/* to DRAM */
+#define ICX_TOR_PMM		BIT(11)		/* to persistent memory */
 #define ICX_TOR_LOCAL		BIT(15)		/* to local memory */
 #define ICX_TOR_REMOTE		BIT(16)		/* to remote memory */
 #define ICX_TOR_OPC		GENMASK(31, 17)	/* the opcode, matched exactly */
@@ -230,6 +238,9 @@
 #define ICX_CAS_RD		0x0f	/* umask bits that count reads */
 #define ICX_CAS_WR		0x30	/* and writes */
 #define ICX_CAS_BYTES		64
+/* persistent memory (PMM) behind a channel: its read and write queues */
+#define ICX_IMC_EV_PMM_RPQ_INSERTS	0xe3
+#define ICX_IMC_EV_PMM_WPQ_INSERTS	0xe7
 
 /* UPI events: flits (9 per 64-byte line of data) and the link's clock */
 #define ICX_UPI_EV_CLOCKTICKS	0x01
