@@ -32,6 +32,7 @@ stress_test
 testpmu_test
 icx_test
 icx_mem_test
+icx_metrics_test
 nic_fwctl_test
 nic_diag_test
 perf_examples

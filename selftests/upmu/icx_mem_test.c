@@ -1285,46 +1285,6 @@ static void perf_metrics_counts(struct __test_metadata *_metadata, const char *p
 	}
 }
 
-static void perf_metrics(struct __test_metadata *_metadata, const char *perf,
-			 const struct metric *m, unsigned int n)
-{
-	perf_metrics_counts(_metadata, perf, m, n, NULL, 0);
-}
-
-/* The metrics both perfs have, with the same meaning. */
-static const struct metric common_metrics[] = {
-	{ .name = "memory_bandwidth_read", .bytes = 6.4 * M * 64, .next = true },
-	{ .name = "memory_bandwidth_write", .bytes = 3.2 * M * 64, .next = true },
-	{ .name = "memory_bandwidth_total", .bytes = 9.6 * M * 64, .next = true },
-	{ .name = "upi_data_transmit_bw", .bytes = 28.8 * M * 64 / 9 },
-};
-
-/*
- * perf 7.2's I/O metrics: devices read 7.68M lines (6.4M miss), write
- * 3.2M full lines that miss, 0.4M that hit and 0.1M partial ones that
- * hit; the 3.2M written lines that miss are remote.
- */
-static const struct metric metrics_72[] = {
-	{ .name = "io_bandwidth_read", .bytes = 7.68 * M * 64, .next = true },
-	{ .name = "io_bandwidth_read_l3_miss", .bytes = 6.4 * M * 64, .next = true },
-	{ .name = "io_read_l3_miss", .ratio = 100 * 6.4 / 7.68, .next = true },
-	{ .name = "upi_data_receive_bw", .bytes = 28.8 * M * 64 / 9 },
-	{ .name = "io_bandwidth_write", .bytes = 3.7 * M * 64, .next = true },
-	{ .name = "io_bandwidth_write_l3_miss", .bytes = 3.2 * M * 64 },
-	{ .name = "io_bandwidth_write_remote", .bytes = 3.2 * M * 64, .next = true },
-	{ .name = "io_full_write_l3_miss", .ratio = 100 * 3.2 / 3.6 },
-	{ .name = "io_partial_write_l3_miss", .ratio = 0 },
-	{ .name = "iotlb_total_hit", .ratio = 170000, .next = true },
-	{ .name = "iotlb_total_miss", .ratio = 100000, .next = true },
-	{ .name = "iotlb_miss_rate", .ratio = 100 * 100000 / 270000.0 },
-};
-
-/* perf 6.1's names are swapped: its "reads" are the device's writes. */
-static const struct metric metrics_61[] = {
-	{ .name = "io_bandwidth_disk_or_network_reads", .bytes = 3.7 * M * 64 },
-	{ .name = "io_bandwidth_disk_or_network_writes", .bytes = 7.68 * M * 64 },
-};
-
 /*
  * CPU traffic (demand data reads that miss the L3) during perf stat -a:
  * socket 0 reads 1.92M lines of its memory (30000 x 4 KiB), socket 1
@@ -1419,27 +1379,6 @@ TEST_F(icx_mem, perf_json_names_upmu_perf)
 		TH_LOG("no patched perf: UPMU_PERF='%s' (scripts/perfbuild.sh builds it)",
 		       perf ?: "");
 	perf_json_names(_metadata, perf);
-}
-
-/* Many perf stat runs: under a loaded debug guest near the default 120 s. */
-TEST_F_TIMEOUT(icx_mem, perf_metrics_debian, 300)
-{
-	const char *perf = getenv("PERF") ?: "/usr/bin/perf";
-
-	perf_metrics(_metadata, perf, common_metrics, ARRAY_SIZE(common_metrics));
-	perf_metrics(_metadata, perf, metrics_61, ARRAY_SIZE(metrics_61));
-}
-
-TEST_F_TIMEOUT(icx_mem, perf_metrics_upmu_perf, 300)
-{
-	const char *perf = getenv("UPMU_PERF");
-
-	/* make check always passes it: without it, a failure, not a skip */
-	ASSERT_TRUE(perf && !access(perf, X_OK))
-		TH_LOG("no patched perf: UPMU_PERF='%s' (scripts/perfbuild.sh builds it)",
-		       perf ?: "");
-	perf_metrics(_metadata, perf, common_metrics, ARRAY_SIZE(common_metrics));
-	perf_metrics(_metadata, perf, metrics_72, ARRAY_SIZE(metrics_72));
 }
 
 /* ---- lifetime: CPU hotplug, removal ------------------------------------- */
