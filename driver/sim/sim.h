@@ -384,12 +384,14 @@ struct sim_icx_thr {
 };
 
 /**
- * struct sim_icx_box - an Ice Lake-X PMU box: IIO, IRP, CHA, IMC or UPI
+ * struct sim_icx_box - an Ice Lake-X PMU box: IIO, IRP, M2PCIE, CHA, IMC,
+ *			M2M, UPI, M3UPI, PCU or UBOX
  * @box_ctl: box control
- * @ctl: counter controls (an IMC's fixed counter's last)
+ * @ctl: counter controls (an IMC's or the UBOX's fixed counter's last)
  * @ctr: counters
  * @thr: their threshold state
- * @filter: CHA filter0: the thread a counter with tid_en counts (TID)
+ * @filter: CHA filter0: the thread a counter with tid_en counts (TID);
+ *	    the PCU's band filter
  * @on: bit i set while ctl[i] enables its counter: traffic and cycles
  *	skip a box without one (a disabled counter neither counts nor
  *	keeps threshold state: enabling it writes its control, which
@@ -404,22 +406,29 @@ struct sim_icx_box {
 	u8 on;
 };
 
-/* The kinds of Ice Lake-X PMU boxes (sim_icx.c's icx_kinds[]) */
+/*
+ * The kinds of Ice Lake-X PMU boxes (sim_icx.c's icx_kinds[]); the IMC's
+ * free-running counters (SIM_ICX_IMC_FR) have no box: they are read as
+ * the clock's cycles and the channels' CAS commands.
+ */
 enum sim_icx_kind {
 	SIM_ICX_IIO, SIM_ICX_IRP, SIM_ICX_CHA, SIM_ICX_IMC, SIM_ICX_UPI,
-	SIM_ICX_NR_KINDS
+	SIM_ICX_M2M, SIM_ICX_M2PCIE, SIM_ICX_M3UPI, SIM_ICX_PCU, SIM_ICX_UBOX,
+	SIM_ICX_IMC_FR, SIM_ICX_NR_KINDS
 };
 
 /**
  * struct sim_icx_stack - the PMU boxes of one Ice Lake-X IIO stack
  * @iio: its IIO box
  * @irp: its IRP box
+ * @m2pcie: its M2PCIE box
  * @bw_in: free-running inbound bandwidth counter of each part (its
  *	   free-running ioclk is &sim_icx_part.ioclk_ns's)
  */
 struct sim_icx_stack {
 	struct sim_icx_box iio;
 	struct sim_icx_box irp;
+	struct sim_icx_box m2pcie;
 	u64 bw_in[ICX_NR_PARTS];
 };
 
@@ -442,6 +451,11 @@ enum { SIM_ICX_REQ_RD, SIM_ICX_REQ_WR, SIM_ICX_NR_REQS };
  * @cha: its CHAs
  * @imc: its memory channels
  * @upi: its UPI links
+ * @m2m: its mesh-to-memory boxes, one per memory controller (channels
+ *	 3b to 3b + 2): their clockticks count, their directory events
+ *	 (ICX_M2M_EV_DIRECTORY_*) are the memory model's to count
+ *	 (icx_box_count() on &sim_icx_part.on[SIM_ICX_M2M])
+ * @m3upi: its mesh-to-UPI boxes, one per link
  * @lines: lines of each kind its CHAs took so far: line i goes to CHA
  *	   i % &sim_icx.nr_chas
  * @cas: CAS commands of each kind its channels took so far: the i-th
@@ -459,6 +473,8 @@ struct sim_icx_mem {
 	struct sim_icx_box cha[ICX_MAX_CHAS];
 	struct sim_icx_box imc[ICX_NR_IMCS];
 	struct sim_icx_box upi[ICX_NR_UPIS];
+	struct sim_icx_box m2m[ICX_NR_M2MS];
+	struct sim_icx_box m3upi[ICX_NR_M3UPIS];
 	u64 lines[SIM_ICX_NR_LINES];
 	u64 cas[SIM_ICX_NR_CAS];
 	u64 pmmq[SIM_ICX_NR_REQS];
@@ -474,10 +490,10 @@ struct sim_icx_mem {
  * @on: of each kind (SIM_ICX_*), bit b set while box b has an enabled
  *	counter: traffic visits only these
  * @tick: of each kind, bit b set while box b has an enabled counter that
- *	  cycles advance (clockticks, the IMC's fixed counter, a
- *	  threshold): a catch-up's cycles visit only these
- * @ioclk_ns: the sim time its ioclk counters count cycles from: they
- *	      are read as the cycles since then, not ticked
+ *	  cycles advance (clockticks, a fixed counter, the PCU's C-state
+ *	  occupancy, a threshold): a catch-up's cycles visit only these
+ * @ioclk_ns: the sim time its ioclk and dclk counters count cycles
+ *	      from: they are read as the cycles since then, not ticked
  */
 struct sim_icx_part {
 	struct sim_unit unit;
@@ -554,10 +570,16 @@ struct sim_icx_plan {
 	struct sim_icx_deal deals[SIM_ICX_PLAN_DEALS];
 };
 
+/* Core C-states the PCU counts cores in (occ_sel - 1) */
+enum { SIM_ICX_C0, SIM_ICX_C3, SIM_ICX_C6, SIM_ICX_NR_CSTATES };
+#define SIM_ICX_MAX_CORES	128	/* cores of a socket, at most */
+
 /**
  * struct sim_icx - the Ice Lake-X uncore of a SoC (hw/icx_uncore.h)
  * @st: the stacks of each socket
- * @mem: the CHAs, IMCs and UPI links of each socket
+ * @mem: the CHAs, IMCs, M2Ms, UPI links and M3UPIs of each socket
+ * @pcu: the PCU of each socket
+ * @ubox: the UBOX of each socket
  * @part: each socket's boxes, brought up to date as one block: a read
  *	  of a socket's counters delivers the flows that reach that socket
  *	  only
@@ -572,32 +594,52 @@ struct sim_icx_plan {
  * @link_gen: PCIe generation each part's link trained at, on every
  *	      socket (link=); 0: what its port and device can do
  * @link_width: the lanes it trained with; 0: likewise
+ * @cores: the cores of each socket in C0/C1, C3 and C6/C7 (new_device
+ *	   cstate=, debugfs cstate), which the PCU's POWER_STATE_OCCUPANCY
+ *	   adds each cycle
+ * @cstate_set: cstate= was given
  */
 struct sim_icx {
 	struct sim_icx_stack st[SIM_MAX_SOCKETS][ICX_NR_STACKS];
 	struct sim_icx_mem mem[SIM_MAX_SOCKETS];
+	struct sim_icx_box pcu[SIM_MAX_SOCKETS];
+	struct sim_icx_box ubox[SIM_MAX_SOCKETS];
 	struct sim_icx_part part[SIM_MAX_SOCKETS];
 	u64 load[SIM_MAX_SOCKETS];
 	struct sim_regs regs;
 	struct platform_device *pdev;
 	u32 nr_chas;
-	u16 map[ICX_SOCKET_STRIDE / 8];
+	u32 map[ICX_SOCKET_STRIDE / 8];
 	u64 gen;
 	u8 link_gen[ICX_NR_STACKS][ICX_NR_PARTS];
 	u8 link_width[ICX_NR_STACKS][ICX_NR_PARTS];
+	u32 cores[SIM_ICX_NR_CSTATES];
+	bool cstate_set;
 };
 
 /* An entry of &sim_icx.map: the box's kind, its index, the register */
-#define SIM_ICX_REG_KIND	GENMASK(15, 13)	/* SIM_ICX_IIO, ... */
+#define SIM_ICX_REG_KIND	GENMASK(17, 13)	/* SIM_ICX_IIO, ... */
 #define SIM_ICX_REG_TYPE	GENMASK(12, 10)	/* SIM_ICX_R_* */
 #define SIM_ICX_REG_BOX		GENMASK(9, 4)	/* box (stack, CHA, ...) */
 #define SIM_ICX_REG_IDX		GENMASK(3, 0)	/* counter, or part of bw_in */
 
-/* The registers of a box, and the IIO's free-running ones */
+/*
+ * The registers of a box, and the free-running ones: the clocks (the
+ * IIO's ioclk, the IMC's dclk), the IIO's bw_in, the IMC's DDR and
+ * DDRT reads and writes (idx 0-3, read as the CAS commands so far)
+ */
 enum {
 	SIM_ICX_R_NONE, SIM_ICX_R_BOX_CTL, SIM_ICX_R_CTL, SIM_ICX_R_CTR,
-	SIM_ICX_R_FILTER, SIM_ICX_R_IOCLK, SIM_ICX_R_BW_IN
+	SIM_ICX_R_FILTER, SIM_ICX_R_IOCLK, SIM_ICX_R_BW_IN, SIM_ICX_R_MEM_FR,
+	SIM_ICX_NR_R
 };
+
+/* The largest value of field @m of a map entry (FIELD_MAX(), at file scope) */
+#define SIM_ICX_REG_MAX(m)	((m) >> __builtin_ctzl(m))
+static_assert(SIM_ICX_REG_MAX(SIM_ICX_REG_KIND) >= SIM_ICX_NR_KINDS - 1);
+static_assert(SIM_ICX_REG_MAX(SIM_ICX_REG_TYPE) >= SIM_ICX_NR_R - 1);
+static_assert(SIM_ICX_REG_MAX(SIM_ICX_REG_BOX) >= ICX_MAX_CHAS - 1);
+static_assert(SIM_ICX_REG_MAX(SIM_ICX_REG_IDX) >= ICX_NR_PARTS - 1);
 
 #define SIM_ICX_DEF_CHAS	8
 
@@ -1257,6 +1299,8 @@ void sim_icx_mem_deliver(struct sim_dev *sd, unsigned int s,
 void sim_icx_plan_apply(const struct sim_icx_plan *p, u64 n);
 void sim_icx_mem_map(struct sim_icx *x);
 int sim_icx_mem_resolve(struct sim_dev *sd, const struct sim_txn *t);
+u64 sim_icx_mem_fr(const struct sim_icx_mem *m, unsigned int b,
+		   unsigned int idx);
 
 /* sim_nic.c */
 int sim_nic_add(struct sim_dev *sd);

@@ -2,9 +2,11 @@
 /*
  * Simulated Ice Lake-X uncore (soc=icx): per socket 6 IIO stacks, each
  * with root ports on some of its 8 parts, an IIO PMU box (4 counters,
- * free-running ioclk and inbound bandwidth counters) and an IRP PMU box
- * (2 counters), behind the register contract of hw/icx_uncore.h.  One
- * platform device, "upmu-icx-uncore", carries the window of every socket.
+ * free-running ioclk and inbound bandwidth counters), an IRP PMU box
+ * (2 counters) and an M2PCIE box (4), a PCU (4 counters) and a UBOX (2
+ * and a fixed one), and the memory side (sim_icx_mem.c), behind the
+ * register contract of hw/icx_uncore.h.  One platform device,
+ * "upmu-icx-uncore", carries the window of every socket.
  *
  * Traffic is the simulator's transactions (inject and flows):
  *
@@ -46,7 +48,18 @@
  *   clockticks (0x01, IIO and IRP) and ioclk: one per cycle of the IIO
  *	clock (clock_mhz)
  *
- * Other events count nothing.  With a threshold (thresh, inv, edge) a
+ * The M2PCIE (clockticks 0x01), M2M (0x00), M3UPI (0x01) and PCU (0x00)
+ * boxes count their clockticks once per cycle of the clock, as the UBOX's
+ * fixed counter (config 0xff) does; the PCU's POWER_STATE_OCCUPANCY
+ * (0x80) adds each cycle the cores of the socket in the C-state its
+ * occ_sel names (umask 0x40 C0/C1, 0x80 C3, 0xc0 C6/C7; new_device
+ * cstate=, debugfs cstate).  The IMC's free-running dclk counts the
+ * clock's cycles, its read and write the CAS reads and writes of the
+ * controller's three channels (sim_icx_mem_fr()); DDRT counts nothing.
+ *
+ * Other events count nothing (the M2M's directory events are the memory
+ * model's to count, sim_icx_mem.c).  With a threshold (thresh, inv,
+ * edge; the PCU's occ_invert and occ_edge_det are not modelled) a
  * counter counts cycles instead, judged one by one: sim_icx_judge().
  * General counters
  * count while enabled (EN) in a box that is not frozen; the free-running
@@ -54,6 +67,7 @@
  */
 
 #include <linux/bitfield.h>
+#include <linux/debugfs.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/pci.h>
@@ -488,23 +502,43 @@ static struct sim_icx *icx_of(struct sim_unit *unit, unsigned int *s)
 	return container_of(p - p->s, struct sim_icx, part[0]);
 }
 
+#define ICX_NO_CLK	0x100	/* no general event counts cycles */
+
 /*
- * The kinds of boxes: their general counters (and the IMC's fixed one),
- * the event that counts cycles, the width of their thresholds.
+ * The kinds of boxes: their counters (a fixed one last, if any: @fixed
+ * its index), the event that counts cycles, their thresholds' field.
  */
 static const struct {
 	u8 nr;
-	u8 clk;
-	bool iio;
+	u8 fixed;
+	u16 clk;
+	u64 thresh;
 } icx_kinds[SIM_ICX_NR_KINDS] = {
-	[SIM_ICX_IIO] = { ICX_IIO_NR_CTRS, ICX_IIO_EV_CLOCKTICKS, true },
-	[SIM_ICX_IRP] = { ICX_IRP_NR_CTRS, ICX_IRP_EV_CLOCKTICKS },
-	[SIM_ICX_CHA] = { ICX_MEM_NR_CTRS, ICX_CHA_EV_CLOCKTICKS },
-	[SIM_ICX_IMC] = { ICX_IMC_NR_CTRS, ICX_IMC_EV_CLOCKTICKS },
-	[SIM_ICX_UPI] = { ICX_MEM_NR_CTRS, ICX_UPI_EV_CLOCKTICKS },
+	[SIM_ICX_IIO] = { ICX_IIO_NR_CTRS, 0, ICX_IIO_EV_CLOCKTICKS, ICX_CTL_THRESH },
+	[SIM_ICX_IRP] = { ICX_IRP_NR_CTRS, 0, ICX_IRP_EV_CLOCKTICKS, ICX_CTL_THRESH8 },
+	[SIM_ICX_CHA] = { ICX_MEM_NR_CTRS, 0, ICX_CHA_EV_CLOCKTICKS, ICX_CTL_THRESH8 },
+	[SIM_ICX_IMC] = { ICX_IMC_NR_CTRS, ICX_IMC_FIXED, ICX_IMC_EV_CLOCKTICKS,
+			  ICX_CTL_THRESH8 },
+	[SIM_ICX_UPI] = { ICX_MEM_NR_CTRS, 0, ICX_UPI_EV_CLOCKTICKS, ICX_CTL_THRESH8 },
+	[SIM_ICX_M2M] = { ICX_MEM_NR_CTRS, 0, ICX_M2M_EV_CLOCKTICKS, ICX_CTL_THRESH8 },
+	[SIM_ICX_M2PCIE] = { ICX_M2PCIE_NR_CTRS, 0, ICX_M2PCIE_EV_CLOCKTICKS,
+			     ICX_CTL_THRESH8 },
+	[SIM_ICX_M3UPI] = { ICX_MEM_NR_CTRS, 0, ICX_M3UPI_EV_CLOCKTICKS,
+			    ICX_CTL_THRESH8 },
+	[SIM_ICX_PCU] = { ICX_PCU_NR_CTRS, 0, ICX_PCU_EV_CLOCKTICKS, ICX_PCU_THRESH },
+	[SIM_ICX_UBOX] = { ICX_UBOX_NR_CTRS, ICX_UBOX_FIXED, ICX_NO_CLK,
+			   ICX_CTL_THRESH5 },
 };
 
-/* Box @b of kind @k of socket @s. */
+/* The threshold of control @ctl of a box of kind @k (0: none) */
+static u32 icx_thresh(unsigned int k, u64 ctl)
+{
+	u64 m = icx_kinds[k].thresh;
+
+	return (ctl & m) >> __ffs64(m);
+}
+
+/* Box @b of kind @k of socket @s; NULL for the IMC's free-running counters. */
 static struct sim_icx_box *icx_box(struct sim_icx *x, unsigned int s,
 				   unsigned int k, unsigned int b)
 {
@@ -513,12 +547,24 @@ static struct sim_icx_box *icx_box(struct sim_icx *x, unsigned int s,
 		return &x->st[s][b].iio;
 	case SIM_ICX_IRP:
 		return &x->st[s][b].irp;
+	case SIM_ICX_M2PCIE:
+		return &x->st[s][b].m2pcie;
 	case SIM_ICX_CHA:
 		return &x->mem[s].cha[b];
 	case SIM_ICX_IMC:
 		return &x->mem[s].imc[b];
+	case SIM_ICX_UPI:
+		return &x->mem[s].upi[b];
+	case SIM_ICX_M2M:
+		return &x->mem[s].m2m[b];
+	case SIM_ICX_M3UPI:
+		return &x->mem[s].m3upi[b];
+	case SIM_ICX_PCU:
+		return &x->pcu[s];
+	case SIM_ICX_UBOX:
+		return &x->ubox[s];
 	}
-	return &x->mem[s].upi[b];
+	return NULL;
 }
 
 /*
@@ -539,9 +585,8 @@ static void icx_stack_count(struct sim_icx_box *box, unsigned int k,
 			continue;
 		val = k == SIM_ICX_IIO ? icx_iio_inc(ctl, fx, &dur) :
 					 icx_irp_inc(ctl, fx, &dur);
-		sim_icx_count(&box->ctr[i], &box->thr[i],
-			      sim_icx_thresh(ctl, icx_kinds[k].iio), val, dur,
-			      t, cyc, rec);
+		sim_icx_count(&box->ctr[i], &box->thr[i], icx_thresh(k, ctl),
+			      val, dur, t, cyc, rec);
 	}
 }
 
@@ -601,49 +646,72 @@ static void icx_deliver(struct sim_unit *unit, const struct sim_txn *t)
 		icx_deliver_to(x, s, t, NULL);
 }
 
-/* Counter @i of a box of kind @k is the IMC's fixed counter. */
+/* Counter @i of a box of kind @k is its fixed counter (the IMC's, UBOX's). */
 static bool icx_fixed(unsigned int k, unsigned int i)
 {
-	return k == SIM_ICX_IMC && i == ICX_IMC_FIXED;
+	return icx_kinds[k].fixed && i == icx_kinds[k].fixed;
 }
 
 /*
- * Does counter @i of @box, of kind @k, count cycles (clockticks, the
- * IMC's fixed counter)?  Its threshold into *@thresh (0: none; the fixed
- * counter has none).  Cycles advance it if either.
+ * Does counter @i of @box, of kind @k, count cycles (clockticks, a fixed
+ * counter, the PCU's POWER_STATE_OCCUPANCY)?  Its threshold into
+ * *@thresh (0: none; a fixed counter has none).  Cycles advance it if
+ * either.
  */
 static bool icx_is_clk(const struct sim_icx_box *box, unsigned int k,
 		       unsigned int i, u32 *thresh)
 {
 	u64 ctl = box->ctl[i];
+	u32 ev = FIELD_GET(ICX_CTL_EVENT, ctl);
 
 	if (icx_fixed(k, i)) {
 		*thresh = 0;
 		return true;
 	}
-	*thresh = sim_icx_thresh(ctl, icx_kinds[k].iio);
-	return FIELD_GET(ICX_CTL_EVENT, ctl) == icx_kinds[k].clk;
+	*thresh = icx_thresh(k, ctl);
+	return ev == icx_kinds[k].clk ||
+	       (k == SIM_ICX_PCU && ev == ICX_PCU_EV_POWER_STATE_OCCUPANCY);
 }
 
 /*
- * The cycles [@c0, @c1) of @box, of kind @k: its clockticks and fixed
- * counters, and the judgement of its counters with a threshold.
+ * What each cycle adds to counter @i of @box, of kind @k, which counts
+ * cycles (icx_is_clk()): 1, or for the PCU's POWER_STATE_OCCUPANCY the
+ * cores in the C-state its occ_sel names (none for occ_sel 0).
  */
-static void icx_box_tick(struct sim_icx_box *box, unsigned int k, u64 c0,
-			 u64 c1)
+static u64 icx_per_cycle(const struct sim_icx *x,
+			 const struct sim_icx_box *box, unsigned int k,
+			 unsigned int i)
+{
+	u64 ctl = box->ctl[i];
+	u32 occ = FIELD_GET(ICX_PCU_OCC_SEL, ctl);
+
+	if (k != SIM_ICX_PCU ||
+	    FIELD_GET(ICX_CTL_EVENT, ctl) != ICX_PCU_EV_POWER_STATE_OCCUPANCY)
+		return 1;
+	return occ ? x->cores[occ - ICX_OCC_C0] : 0;
+}
+
+/*
+ * The cycles [@c0, @c1) of @box, of kind @k: its clockticks, fixed and
+ * occupancy counters, and the judgement of its counters with a
+ * threshold.
+ */
+static void icx_box_tick(const struct sim_icx *x, struct sim_icx_box *box,
+			 unsigned int k, u64 c0, u64 c1)
 {
 	unsigned int i;
 
 	for (i = 0; i < icx_kinds[k].nr; i++) {
-		u64 ctl = box->ctl[i];
+		u64 ctl = box->ctl[i], per;
 		u32 thresh;
 		bool is_clk = icx_is_clk(box, k, i, &thresh);
 
+		per = is_clk ? icx_per_cycle(x, box, k, i) : 0;
 		if (thresh)
 			sim_icx_judge(&box->ctr[i], &box->thr[i], box->box_ctl,
-				      ctl, thresh, is_clk, c0, c1);
-		else if (is_clk && sim_icx_counting(box->box_ctl, ctl))
-			sim_icx_ctr_add(&box->ctr[i], c1 - c0);
+				      ctl, thresh, per, c0, c1);
+		else if (per && sim_icx_counting(box->box_ctl, ctl))
+			sim_icx_ctr_add(&box->ctr[i], per * (c1 - c0));
 	}
 }
 
@@ -675,12 +743,12 @@ static void icx_tick(struct sim_unit *unit, u64 now)
 	c1 = sim_cycles_at(sd, now);
 	for (; k < SIM_ICX_NR_KINDS; k++)
 		for_each_set_bit(b, &p->tick[k], BITS_PER_LONG)
-			icx_box_tick(icx_box(x, s, k, b), k, c0, c1);
+			icx_box_tick(x, icx_box(x, s, k, b), k, c0, c1);
 }
 
 /* ---- register interface ------------------------------------------------ */
 
-/* Entry @off (8-aligned) of &sim_icx.map: a @type register of box @b. */
+/* Entry @off (8-aligned) of &sim_icx.map: a @type register of box @b of kind @kind. */
 void sim_icx_map_set(struct sim_icx *x, u32 off, unsigned int type,
 		     unsigned int kind, unsigned int b, unsigned int idx)
 {
@@ -693,7 +761,7 @@ void sim_icx_map_set(struct sim_icx *x, u32 off, unsigned int type,
 /* Every PMU register of a socket's window, into &sim_icx.map. */
 static void icx_map(struct sim_icx *x)
 {
-	unsigned int k, i, b;
+	unsigned int i, b;
 
 	memset(x->map, 0, sizeof(x->map));
 	for (b = 0; b < ICX_NR_STACKS; b++) {
@@ -703,15 +771,25 @@ static void icx_map(struct sim_icx *x)
 				SIM_ICX_IIO, b, 0);
 		sim_icx_map_set(x, ICX_IRP_BOX_CTL(o), SIM_ICX_R_BOX_CTL,
 				SIM_ICX_IRP, b, 0);
-		for (k = SIM_ICX_IIO; k <= SIM_ICX_IRP; k++) {
-			for (i = 0; i < icx_kinds[k].nr; i++) {
-				bool iio = k == SIM_ICX_IIO;
-
-				sim_icx_map_set(x, iio ? ICX_IIO_CTL(o, i) :
-						ICX_IRP_CTL(o, i), SIM_ICX_R_CTL, k, b, i);
-				sim_icx_map_set(x, iio ? ICX_IIO_CTR(o, i) :
-						ICX_IRP_CTR(o, i), SIM_ICX_R_CTR, k, b, i);
-			}
+		sim_icx_map_set(x, ICX_M2PCIE_BOX_CTL(o), SIM_ICX_R_BOX_CTL,
+				SIM_ICX_M2PCIE, b, 0);
+		for (i = 0; i < ICX_IIO_NR_CTRS; i++) {
+			sim_icx_map_set(x, ICX_IIO_CTL(o, i), SIM_ICX_R_CTL,
+					SIM_ICX_IIO, b, i);
+			sim_icx_map_set(x, ICX_IIO_CTR(o, i), SIM_ICX_R_CTR,
+					SIM_ICX_IIO, b, i);
+		}
+		for (i = 0; i < ICX_IRP_NR_CTRS; i++) {
+			sim_icx_map_set(x, ICX_IRP_CTL(o, i), SIM_ICX_R_CTL,
+					SIM_ICX_IRP, b, i);
+			sim_icx_map_set(x, ICX_IRP_CTR(o, i), SIM_ICX_R_CTR,
+					SIM_ICX_IRP, b, i);
+		}
+		for (i = 0; i < ICX_M2PCIE_NR_CTRS; i++) {
+			sim_icx_map_set(x, ICX_M2PCIE_CTL(o, i), SIM_ICX_R_CTL,
+					SIM_ICX_M2PCIE, b, i);
+			sim_icx_map_set(x, ICX_M2PCIE_CTR(o, i), SIM_ICX_R_CTR,
+					SIM_ICX_M2PCIE, b, i);
 		}
 		sim_icx_map_set(x, ICX_IIO_IOCLK(o), SIM_ICX_R_IOCLK,
 				SIM_ICX_IIO, b, 0);
@@ -719,13 +797,28 @@ static void icx_map(struct sim_icx *x)
 			sim_icx_map_set(x, ICX_IIO_BW_IN(icx_bw_off[b], i),
 					SIM_ICX_R_BW_IN, SIM_ICX_IIO, b, i);
 	}
+	/* the PCU and the UBOX (no box control) */
+	sim_icx_map_set(x, ICX_PCU_BOX_CTL, SIM_ICX_R_BOX_CTL, SIM_ICX_PCU, 0, 0);
+	sim_icx_map_set(x, ICX_PCU_FILTER, SIM_ICX_R_FILTER, SIM_ICX_PCU, 0, 0);
+	for (i = 0; i < ICX_PCU_NR_CTRS; i++) {
+		sim_icx_map_set(x, ICX_PCU_CTL(i), SIM_ICX_R_CTL, SIM_ICX_PCU, 0, i);
+		sim_icx_map_set(x, ICX_PCU_CTR(i), SIM_ICX_R_CTR, SIM_ICX_PCU, 0, i);
+	}
+	for (i = 0; i < ICX_UBOX_NR_GP; i++) {
+		sim_icx_map_set(x, ICX_UBOX_CTL(i), SIM_ICX_R_CTL, SIM_ICX_UBOX, 0, i);
+		sim_icx_map_set(x, ICX_UBOX_CTR(i), SIM_ICX_R_CTR, SIM_ICX_UBOX, 0, i);
+	}
+	sim_icx_map_set(x, ICX_UBOX_FIXED_CTL, SIM_ICX_R_CTL, SIM_ICX_UBOX, 0,
+			ICX_UBOX_FIXED);
+	sim_icx_map_set(x, ICX_UBOX_FIXED_CTR, SIM_ICX_R_CTR, SIM_ICX_UBOX, 0,
+			ICX_UBOX_FIXED);
 	sim_icx_mem_map(x);
 }
 
 /* The register at @off (8-aligned) of socket @s's window, if any. */
 static bool icx_ref(struct sim_icx *x, u32 s, u32 off, struct sim_icx_ref *r)
 {
-	u16 e = x->map[off / 8];
+	u32 e = x->map[off / 8];
 	struct sim_icx_box *box;
 
 	r->type = FIELD_GET(SIM_ICX_REG_TYPE, e);
@@ -770,7 +863,7 @@ static void icx_box_masks(struct sim_icx *x, u32 s, const struct sim_icx_ref *r)
 	unsigned int i;
 	u32 thresh;
 
-	for_each_set_bit(i, &on, ICX_IMC_NR_CTRS)
+	for_each_set_bit(i, &on, icx_kinds[r->kind].nr)
 		tick |= icx_is_clk(r->box, r->kind, i, &thresh) || thresh;
 	__assign_bit(b, &p->on[r->kind], on);
 	__assign_bit(b, &p->tick[r->kind], tick);
@@ -825,7 +918,9 @@ static u64 icx_regs_read(struct sim_regs *r, u32 off, bool wide)
 		v = icx_topo_read(sd, s, woff);
 	else if (ref.reg)
 		v = *ref.reg;
-	else	/* ioclk */
+	else if (ref.type == SIM_ICX_R_MEM_FR)
+		v = sim_icx_mem_fr(&x->mem[s], ref.b, ref.idx);
+	else	/* ioclk, dclk */
 		v = (sim_cycles_at(sd, x->part[s].unit.last_ns) -
 		     sim_cycles_at(sd, x->part[s].ioclk_ns)) &
 		    GENMASK_ULL(ICX_CTR_BITS - 1, 0);
@@ -921,6 +1016,78 @@ static void sim_icx_init(struct sim_dev *sd)
 	strscpy(x->regs.name, "icx", sizeof(x->regs.name));
 }
 
+/* "C0:C3:C6", the cores of each socket in each C-state, into @cores */
+static int icx_cstate_parse(const char *val, u32 *cores)
+{
+	int n = 0;
+
+	if (sscanf(val, "%u:%u:%u%n", &cores[SIM_ICX_C0], &cores[SIM_ICX_C3],
+		   &cores[SIM_ICX_C6], &n) != 3 || (val[n] && val[n] != '\n'))
+		return -EINVAL;
+	/* each at most SIM_ICX_MAX_CORES: no sum of them wraps */
+	if (cores[SIM_ICX_C0] > SIM_ICX_MAX_CORES ||
+	    cores[SIM_ICX_C3] > SIM_ICX_MAX_CORES ||
+	    cores[SIM_ICX_C6] > SIM_ICX_MAX_CORES ||
+	    cores[SIM_ICX_C0] + cores[SIM_ICX_C3] + cores[SIM_ICX_C6] >
+	    SIM_ICX_MAX_CORES)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * debugfs cstate: "C0:C3:C6", the cores of each socket in each state.
+ * A write takes effect now: the cycles before it count the old split.
+ */
+static int icx_cstate_show(struct seq_file *m, void *v)
+{
+	struct sim_dev *sd = m->private;
+	unsigned long flags;
+	u32 c[SIM_ICX_NR_CSTATES];
+
+	flags = sim_lock(sd);
+	memcpy(c, sd->icx.cores, sizeof(c));
+	sim_unlock(sd, flags);
+	seq_printf(m, "%u:%u:%u\n", c[SIM_ICX_C0], c[SIM_ICX_C3], c[SIM_ICX_C6]);
+	return 0;
+}
+
+static int icx_cstate_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, icx_cstate_show, inode->i_private);
+}
+
+static ssize_t icx_cstate_write(struct file *file, const char __user *ubuf,
+				size_t len, loff_t *ppos)
+{
+	struct sim_dev *sd = ((struct seq_file *)file->private_data)->private;
+	u32 c[SIM_ICX_NR_CSTATES];
+	unsigned long flags;
+	char *buf;
+	int ret;
+
+	buf = sim_user_buf(ubuf, len, SIM_CMD_MAX);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	ret = icx_cstate_parse(buf, c);
+	kfree(buf);
+	if (ret)
+		return ret;
+	flags = sim_lock(sd);
+	sim_catch_up(sd, sim_now(sd));
+	memcpy(sd->icx.cores, c, sizeof(c));
+	sim_unlock(sd, flags);
+	return len;
+}
+
+static const struct file_operations icx_cstate_fops = {
+	.owner = THIS_MODULE,
+	.open = icx_cstate_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+	.write = icx_cstate_write,
+};
+
 static int sim_icx_add(struct sim_dev *sd)
 {
 	const struct property_entry props[] = {
@@ -928,6 +1095,7 @@ static int sim_icx_add(struct sim_dev *sd)
 		{ }
 	};
 
+	debugfs_create_file("cstate", 0600, sd->ddir, sd, &icx_cstate_fops);
 	icx_map(&sd->icx);
 	sd->icx.pdev = sim_add_pdev(sd, "upmu-icx-uncore", &sd->icx.regs, 0, 0,
 				    props);
@@ -1080,13 +1248,34 @@ static void sim_icx_show_devices(struct sim_dev *sd, struct seq_file *m)
 }
 
 /*
- * A jump of the manual clock: the clock counters, and the flows'
- * fastest counters, advance by at most half of 48 bits.
+ * The most an enabled counter of socket @s's PCU adds per cycle: 1, or
+ * an occupancy's cores (with a threshold: 1)
+ */
+static u64 icx_pcu_per_cycle(const struct sim_icx *x, unsigned int s)
+{
+	const struct sim_icx_box *box = &x->pcu[s];
+	unsigned int i;
+	u64 per = 1;
+
+	for (i = 0; box->on && i < ICX_PCU_NR_CTRS; i++)
+		if ((box->on & BIT(i)) && !icx_thresh(SIM_ICX_PCU, box->ctl[i]))
+			per = max(per, icx_per_cycle(x, box, SIM_ICX_PCU, i));
+	return per;
+}
+
+/*
+ * A jump of the manual clock: the clock counters (an enabled C-state
+ * occupancy: its cores per cycle), and the flows' fastest counters,
+ * advance by at most half of 48 bits.
  */
 static int sim_icx_advance_check(struct sim_dev *sd, u64 ns)
 {
-	u64 rate = (u64)sd->clock_mhz * 1000000;
+	u64 rate = (u64)sd->clock_mhz * 1000000, per = 1;
 	unsigned int s;
+
+	for (s = 0; s < sd->nr_sockets; s++)
+		per = max(per, icx_pcu_per_cycle(&sd->icx, s));
+	rate *= per;
 
 	for (s = 0; s < sd->nr_sockets; s++)
 		rate = max(rate, sd->icx.load[s]);
@@ -1116,12 +1305,21 @@ static int sim_icx_link_opt(struct sim_dev *sd, const char *val)
 	return 0;
 }
 
+/*
+ * cstate=C0:C3:C6: the cores of each socket in C0/C1, C3 and C6/C7, as
+ * the PCU's POWER_STATE_OCCUPANCY counts them; without it, cha= cores
+ * (one per CHA, as on silicon) in C0.  debugfs cstate changes it.
+ */
 static int sim_icx_opt(struct sim_dev *sd, const char *key, const char *val)
 {
 	u32 n;
 
 	if (!strcmp(key, "link"))
 		return sim_icx_link_opt(sd, val);
+	if (!strcmp(key, "cstate")) {
+		sd->icx.cstate_set = true;
+		return icx_cstate_parse(val, sd->icx.cores);
+	}
 	if (strcmp(key, "cha"))
 		return -ENOENT;
 	if (kstrtou32(val, 0, &n) || !n || n > ICX_MAX_CHAS)
@@ -1130,15 +1328,21 @@ static int sim_icx_opt(struct sim_dev *sd, const char *key, const char *val)
 	return 0;
 }
 
-/* cha= and link= only on an Ice Lake-X; SIM_ICX_DEF_CHAS without cha=. */
+/*
+ * cha=, link= and cstate= only on an Ice Lake-X; SIM_ICX_DEF_CHAS
+ * without cha=, that many cores in C0 without cstate=.
+ */
 static int sim_icx_check_opts(struct sim_dev *sd)
 {
 	bool links = memchr_inv(sd->icx.link_gen, 0, sizeof(sd->icx.link_gen));
 
-	if (!sim_has(sd, SIM_BLK_ICX) && (sd->icx.nr_chas || links))
+	if (!sim_has(sd, SIM_BLK_ICX) &&
+	    (sd->icx.nr_chas || links || sd->icx.cstate_set))
 		return -EINVAL;
 	if (!sd->icx.nr_chas)
 		sd->icx.nr_chas = SIM_ICX_DEF_CHAS;
+	if (!sd->icx.cstate_set)
+		sd->icx.cores[SIM_ICX_C0] = sd->icx.nr_chas;
 	return 0;
 }
 

@@ -511,12 +511,26 @@ void sim_icx_mem_deliver(struct sim_dev *sd, unsigned int s,
 			rds + wrs - n[SIM_ICX_WR_PART], to_req, &at);
 }
 
+/* The box at @base of kind @k, index @b, with @nr counters, into the map */
+static void icx_mem_box_map(struct sim_icx *x, u32 base, unsigned int k,
+			    unsigned int b, unsigned int nr)
+{
+	unsigned int i;
+
+	sim_icx_map_set(x, base + ICX_MEM_BOX_CTL, SIM_ICX_R_BOX_CTL, k, b, 0);
+	for (i = 0; i < nr; i++) {
+		sim_icx_map_set(x, base + ICX_MEM_CTL(i), SIM_ICX_R_CTL, k, b, i);
+		sim_icx_map_set(x, base + ICX_MEM_CTR(i), SIM_ICX_R_CTR, k, b, i);
+	}
+}
+
 /**
- * sim_icx_mem_map() - the CHA, IMC and UPI registers of the window
+ * sim_icx_mem_map() - the CHA, IMC, M2M, UPI and M3UPI registers of the
+ *		       window, and the IMC's free-running counters
  * @x: the Ice Lake-X uncore, its CHA count known
  *
  * Into &sim_icx.map: each box's control, counter controls, counters and
- * (CHA) filter.
+ * (CHA) filter; each memory controller's dclk, DDR and DDRT counters.
  */
 void sim_icx_mem_map(struct sim_icx *x)
 {
@@ -536,19 +550,25 @@ void sim_icx_mem_map(struct sim_icx *x)
 					SIM_ICX_CHA, b, i);
 		}
 	}
-	for (b = 0; b < ICX_NR_IMCS + ICX_NR_UPIS; b++) {
-		bool imc = b < ICX_NR_IMCS;
-		unsigned int k = imc ? SIM_ICX_IMC : SIM_ICX_UPI;
-		unsigned int nb = imc ? b : b - ICX_NR_IMCS;
-		u32 base = imc ? ICX_IMC_BOX(nb) : ICX_UPI_BOX(nb);
+	for (b = 0; b < ICX_NR_IMCS; b++)
+		icx_mem_box_map(x, ICX_IMC_BOX(b), SIM_ICX_IMC, b, ICX_IMC_NR_CTRS);
+	for (b = 0; b < ICX_NR_UPIS; b++)
+		icx_mem_box_map(x, ICX_UPI_BOX(b), SIM_ICX_UPI, b, ICX_MEM_NR_CTRS);
+	for (b = 0; b < ICX_NR_M2MS; b++)
+		icx_mem_box_map(x, ICX_M2M_BOX(b), SIM_ICX_M2M, b, ICX_MEM_NR_CTRS);
+	for (b = 0; b < ICX_NR_M3UPIS; b++)
+		icx_mem_box_map(x, ICX_M3UPI_BOX(b), SIM_ICX_M3UPI, b,
+				ICX_MEM_NR_CTRS);
+	for (b = 0; b < ICX_NR_IMC_FRS; b++) {
+		u32 base = ICX_IMC_FR_BOX(b);
 
-		sim_icx_map_set(x, base + ICX_MEM_BOX_CTL, SIM_ICX_R_BOX_CTL,
-				k, nb, 0);
-		for (i = 0; i < (imc ? ICX_IMC_NR_CTRS : ICX_MEM_NR_CTRS); i++) {
-			sim_icx_map_set(x, base + ICX_MEM_CTL(i), SIM_ICX_R_CTL,
-					k, nb, i);
-			sim_icx_map_set(x, base + ICX_MEM_CTR(i), SIM_ICX_R_CTR,
-					k, nb, i);
+		sim_icx_map_set(x, base + ICX_IMC_FR_DCLK, SIM_ICX_R_IOCLK,
+				SIM_ICX_IMC_FR, b, 0);
+		for (i = 0; i < 2; i++) {
+			sim_icx_map_set(x, base + ICX_IMC_FR_DDR(i),
+					SIM_ICX_R_MEM_FR, SIM_ICX_IMC_FR, b, i);
+			sim_icx_map_set(x, base + ICX_IMC_FR_DDRT(i),
+					SIM_ICX_R_MEM_FR, SIM_ICX_IMC_FR, b, 2 + i);
 		}
 	}
 }
@@ -570,4 +590,32 @@ int sim_icx_mem_resolve(struct sim_dev *sd, const struct sim_txn *t)
 		return 0;
 	return t->dst == SIM_DST_REM && t->to_rc == SIM_NO_RC &&
 	       sd->nr_sockets > 1 ? 0 : -EINVAL;
+}
+
+/**
+ * sim_icx_mem_fr() - a free-running counter of a memory controller
+ * @m: its socket's memory side, up to date
+ * @b: the controller: channels 3b to 3b + 2
+ * @idx: 0 DDR reads, 1 DDR writes, 2 and 3 DDRT's (none: no DDRT here)
+ *
+ * The CAS commands of that kind its channels took: the i-th of the
+ * socket's goes to channel i % ICX_NR_IMCS (icx_cas()), so this is exact
+ * for traffic given in order, and the sum over the controllers for any.
+ * The channels' CAS_COUNT counters need not be enabled.
+ *
+ * Return: its value, 48 bits.
+ */
+u64 sim_icx_mem_fr(const struct sim_icx_mem *m, unsigned int b,
+		   unsigned int idx)
+{
+	unsigned int per = ICX_NR_IMCS / ICX_NR_IMC_FRS, c;
+	u64 q, n = 0;
+	u32 r;
+
+	if (idx >= SIM_ICX_NR_CAS)
+		return 0;
+	q = div_u64_rem(m->cas[idx], ICX_NR_IMCS, &r);
+	for (c = b * per; c < (b + 1) * per; c++)
+		n += q + (c < r);
+	return n & GENMASK_ULL(ICX_CTR_BITS - 1, 0);
 }

@@ -78,8 +78,9 @@ fi
 
 # upmu's PMUs by the ABI document's names, each with associated_cpus
 want=$(cd /sys/bus/event_source/devices && for p in nvidia_*_pmu_* uncore_iio_[0-9]* \
-	uncore_irp_* uncore_iio_free_running_* uncore_cha_* uncore_imc_* uncore_upi_* \
-	upmu_nic_* upmu_nicdiag_*; do [ -e "$p/associated_cpus" ] && echo "$p"; done | sort)
+	uncore_irp_* uncore_m2pcie_* uncore_iio_free_running_* uncore_cha_* \
+	uncore_imc_[0-9]* uncore_imc_free_running_* uncore_m2m_* uncore_upi_* \
+	uncore_m3upi_* uncore_pcu uncore_ubox upmu_nic_* upmu_nicdiag_*; do [ -e "$p/associated_cpus" ] && echo "$p"; done | sort)
 "$T" -j > "$TMP/all.json" 2> "$TMP/all.err"
 tap_expect "upmu-list -j: exit 0, JSON, exactly upmu's $(wc -l <<<"$want") PMUs" eval \
 	'python3 -c "import json,sys; print(\"\n\".join(sorted(p[\"pmu\"] for p in json.load(open(sys.argv[1])))))" \

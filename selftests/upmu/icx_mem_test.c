@@ -1038,6 +1038,402 @@ TEST_F(icx_mem, cpu_lines_errors)
 	EXPECT_EQ(-EINVAL, inject("socket=0 op=rd dst=rem"));
 }
 
+/* ---- PCU, UBOX, M2M, M2PCIE, M3UPI, IMC free-running ---------------------- */
+
+#define PCU		"uncore_pcu"
+#define UBOX		"uncore_ubox"
+#define M2M(n)		"uncore_m2m_" #n
+#define M2PCIE(n)	"uncore_m2pcie_" #n
+#define M3UPI(n)	"uncore_m3upi_" #n
+#define IMC_FR(n)	"uncore_imc_free_running_" #n
+#define PCU_C0		"event=0x80,umask=0x40"
+#define PCU_C3		"event=0x80,umask=0x80"
+#define PCU_C6		"event=0x80,umask=0xc0"
+#define FR_DCLK		"event=0xff,umask=0x10"
+#define FR_READ		"event=0xff,umask=0x20"
+#define FR_WRITE	"event=0xff,umask=0x21"
+
+/* Upstream's formats (skx_uncore_pcu, skx_uncore_ubox, icx_uncore_m2m, ...) */
+TEST_F(icx_mem, new_pmus_formats)
+{
+	static const char * const gp[] = { M2PCIE(0), M2PCIE(5), M3UPI(0), M3UPI(2) };
+	unsigned int i;
+
+	expect_file(_metadata, PCU, "format/event", "config:0-7");
+	expect_file(_metadata, PCU, "format/umask", "config:8-15");
+	expect_file(_metadata, PCU, "format/edge", "config:18");
+	expect_file(_metadata, PCU, "format/inv", "config:23");
+	expect_file(_metadata, PCU, "format/thresh", "config:24-31");
+	expect_file(_metadata, PCU, "format/occ_invert", "config:30");
+	expect_file(_metadata, PCU, "format/occ_edge_det", "config:31");
+	expect_file(_metadata, PCU, "format/filter_band0", "config1:0-7");
+	expect_file(_metadata, PCU, "format/filter_band1", "config1:8-15");
+	expect_file(_metadata, PCU, "format/filter_band2", "config1:16-23");
+	expect_file(_metadata, PCU, "format/filter_band3", "config1:24-31");
+	expect_file(_metadata, UBOX, "format/event", "config:0-7");
+	expect_file(_metadata, UBOX, "format/umask", "config:8-15");
+	expect_file(_metadata, UBOX, "format/edge", "config:18");
+	expect_file(_metadata, UBOX, "format/inv", "config:23");
+	expect_file(_metadata, UBOX, "format/thresh", "config:24-28");
+	expect_file(_metadata, M2M(0), "format/event", "config:0-7");
+	expect_file(_metadata, M2M(3), "format/umask", "config:8-15,32-39");
+	expect_file(_metadata, M2M(3), "format/edge", "config:18");
+	expect_file(_metadata, M2M(3), "format/inv", "config:23");
+	expect_file(_metadata, M2M(3), "format/thresh", "config:24-31");
+	for (i = 0; i < ARRAY_SIZE(gp); i++) {
+		expect_file(_metadata, gp[i], "format/event", "config:0-7");
+		expect_file(_metadata, gp[i], "format/umask", "config:8-15");
+		expect_file(_metadata, gp[i], "format/edge", "config:18");
+		expect_file(_metadata, gp[i], "format/inv", "config:23");
+		expect_file(_metadata, gp[i], "format/thresh", "config:24-31");
+	}
+	expect_file(_metadata, IMC_FR(0), "format/event", "config:0-7");
+	expect_file(_metadata, IMC_FR(3), "format/umask", "config:8-15");
+}
+
+/* Upstream's box counts, one owner per die, the free-running events. */
+TEST_F(icx_mem, new_pmus_boxes_and_events)
+{
+	EXPECT_TRUE(pmu_exists(PCU));
+	EXPECT_FALSE(pmu_exists("uncore_pcu_0"));
+	EXPECT_TRUE(pmu_exists(UBOX));
+	EXPECT_FALSE(pmu_exists("uncore_ubox_0"));
+	EXPECT_TRUE(pmu_exists(M2M(3)));
+	EXPECT_FALSE(pmu_exists(M2M(4)));
+	EXPECT_TRUE(pmu_exists(M2PCIE(5)));
+	EXPECT_FALSE(pmu_exists(M2PCIE(6)));
+	EXPECT_TRUE(pmu_exists(M3UPI(2)));
+	EXPECT_FALSE(pmu_exists(M3UPI(3)));
+	EXPECT_TRUE(pmu_exists(IMC_FR(3)));
+	EXPECT_FALSE(pmu_exists(IMC_FR(4)));
+	expect_file(_metadata, PCU, "cpumask", "0,2");
+	expect_file(_metadata, UBOX, "cpumask", "0,2");
+	expect_file(_metadata, M2M(1), "cpumask", "0,2");
+	expect_file(_metadata, M2PCIE(4), "cpumask", "0,2");
+	expect_file(_metadata, M3UPI(0), "cpumask", "0,2");
+	expect_file(_metadata, IMC_FR(2), "cpumask", "0,2");
+	expect_file(_metadata, IMC_FR(0), "events/dclk", FR_DCLK);
+	expect_file(_metadata, IMC_FR(0), "events/read", FR_READ);
+	expect_file(_metadata, IMC_FR(0), "events/read.scale", "6.103515625e-5");
+	expect_file(_metadata, IMC_FR(0), "events/read.unit", "MiB");
+	expect_file(_metadata, IMC_FR(1), "events/write", FR_WRITE);
+	expect_file(_metadata, IMC_FR(1), "events/write.scale", "6.103515625e-5");
+	expect_file(_metadata, IMC_FR(1), "events/write.unit", "MiB");
+	expect_file(_metadata, IMC_FR(3), "events/ddrt_read", "event=0xff,umask=0x30");
+	expect_file(_metadata, IMC_FR(3), "events/ddrt_read.scale", "6.103515625e-5");
+	expect_file(_metadata, IMC_FR(3), "events/ddrt_read.unit", "MiB");
+	expect_file(_metadata, IMC_FR(3), "events/ddrt_write", "event=0xff,umask=0x31");
+	expect_file(_metadata, IMC_FR(3), "events/ddrt_write.scale", "6.103515625e-5");
+	expect_file(_metadata, IMC_FR(3), "events/ddrt_write.unit", "MiB");
+	EXPECT_GT(0, pmu_read(PCU, "events/clockticks", (char[8]){}, 8));
+}
+
+/*
+ * Clockticks of each new kind, one per cycle of the clock: the PCU's and
+ * M2M's event 0x00, the M2PCIE's and M3UPI's 0x01, the UBOX's fixed
+ * counter (config 0xff; its general counters have no clockticks), the
+ * IMC's free-running dclk; with thresh=1,inv=1 a clockticks counter
+ * counts the cycles in which it adds less than 1: none.
+ */
+TEST_F(icx_mem, new_clockticks)
+{
+	static const struct { const char *pmu, *spec; uint64_t per; } ev[] = {
+		{ PCU, "event=0x0", 1 },
+		{ M2M(3), "event=0x0", 1 },
+		{ M2PCIE(5), "event=0x1", 1 },
+		{ M3UPI(1), "event=0x1", 1 },
+		{ UBOX, "event=0xff", 1 },
+		{ UBOX, "event=0x0", 0 },
+		{ IMC_FR(2), FR_DCLK, 1 },
+		{ M2M(0), "event=0x0,thresh=1,inv=1", 0 },
+		{ M2PCIE(0), "event=0x1,thresh=1", 1 },
+		{ PCU, "event=0x0,thresh=1,edge=1", 1 },
+	};
+	int fd[ARRAY_SIZE(ev)];
+	uint64_t base[ARRAY_SIZE(ev)];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		fd[i] = ev_open(ev[i].pmu, ev[i].spec, i & 1 ? 2 : 0, -1);
+		ASSERT_LE(0, fd[i]) TH_LOG("%s/%s/: %s", ev[i].pmu, ev[i].spec,
+					   strerror(-fd[i]));
+		base[i] = count_of(_metadata, fd[i]);
+	}
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "123456789"));
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		/* edge: the condition became true once, when it was enabled */
+		uint64_t want = strstr(ev[i].spec, "edge") ? 1 : ev[i].per * 123456789ULL;
+
+		EXPECT_EQ(want, count_of(_metadata, fd[i]) - base[i])
+			TH_LOG("%s/%s/", ev[i].pmu, ev[i].spec);
+	}
+	for (i = ARRAY_SIZE(ev); i-- > 0;)
+		close(fd[i]);
+}
+
+/* @fd's C0, C3, C6 occupancy and clockticks gained @c0.. x @cycles since @before */
+static void pcu_expect(struct __test_metadata *_metadata, const int *fd,
+		       const uint64_t *before, unsigned int c0, unsigned int c3,
+		       unsigned int c6, uint64_t cycles, const char *what)
+{
+	const uint64_t want[] = { c0 * cycles, c3 * cycles, c6 * cycles, cycles };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		EXPECT_EQ(want[i], count_of(_metadata, fd[i]) - before[i])
+			TH_LOG("%s: counter %u", what, i);
+	}
+}
+
+/*
+ * POWER_STATE_OCCUPANCY adds the cores of each C-state every cycle:
+ * cstate=5:2:1 of new_device, then 1:3:4 written to debugfs cstate,
+ * which counts from then on; cores / clockticks is lpm_cstate_*'s value.
+ * By default cha= cores, all in C0.  With thresh=3 an occupancy counts
+ * the cycles with 3 cores or more in its state (inv: fewer), across a
+ * change of the split too; occ_sel 0 counts nothing.
+ */
+TEST_F(icx_mem, pcu_cstate_occupancy)
+{
+	const char *specs[] = { PCU_C0, PCU_C3, PCU_C6, "event=0x0" };
+	static const uint64_t split[] = { 5, 2, 1, 1 };	/* per cycle */
+	uint64_t b0[4], b1[4];
+	int s0[4], s1[4], th0, th3, th6, none;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		s0[i] = ev_open(PCU, specs[i], 0, i ? s0[0] : -1);
+		ASSERT_LE(0, s0[i]) TH_LOG("%s: %s", specs[i], strerror(-s0[i]));
+		b0[i] = count_of(_metadata, s0[i]);
+	}
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "1000"));
+	pcu_expect(_metadata, s0, b0, NR_CHAS, 0, 0, 1000, "default");
+	for (i = 4; i-- > 0;)
+		close(s0[i]);
+
+	ASSERT_EQ(0, sim_del(SIM_ID));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 2, "soc=icx clock=manual cstate=100:20:9"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 2, "soc=icx clock=manual cstate=1:2"));
+	EXPECT_EQ(-EINVAL, sim_new(SIM_ID, 2, "clock=manual cstate=1:2:3"));
+	ASSERT_EQ(0, sim_new(SIM_ID, 2, "soc=icx clock=manual cstate=5:2:1"));
+	ASSERT_TRUE(pmu_exists(PCU));
+	for (i = 0; i < 4; i++) {
+		s0[i] = ev_open(PCU, specs[i], 0, i ? s0[0] : -1);
+		s1[i] = ev_open(PCU, specs[i], 2, i ? s1[0] : -1);
+		ASSERT_LE(0, s0[i]);
+		ASSERT_LE(0, s1[i]);
+		b0[i] = count_of(_metadata, s0[i]);
+		b1[i] = count_of(_metadata, s1[i]);
+	}
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "1000"));
+	pcu_expect(_metadata, s0, b0, 5, 2, 1, 1000, "5:2:1, socket 0");
+	pcu_expect(_metadata, s1, b1, 5, 2, 1, 1000, "5:2:1, socket 1");
+	/* 200 cycles more of 5:2:1, unread when the split changes */
+	for (i = 0; i < 4; i++) {
+		b0[i] = count_of(_metadata, s0[i]) + split[i] * 200;
+		b1[i] = count_of(_metadata, s1[i]) + split[i] * 200;
+	}
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "200"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "cstate", "1:3:4"));
+	EXPECT_NE(0, sim_ctl(SIM_ID, "cstate", "1:3"));
+	EXPECT_NE(0, sim_ctl(SIM_ID, "cstate", "200:0:0"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "500"));
+	pcu_expect(_metadata, s0, b0, 1, 3, 4, 500, "1:3:4, socket 0");
+	pcu_expect(_metadata, s1, b1, 1, 3, 4, 500, "1:3:4, socket 1");
+	for (i = 4; i-- > 0;) {
+		close(s1[i]);
+		close(s0[i]);
+	}
+
+	/* thresholds: the cycles with 3 cores or more in the state */
+	/*
+	 * 4 cores a cycle in an enabled C6 occupancy: a quarter of the
+	 * clock's jump (half of 48 bits); with a threshold, 1 a cycle
+	 */
+	th0 = ev_open(PCU, PCU_C6, 0, -1);
+	ASSERT_LE(0, th0);
+	EXPECT_EQ(-ERANGE, sim_ctl(SIM_ID, "advance", "%llu", (1ULL << 47) / 4 + 1));
+	close(th0);
+	th0 = ev_open(PCU, PCU_C6 ",thresh=3", 0, -1);
+	ASSERT_LE(0, th0);
+	EXPECT_EQ(0, sim_ctl(SIM_ID, "advance", "%llu", (1ULL << 47) / 4 + 1));
+	EXPECT_EQ((1ULL << 47) / 4 + 1, count_of(_metadata, th0));
+	close(th0);
+	th0 = ev_open(PCU, PCU_C0 ",thresh=3", 0, -1);
+	th3 = ev_open(PCU, PCU_C3 ",thresh=3", 0, -1);
+	th6 = ev_open(PCU, PCU_C6 ",thresh=3,inv=1", 0, -1);
+	none = ev_open(PCU, "event=0x80", 0, -1);
+	ASSERT_LE(0, th0);
+	ASSERT_LE(0, th3);
+	ASSERT_LE(0, th6);
+	ASSERT_LE(0, none);
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "1000"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "cstate", "3:0:0"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "500"));
+	EXPECT_EQ(500ULL, count_of(_metadata, th0));
+	EXPECT_EQ(1000ULL, count_of(_metadata, th3));
+	EXPECT_EQ(500ULL, count_of(_metadata, th6));
+	EXPECT_EQ(0ULL, count_of(_metadata, none));
+	close(none);
+	close(th6);
+	close(th3);
+	close(th0);
+}
+
+/*
+ * The IMC's free-running read and write: the CAS reads and writes of the
+ * controller's 3 channels, whatever counter is enabled: 48 lines read
+ * and 24 written that miss are 12 reads and 6 writes for each; a mix
+ * not a multiple of 12 as its channels' CAS_COUNT events sum; hits
+ * none; dclk the cycles.  Raw counts are lines (perf scales to MiB).
+ */
+TEST_F(icx_mem, imc_free_running_cas)
+{
+	struct box_ev rd, wr;
+	uint64_t r0[4], w0[4], d0, csum;
+	int frr[4], frw[4], dclk;
+	unsigned int b, c;
+
+	dclk = ev_open(IMC_FR(1), FR_DCLK, 0, -1);
+	ASSERT_LE(0, dclk);
+	for (b = 0; b < 4; b++) {
+		frr[b] = ev_open(box_name("imc_free_running", b), FR_READ, 0, -1);
+		frw[b] = ev_open(box_name("imc_free_running", b), FR_WRITE, 0, -1);
+		ASSERT_LE(0, frr[b]);
+		ASSERT_LE(0, frw[b]);
+		r0[b] = count_of(_metadata, frr[b]);
+		w0[b] = count_of(_metadata, frw[b]);
+	}
+	d0 = count_of(_metadata, dclk);
+	ASSERT_EQ(0, inject("socket=0 stack=0 op=rd size=64 count=48"));
+	ASSERT_EQ(0, inject("socket=0 stack=1 op=wr size=64 count=24"));
+	ASSERT_EQ(0, inject("socket=0 stack=1 op=rd size=64 count=99 hit=1"));
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "7777"));
+	for (b = 0; b < 4; b++) {
+		EXPECT_EQ(12ULL, count_of(_metadata, frr[b]) - r0[b]) TH_LOG("read %u", b);
+		EXPECT_EQ(6ULL, count_of(_metadata, frw[b]) - w0[b]) TH_LOG("write %u", b);
+		r0[b] += 12;
+		w0[b] += 6;
+	}
+	EXPECT_EQ(7777ULL, count_of(_metadata, dclk) - d0);
+	/* 7 reads and 5 writes: as the channels' CAS_COUNT say */
+	box_open(_metadata, &rd, "imc", NR_IMCS, CAS_RD, 0);
+	box_open(_metadata, &wr, "imc", NR_IMCS, CAS_WR, 0);
+	ASSERT_EQ(0, inject("socket=0 stack=2 op=rd size=448"));
+	ASSERT_EQ(0, inject("socket=0 stack=2 op=wr size=64 count=5"));
+	for (b = 0; b < 4; b++) {
+		for (csum = 0, c = 3 * b; c < 3 * b + 3; c++)
+			csum += count_of(_metadata, rd.fd[c]);
+		EXPECT_EQ(csum, count_of(_metadata, frr[b]) - r0[b]) TH_LOG("read %u", b);
+		for (csum = 0, c = 3 * b; c < 3 * b + 3; c++)
+			csum += count_of(_metadata, wr.fd[c]);
+		EXPECT_EQ(csum, count_of(_metadata, frw[b]) - w0[b]) TH_LOG("write %u", b);
+	}
+	/* socket 1's controllers saw nothing */
+	box_close(&wr);
+	box_close(&rd);
+	close(frr[0]);
+	frr[0] = ev_open(IMC_FR(0), FR_READ, 2, -1);
+	ASSERT_LE(0, frr[0]);
+	EXPECT_EQ(0ULL, count_of(_metadata, frr[0]));
+	for (b = 4; b-- > 0;) {
+		close(frw[b]);
+		close(frr[b]);
+	}
+	close(dclk);
+}
+
+/*
+ * Upstream's constraints: the M2PCIE's 0x14, 0x23, 0x2d on counters
+ * 0-1, the M3UPI's 0x1c-0x1f on counter 0, 0x40 and 0x4e-0x50 on 0-2;
+ * the UBOX's 2 general counters and its fixed one (config 0xff only);
+ * one value per PCU band filter byte; any number of free-running events.
+ */
+TEST_F(icx_mem, new_constraints)
+{
+	const char *m2p_ok[] = { "event=0x14", "event=0x23", "event=0x1", "event=0x1" };
+	const char *m2p_bad[] = { "event=0x14", "event=0x23", "event=0x2d" };
+	const char *m3_ok[] = { "event=0x1c", "event=0x40", "event=0x4e", "event=0x1" };
+	const char *m3_bad0[] = { "event=0x1c", "event=0x1f" };
+	const char *m3_bad1[] = { "event=0x40", "event=0x4e", "event=0x4f", "event=0x50" };
+	const char *ubox_ok[] = { "event=0xff", "event=0x42,umask=0x8", "event=0x44" };
+	const char *ubox_bad[] = { "event=0x42,umask=0x8", "event=0x44", "event=0x45" };
+	const char *ubox_two[] = { "event=0xff", "event=0xff" };
+	const char *pcu_ok[] = { "event=0x0", PCU_C0, PCU_C3, PCU_C6 };
+	const char *pcu_bad[] = { "event=0x0", PCU_C0, PCU_C3, PCU_C6, "event=0x0" };
+	const char *band_same[] = { "event=0xb,filter_band0=0x10",
+				    "event=0xb,filter_band0=0x10",
+				    "event=0xc,filter_band1=0x20" };
+	const char *band_diff[] = { "event=0xb,filter_band0=0x10",
+				    "event=0xb,filter_band0=0x11" };
+	const char *m2m[] = { "event=0x0", "event=0x2a,umask=0xff", "event=0x2b,umask=0xff",
+			      "event=0x2e,umask=0x1", "event=0x0" };
+	const char *fr[] = { FR_DCLK, FR_READ, FR_WRITE, FR_READ, "event=0xff,umask=0x30",
+			     "event=0xff,umask=0x31", FR_DCLK };
+
+	EXPECT_EQ(0, group_of(M2PCIE(0), m2p_ok, 4));
+	EXPECT_EQ(-EINVAL, group_of(M2PCIE(0), m2p_bad, 3));
+	EXPECT_EQ(0, group_of(M3UPI(0), m3_ok, 4));
+	EXPECT_EQ(-EINVAL, group_of(M3UPI(0), m3_bad0, 2));
+	EXPECT_EQ(-EINVAL, group_of(M3UPI(0), m3_bad1, 4));
+	EXPECT_EQ(0, group_of(UBOX, ubox_ok, 3));
+	EXPECT_EQ(-EINVAL, group_of(UBOX, ubox_bad, 3));
+	EXPECT_EQ(-EINVAL, group_of(UBOX, ubox_two, 2));
+	EXPECT_EQ(0, group_of(PCU, pcu_ok, 4));
+	EXPECT_EQ(-EINVAL, group_of(PCU, pcu_bad, 5));
+	EXPECT_EQ(0, group_of(PCU, band_same, 3));
+	EXPECT_EQ(-EINVAL, group_of(PCU, band_diff, 2));
+	EXPECT_EQ(0, group_of(M2M(0), m2m, 4));
+	EXPECT_EQ(-EINVAL, group_of(M2M(0), m2m, 5));
+	EXPECT_EQ(0, group_of(IMC_FR(0), fr, 7));
+	EXPECT_EQ(-EINVAL, ev_open(IMC_FR(0), "event=0xff,umask=0x22", 0, -1));
+	EXPECT_EQ(-EINVAL, ev_open(IMC_FR(0), "event=0xff,umask=0x11", 0, -1));
+	EXPECT_EQ(-EINVAL, ev_open(IMC_FR(0), "event=0x1,umask=0x20", 0, -1));
+}
+
+/* Bits outside each new PMU's formats are EINVAL. */
+TEST_F(icx_mem, new_reserved_bits)
+{
+	static const struct { const char *pmu, *spec; unsigned int word, bit; } bad[] = {
+		{ PCU, PCU_C0, 0, 16 },
+		{ PCU, PCU_C0, 0, 32 },
+		{ PCU, PCU_C0, 1, 32 },
+		{ UBOX, "event=0x44", 0, 29 },
+		{ UBOX, "event=0x44", 1, 0 },
+		{ M2M(0), "event=0x2e,umask=0x1", 0, 40 },
+		{ M2M(0), "event=0x2e,umask=0x1", 0, 19 },
+		{ M2PCIE(0), "event=0x1", 0, 32 },
+		{ M3UPI(0), "event=0x1", 0, 32 },
+		{ IMC_FR(0), FR_READ, 0, 16 },
+	};
+	struct perf_event_attr attr;
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		ASSERT_EQ(0, pmu_attr(bad[i].pmu, bad[i].spec, &attr));
+		fd = perf_open(&attr, -1, 0, -1);
+		ASSERT_LE(0, fd) TH_LOG("%s/%s/", bad[i].pmu, bad[i].spec);
+		close(fd);
+		if (bad[i].word)
+			attr.config1 |= 1ULL << bad[i].bit;
+		else
+			attr.config |= 1ULL << bad[i].bit;
+		EXPECT_EQ(-EINVAL, perf_open(&attr, -1, 0, -1))
+			TH_LOG("%s/%s/ config%.0u bit %u", bad[i].pmu, bad[i].spec,
+			       bad[i].word, bad[i].bit);
+	}
+	/* the M2M's umask reaches bit 39, the PCU's occ_edge_det bit 31 */
+	ASSERT_EQ(0, pmu_attr(M2M(0), "event=0x2e,umask=0xff01", &attr));
+	EXPECT_EQ(0xff0000012eULL, attr.config);
+	fd = perf_open(&attr, -1, 0, -1);
+	EXPECT_LE(0, fd);
+	close(fd);
+	fd = ev_open(PCU, PCU_C0 ",occ_invert=1,occ_edge_det=1,filter_band3=0xff", 0, -1);
+	EXPECT_LE(0, fd);
+	close(fd);
+}
+
 /* ---- perf, unchanged ------------------------------------------------------ */
 
 /*
@@ -1381,6 +1777,39 @@ TEST_F(icx_mem, perf_json_names_upmu_perf)
 	perf_json_names(_metadata, perf);
 }
 
+/*
+ * perf 7.2's own names of the new PMUs' events while the clock advances
+ * 1000000 cycles: PCU clockticks once per die, C0 occupancy 1 core, C6
+ * 1 core (cstate=1:0:1), the M2M's 4 boxes per die; no directory updates
+ * (no traffic); the UBOX's fixed counter.  (perf's lpm_cstate_* metrics:
+ * icx_metrics_test.)
+ */
+#define PERF_CLOCK_TRAFFIC	"echo 1000000 > %1$s/advance"
+
+TEST_F_TIMEOUT(icx_mem, perf_new_pmus_upmu_perf, 300)
+{
+	const char *perf = getenv("UPMU_PERF");
+	const struct perf_val a[] = {
+		{ .name = "UNC_P_CLOCKTICKS", .val = 2 * M },
+		{ .name = "UNC_P_POWER_STATE_OCCUPANCY.CORES_C0", .val = 2 * M },
+		{ .name = "UNC_P_POWER_STATE_OCCUPANCY.CORES_C6", .val = 2 * M },
+		{ .name = "UNC_M2M_CLOCKTICKS", .val = 8 * M },
+		{ .name = "UNC_M2M_DIRECTORY_UPDATE.ANY", .val = 0 },
+		{ .name = "UNC_U_CLOCKTICKS", .val = 2 * M },
+		{ .name = "UNC_M2P_CLOCKTICKS", .val = 12 * M },
+		{ .name = "UNC_M3UPI_CLOCKTICKS", .val = 6 * M },
+		{ .name = "UNC_M_CLOCKTICKS_FREERUN", .val = 8 * M },
+	};
+
+	/* make check always passes it: without it, a failure, not a skip */
+	ASSERT_TRUE(perf && !access(perf, X_OK))
+		TH_LOG("no patched perf: UPMU_PERF='%s' (scripts/perfbuild.sh builds it)",
+		       perf ?: "");
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "cstate", "1:0:1"));
+	perf_traffic = PERF_CLOCK_TRAFFIC;
+	perf_json_run(_metadata, perf, a, ARRAY_SIZE(a));
+}
+
 /* ---- lifetime: CPU hotplug, removal ------------------------------------- */
 
 /*
@@ -1584,7 +2013,7 @@ TEST_F(icx_mem, del_device_with_open_events)
 
 /*
  * Every Ice Lake-X counter is 48 bits wide, the general ones, the IMC's
- * fixed DCLK counter and the free-running ones (upstream's perf_ctr_bits,
+ * fixed DCLK counter, the UBOX's fixed one and the free-running ones (upstream's perf_ctr_bits,
  * fixed_ctr_bits and icx_iio_freerunning; Skylake-X's free-running ones
  * were 36).  A step moves a counter by 2^47, half its range, the most the
  * simulator allows between two samples; after 5 steps it has crossed 2^48
@@ -1609,6 +2038,11 @@ TEST_F(icx_mem, clockticks_wrap_48bit)
 		{ IMC(6), CAS_RD ",thresh=1,inv=1" },	/* cycles without a CAS */
 		{ UPI(0), "event=0x1" },
 		{ UPI(2), "event=0x1" },
+		{ PCU, "event=0x0" },
+		{ UBOX, "event=0xff" },			/* the fixed counter */
+		{ M2M(1), "event=0x0" },
+		{ M3UPI(2), "event=0x1" },
+		{ IMC_FR(3), FR_DCLK },			/* free-running */
 	};
 	int fd[ARRAY_SIZE(ev)];
 	unsigned int i, s;

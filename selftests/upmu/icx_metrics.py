@@ -76,13 +76,18 @@ Q['ia_drd_miss'] = (Q['ia_drd_miss_loc_ddr'] + Q['ia_drd_miss_rem_ddr'] +
 Q['ia_drd_miss_loc'] = Q['ia_drd_miss_loc_ddr'] + Q['ia_drd_miss_loc_pmm']
 Q['ia_drd_occ'] = (Q['ia_drd_miss_loc_ddr'] * 200 + Q['ia_drd_miss_rem_ddr'] * 400 +
                    Q['ia_drd_miss_loc_pmm'] * 1000)
+# the memory's directory: a core's read of the other socket's memory
+# changes its line's state (I to A), a memory write; every read of
+# memory is a lookup, the ones that change the state misses
+Q['dir_updates'] = Q['ia_drd_miss_rem_ddr']
 # CAS reads: device reads, the cores' DRAM reads and RFOs; writes: the
-# device's remote writes
+# device's remote writes, the directory's updates
 Q['cas_rd'] = (Q['io_rd_miss_loc'] + Q['ia_drd_miss_loc_ddr'] +
                Q['ia_drd_miss_rem_ddr'] + Q['ia_rfo_miss_loc'])
-Q['cas_wr'] = Q['io_itom_miss_rem']
+Q['cas_wr'] = Q['io_itom_miss_rem'] + Q['dir_updates']
 Q['pmm_rd'] = Q['ia_drd_miss_loc_pmm']
 Q['pmm_wr'] = 0
+Q['dir_lookups'] = Q['cas_rd'] + Q['pmm_rd']
 # home agent requests: reads from the own socket, from the other, writes
 Q['req_rd_loc'] = (Q['io_rd_miss_loc'] + Q['ia_drd_miss_loc'] + Q['ia_rfo_miss_loc'])
 Q['req_rd_rem'] = Q['ia_drd_miss_rem_ddr']
@@ -229,6 +234,17 @@ EXPECT = {
     'MEM_PMM_Read_Latency': lambda c: c.ns(1000) / SOCKETS / c.dur,
     # 0 unless the system has persistent memory (#has_pmem: NFIT)
     'tma_info_system_mem_pmm_read_latency': lambda c: c.ns(1000) / SOCKETS / c.dur if NFIT else 0,
+    # the memory directory (M2M; the CHAs update none in the model)
+    'lpm_dir_lookup_hits': lambda c: 100.0 * (1 - Q['dir_updates'] / Q['dir_lookups']),
+    'lpm_dir_lookup_misses': lambda c: 100.0 * Q['dir_updates'] / Q['dir_lookups'],
+    'lpm_dir_lookup_rate': lambda c: c.rate(Q['dir_lookups']),
+    'lpm_dir_update_requests': lambda c: c.rate(Q['dir_updates']),
+    'lpm_dir_update_bw': lambda c: c.rate(mb(Q['dir_updates'])),
+    'memory_extra_write_bw_due_to_directory_updates': lambda c: c.rate(mb(Q['dir_updates'])),
+    # cores in each C-state, per socket (new_device cstate=1:0:1)
+    'lpm_cstate_c0': lambda c: 1,
+    'lpm_cstate_c3': lambda c: 0,
+    'lpm_cstate_c6': lambda c: 1,
     # no rejects, no distress in the model
     'tma_info_system_mem_irq_duplicate_address': lambda c: 0,
     'lpm_mem_sat': lambda c: 0,

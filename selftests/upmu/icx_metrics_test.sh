@@ -29,4 +29,4 @@ else
 	echo "1..1"
 	exit 1
 fi
-python3 "$top/selftests/upmu/icx_metrics.py" --sim-id $ID "${perfs[@]}"
+python3 -B "$top/selftests/upmu/icx_metrics.py" --sim-id $ID "${perfs[@]}"

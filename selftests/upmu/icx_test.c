@@ -969,16 +969,26 @@ TEST_F(icx, guest_cpu_is_icelake_x)
 
 /*
  * Upstream's intel_uncore, whose PMUs would take these names, stays out
- * of a VM (the CPUID hypervisor bit), also on an Ice Lake-X CPU.
+ * of a VM (the CPUID hypervisor bit), also on an Ice Lake-X CPU: every
+ * uncore_* PMU is upmu_icx's (has associated_cpus, which intel_uncore's
+ * have not), upstream's uncore_ubox, uncore_pcu and uncore_m2pcie_0
+ * included.
  */
 TEST_F(icx, no_upstream_intel_uncore)
 {
+	static const char * const names[] = { "uncore_ubox", "uncore_pcu",
+					      "uncore_m2pcie_0", "uncore_cha_0" };
 	int rc = system("modprobe intel_uncore 2>/dev/null");
+	unsigned int i;
+	char buf[64];
 
 	(void)rc;	/* built in on the debug kernel: its init ran at boot */
-	EXPECT_FALSE(pmu_exists("uncore_ubox"));
-	EXPECT_FALSE(pmu_exists("uncore_pcu"));
-	EXPECT_FALSE(pmu_exists("uncore_m2pcie_0"));
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		EXPECT_EQ(0, pmu_read(names[i], "associated_cpus", buf, sizeof(buf)))
+			TH_LOG("%s: not upmu_icx's", names[i]);
+	}
+	EXPECT_EQ(0, system("for p in /sys/bus/event_source/devices/uncore_*; do"
+			    " [ -e $p/associated_cpus ] || exit 1; done"));
 }
 
 /*

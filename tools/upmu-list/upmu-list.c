@@ -5,7 +5,8 @@
  *   upmu-list [-j] [PMU ...]
  *
  * A PMU is upmu's when its name is one of upmu's families' (nvidia_*_pmu_*,
- * uncore_{iio,irp,iio_free_running,cha,imc,upi}_<n>, upmu_nic_<serial>,
+ * uncore_{iio,irp,m2pcie,iio_free_running,cha,imc,imc_free_running,m2m,upi,
+ * m3upi}_<n>, uncore_pcu, uncore_ubox, upmu_nic_<serial>,
  * upmu_nicdiag_<serial>) and it has associated_cpus (intel_uncore's PMUs of
  * the same names have none).  For each: its perf type, identifier, cpumask,
  * associated_cpus, format fields (format/<field>: "config:0-7"), events
@@ -244,7 +245,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (regcomp(&upmu_names, "^(nvidia_(ucf|pcie|pcie_tgt|cmem_latency|nvlink_c2c|nvclink|nvdlink)_pmu_[0-9]+(_rc_[0-9]+)?|uncore_(iio|irp|iio_free_running|cha|imc|upi)_[0-9]+|upmu_nic(diag)?_[0-9a-f]+)$",
+	if (regcomp(&upmu_names, "^(nvidia_(ucf|pcie|pcie_tgt|cmem_latency|nvlink_c2c|nvclink|nvdlink)_pmu_[0-9]+(_rc_[0-9]+)?|uncore_(iio|irp|m2pcie|iio_free_running|cha|imc|imc_free_running|m2m|upi|m3upi)_[0-9]+|uncore_(pcu|ubox)|upmu_nic(diag)?_[0-9a-f]+)$",
 		    REG_EXTENDED | REG_NOSUB))
 		return 1;
 	pmus = dir_names(pmu_devices_dir(), &n);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Register contract of a (simulated) Ice Lake-X uncore: the IIO, IRP and
- * IIO free-running PMU boxes of the six IIO stacks of each socket, the
- * PCIe topology of those stacks, and the CHA, IMC and UPI PMU boxes.
+ * Register contract of a (simulated) Ice Lake-X uncore: the IIO, IRP,
+ * M2PCIE and IIO free-running PMU boxes of the six IIO stacks of each
+ * socket, the PCIe topology of those stacks, the CHA, IMC, IMC
+ * free-running, M2M, UPI and M3UPI PMU boxes, and the PCU and UBOX.
  *
  * On silicon these PMUs are MSRs, read on a CPU of the socket, and the
  * topology comes from PCI config space (SAD_CONTROL_CFG of 8086:09a2).
@@ -250,5 +251,95 @@
 #define ICX_FLITS_ALL_DATA	0x0f	/* umask of the data flits */
 #define ICX_FLITS_NON_DATA	0x97	/* umask of the others */
 #define ICX_FLITS_PER_LINE	9
+
+/*
+ * The M2PCIE boxes (mesh to PCIe, one per IIO stack), MSRs as on
+ * silicon, box @o being the stack's ICX_BOX_OFFSETS entry as for the IIO
+ * (icx_msr_offsets upstream).
+ */
+#define ICX_M2PCIE_BOX_CTL(o)	ICX_MSR(0xa40 + (o))
+#define ICX_M2PCIE_CTR(o, i)	ICX_MSR(0xa41 + (o) + (i))
+#define ICX_M2PCIE_CTL(o, i)	ICX_MSR(0xa46 + (o) + (i))
+#define ICX_M2PCIE_NR_CTRS	4
+#define ICX_M2PCIE_EV_CLOCKTICKS	0x01
+
+/*
+ * The PCU (power control unit), one per socket, MSRs as on silicon
+ * (Skylake-X's, which upstream uses for Ice Lake-X too).  Its control
+ * has no umask but occ_sel (bits 14-15, which core C-state an occupancy
+ * event counts), a 5-bit threshold, occ_invert and occ_edge_det; its
+ * filter holds the four frequency bands of the band events 0x0b-0x0e
+ * (filter_band0-3, a byte each).
+ */
+#define ICX_PCU_BOX_CTL		ICX_MSR(0x710)
+#define ICX_PCU_CTL(i)		ICX_MSR(0x711 + (i))
+#define ICX_PCU_FILTER		ICX_MSR(0x715)
+#define ICX_PCU_CTR(i)		ICX_MSR(0x717 + (i))
+#define ICX_PCU_NR_CTRS		4
+#define ICX_PCU_OCC_SEL		GENMASK_ULL(15, 14)
+#define ICX_PCU_THRESH		GENMASK_ULL(28, 24)
+#define ICX_PCU_OCC_INVERT	BIT_ULL(30)
+#define ICX_PCU_OCC_EDGE_DET	BIT_ULL(31)
+#define ICX_PCU_EV_CLOCKTICKS	0x00
+#define ICX_PCU_EV_BAND0	0x0b	/* to 0x0e: FREQ_BAND0-3_CYCLES */
+#define ICX_PCU_NR_BANDS	4
+#define ICX_PCU_EV_POWER_STATE_OCCUPANCY	0x80
+/* occ_sel of POWER_STATE_OCCUPANCY: cores in C0/C1, C3, C6/C7 */
+#define ICX_OCC_C0		1
+#define ICX_OCC_C3		2
+#define ICX_OCC_C6		3
+
+/*
+ * The UBOX, one per socket, MSRs as on silicon: 2 general counters with
+ * a 5-bit threshold and no box control (nothing freezes them), and a
+ * fixed counter of the uncore clock (perf's UNC_U_CLOCKTICKS, config
+ * exactly 0xff), enabled by EN of its own control.
+ */
+#define ICX_UBOX_FIXED_CTL	ICX_MSR(0x703)
+#define ICX_UBOX_FIXED_CTR	ICX_MSR(0x704)
+#define ICX_UBOX_CTL(i)		ICX_MSR(0x705 + (i))
+#define ICX_UBOX_CTR(i)		ICX_MSR(0x709 + (i))
+#define ICX_UBOX_NR_GP		2
+#define ICX_UBOX_FIXED		ICX_UBOX_NR_GP	/* the fixed counter's index */
+#define ICX_UBOX_NR_CTRS	(ICX_UBOX_NR_GP + 1)
+#define ICX_UBOX_FIXED_EVENT	0xff
+#define ICX_CTL_THRESH5		GENMASK_ULL(28, 24)	/* UBOX, PCU */
+
+/*
+ * The M2M boxes (mesh to memory, one per memory controller) and M3UPI
+ * boxes (mesh to UPI, one per link): on silicon PCI config space; here
+ * in the socket's window as the IMC's and UPI's boxes are, the same
+ * layout (ICX_MEM_*).  The M2M's umask is 16 bits: 8-15 and 32-39 of
+ * the control.
+ */
+#define ICX_NR_M2MS		4
+#define ICX_NR_M3UPIS		ICX_NR_UPIS
+#define ICX_M2M_BOX(b)		(0xa000 + (b) * 0x100)
+#define ICX_M3UPI_BOX(b)	(0xb000 + (b) * 0x100)
+#define ICX_CTL_UMASK_EXT8	GENMASK_ULL(39, 32)	/* M2M */
+#define ICX_M2M_EV_CLOCKTICKS	0x00
+#define ICX_M2M_EV_DIRECTORY_HIT	0x2a
+#define ICX_M2M_EV_DIRECTORY_MISS	0x2b
+#define ICX_M2M_EV_DIRECTORY_UPDATE	0x2e
+#define ICX_M3UPI_EV_CLOCKTICKS	0x01
+
+/*
+ * The free-running counters of each memory controller (3 channels, IMC
+ * boxes 3b to 3b + 2): on silicon MMIO; here in the socket's window at
+ * ICX_IMC_FR_BOX(b), read-only, always counting, 48 bits: the DRAM
+ * clock, and the 64-byte reads and writes of DDR (CAS commands) and of
+ * DDRT (persistent memory), at the offsets of upstream's
+ * icx_imc_freerunning within their box.
+ */
+#define ICX_NR_IMC_FRS		(ICX_NR_IMCS / 3)
+#define ICX_IMC_FR_BOX(b)	(0xc000 + (b) * 0x100)
+#define ICX_IMC_FR_DDR(i)	(0x90 + (i) * 8)	/* 0 read, 1 write */
+#define ICX_IMC_FR_DDRT(i)	(0xa0 + (i) * 8)
+#define ICX_IMC_FR_DCLK		0xb0
+#define ICX_IMC_FR_NR_CTRS	5	/* dclk, DDR rd/wr, DDRT rd/wr */
+/* Their events: event 0xff, umask 0x10 dclk, 0x20 + i DDR, 0x30 + i DDRT */
+#define ICX_IMC_FR_UMASK_DCLK	0x10
+#define ICX_IMC_FR_UMASK_DDR	0x20
+#define ICX_IMC_FR_UMASK_DDRT	0x30
 
 #endif
