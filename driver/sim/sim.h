@@ -464,6 +464,8 @@ enum { SIM_ICX_REQ_RD, SIM_ICX_REQ_WR, SIM_ICX_NR_REQS };
  *	  memory took so far, dealt as @cas
  * @ha: requests of each kind its home agents took so far: the i-th goes
  *	to CHA i % &sim_icx.nr_chas
+ * @dir: directory lookups its M2Ms made so far: the i-th on M2M
+ *	 i % ICX_NR_M2MS
  * @xfers: lines it sent or fetched over UPI so far: the i-th goes over
  *	   link i % ICX_NR_UPIS
  * @rxfers: lines of the other socket's that it served over UPI so far,
@@ -479,6 +481,7 @@ struct sim_icx_mem {
 	u64 cas[SIM_ICX_NR_CAS];
 	u64 pmmq[SIM_ICX_NR_REQS];
 	u64 ha[SIM_ICX_NR_REQS];
+	u64 dir;
 	u64 xfers;
 	u64 rxfers;
 };

@@ -38,6 +38,17 @@
  *	write (the rest of the line): of DRAM, CAS_COUNT (0x04) with umask
  *	bits of ICX_CAS_RD / ICX_CAS_WR; of PMM, inserts into its read and
  *	write queues, PMM_RPQ_INSERTS (0xe3) and PMM_WPQ_INSERTS (0xe7)
+ *   when it is read from memory (a read's line, a partial write's
+ *	rest): is a lookup of the line's directory state by M2M n %
+ *	ICX_NR_M2MS of the memory's socket (the n-th lookup there),
+ *	DIRECTORY_LOOKUP (0x2d) ANY and STATE_I: the line is in state I,
+ *	no other socket has it; a hit, DIRECTORY_HIT (0x2a) CLEAN_I, unless
+ *	a core of the other socket reads it (DRD, CRD, RFO of dst=rem),
+ *	which will cache it: then a miss, DIRECTORY_MISS (0x2b) CLEAN_I,
+ *	that changes the state, DIRECTORY_UPDATE (0x2e) ANY, and costs one
+ *	more write of the memory (CAS or PMM).  A device's read (PCIRDCUR)
+ *	keeps no copy: no update.  The CHAs update no directory (their
+ *	DIR_UPDATE, 0x54, counts nothing)
  *   when it misses remote memory: crosses UPI link n % ICX_NR_UPIS
  *	(the n-th line the requester's socket sent or fetched) of both
  *	sockets as 9 data flits one way (a read's data to the requester's
@@ -265,15 +276,12 @@ static bool icx_tor_match(u64 ctl, const struct sim_icx_box *box,
 	       (um & (l->pmm ? ICX_TOR_PMM : ICX_TOR_DDR));
 }
 
-/* A REQUESTS umask: one bit per kind and requester (ICX_REQ_*). */
-static bool icx_req_match(u64 ctl, const struct sim_icx_box *box,
-			  const void *arg)
-{
-	return icx_umask32(ctl) & *(const u32 *)arg;
-}
-
-static bool icx_cas_match(u64 ctl, const struct sim_icx_box *box,
-			  const void *arg)
+/*
+ * A umask of one bit per kind, any of which counts: CAS_COUNT's
+ * (ICX_CAS_*), REQUESTS' (ICX_REQ_*), the directory's (ICX_DIR_*).
+ */
+static bool icx_bits_match(u64 ctl, const struct sim_icx_box *box,
+			   const void *arg)
 {
 	return icx_umask32(ctl) & *(const u32 *)arg;
 }
@@ -360,7 +368,43 @@ static void icx_cas(struct sim_icx_mem *m, unsigned long on, unsigned int k,
 			 NULL, NULL, at);
 	else
 		icx_deal(m->imc, ICX_NR_IMCS, on, &m->cas[k], n,
-			 ICX_IMC_EV_CAS_COUNT, icx_cas_match, &bits[k], at);
+			 ICX_IMC_EV_CAS_COUNT, icx_bits_match, &bits[k], at);
+}
+
+/*
+ * @n lines read from socket @m's memory, each a lookup of its directory
+ * state by an M2M (@on: those enabled), which finds the line in state I
+ * (no other socket has it): a hit, or (@update: the reader is a core of
+ * the other socket, which will cache the line) a miss that changes the
+ * state, a directory update.
+ */
+static void icx_dir(struct sim_icx_mem *m, unsigned long on, u64 n,
+		    bool update, const struct icx_at *at)
+{
+	static const u32 look = ICX_DIR_ANY | ICX_DIR_STATE_I, clean = ICX_DIR_CLEAN_I;
+	static const u32 any = ICX_DIR_ANY;
+	u8 res = update ? ICX_M2M_EV_DIRECTORY_MISS : ICX_M2M_EV_DIRECTORY_HIT;
+	bool rec = icx_rec_deal(at, &m->dir, n, ICX_NR_M2MS, on);
+	struct icx_rr rr = {};
+	unsigned int b;
+
+	if (!rec)
+		rr = icx_rr(m->dir, n, ICX_NR_M2MS, on);
+	for_each_set_bit(b, &on, ICX_NR_M2MS) {
+		struct sim_icx_box *box = &m->m2m[b];
+		u64 k = rec ? 1 : icx_share(&rr, b);
+
+		if (rec)
+			icx_rec_box(at, b);
+		icx_box_count(box, ICX_M2M_EV_DIRECTORY_LOOKUP, icx_bits_match,
+			      &look, k, 1, at);
+		icx_box_count(box, res, icx_bits_match, &clean, k, 1, at);
+		if (update)
+			icx_box_count(box, ICX_M2M_EV_DIRECTORY_UPDATE,
+				      icx_bits_match, &any, k, 1, at);
+	}
+	if (!rec)
+		m->dir += n;
 }
 
 /*
@@ -377,7 +421,7 @@ static void icx_ha(struct sim_icx_mem *m, unsigned long on, unsigned int nr,
 	};
 
 	icx_deal(m->cha, nr, on, &m->ha[k], n, ICX_CHA_EV_REQUESTS,
-		 icx_req_match, &bits[k][remote], at);
+		 icx_bits_match, &bits[k][remote], at);
 }
 
 /*
@@ -463,7 +507,7 @@ void sim_icx_mem_deliver(struct sim_dev *sd, unsigned int s,
 	struct sim_icx_mem *m = &x->mem[t->socket], *home = &x->mem[ms];
 	const unsigned long *on = x->part[t->socket].on, *hon = x->part[ms].on;
 	struct icx_at at = { .t = t, .cyc = sim_icx_cycle(sd, s, t), .rec = rec };
-	u64 n[SIM_ICX_NR_LINES] = {}, rds, wrs;
+	u64 n[SIM_ICX_NR_LINES] = {}, rds, wrs, dir;
 	unsigned int k;
 
 	if (t->rc == SIM_NO_RC && !cpu)
@@ -493,11 +537,18 @@ void sim_icx_mem_deliver(struct sim_dev *sd, unsigned int s,
 		if (rds - n[SIM_ICX_WR_PART])
 			icx_ha(home, hon[SIM_ICX_CHA], x->nr_chas, SIM_ICX_REQ_RD,
 			       rds - n[SIM_ICX_WR_PART], remote, &at);
+		/*
+		 * a core's read of the other socket's memory: each line's
+		 * directory state changes, one more write of the memory
+		 */
+		dir = cpu && remote ? rds : 0;
+		if (rds)
+			icx_dir(home, hon[SIM_ICX_M2M], rds, dir, &at);
 		if (rds)
 			icx_cas(home, hon[SIM_ICX_IMC], SIM_ICX_CAS_RD, rds,
 				t->pmm, &at);
-		if (wrs)
-			icx_cas(home, hon[SIM_ICX_IMC], SIM_ICX_CAS_WR, wrs,
+		if (wrs + dir)
+			icx_cas(home, hon[SIM_ICX_IMC], SIM_ICX_CAS_WR, wrs + dir,
 				t->pmm, &at);
 	}
 	if (!remote)

@@ -36,6 +36,7 @@
 #define NR_CHAS	8
 #define NR_IMCS	12
 #define NR_UPIS	3
+#define NR_M2MS	4
 #define MAX_CHAS	40	/* cha= of new_device, at most */
 
 /* perf's Ice Lake-X JSON: TOR inserts of device requests (event 0x35) */
@@ -978,6 +979,47 @@ TEST_F(icx_mem, pmm_vs_ddr)
 	ASSERT_EQ(0, sim_new(SIM_ID + 1, 1, "clock=manual"));
 	EXPECT_EQ(-EINVAL, sim_ctl(SIM_ID + 1, "inject", "socket=0 op=rd mem=pmm"));
 	EXPECT_EQ(0, sim_del(SIM_ID + 1));
+}
+
+/*
+ * The memory directory (M2M): every line read from memory is a lookup
+ * that finds it in state I; a core of the other socket reading it will
+ * cache it, so its lookups miss and update the state, a write of the
+ * memory each.  Socket 0's memory, read by:
+ *
+ *   socket 1's cores: 6 lines, 6 misses, 6 updates, 6 CAS writes
+ *   socket 0's devices: 10 lines (PCIRDCUR keeps no copy): 10 hits
+ *   socket 0's cores: 4 lines, 4 hits
+ *   a partial write of socket 0's device reads its line's rest: 1 hit
+ *
+ * Two rounds of the traffic: 4 counters a box.
+ */
+TEST_F(icx_mem, directory_lookups_and_updates)
+{
+	static const struct sum_want w[] = {
+		{ "m2m", NR_M2MS, "event=0x2d,umask=0x1", 0, 21 },
+		{ "m2m", NR_M2MS, "event=0x2a,umask=0xff", 0, 15 },
+		{ "m2m", NR_M2MS, "event=0x2b,umask=0xff", 0, 6 },
+		{ "m2m", NR_M2MS, "event=0x2e,umask=0x1", 0, 6 },
+		{ "m2m", NR_M2MS, "event=0x2e,umask=0x1", 2, 0 },
+		{ "imc", NR_IMCS, CAS_WR, 0, 6 + 2 },
+		{ "imc", NR_IMCS, CAS_RD, 0, 6 + 10 + 4 + 1 },
+	}, w2[] = {
+		{ "m2m", NR_M2MS, "event=0x2d,umask=0x2", 0, 21 },
+		{ "m2m", NR_M2MS, "event=0x2a,umask=0x10", 0, 15 },
+		{ "m2m", NR_M2MS, "event=0x2b,umask=0x10", 0, 6 },
+		{ "m2m", NR_M2MS, "event=0x2b,umask=0x1", 0, 0 },
+		{ "cha", NR_CHAS, "event=0x54,umask=0x3", 0, 0 },
+	};
+	static const char * const traffic[] = {
+		"socket=1 op=rd size=384 count=1 dst=rem",
+		"socket=0 stack=0 op=rd size=640 count=1",
+		"socket=0 op=rd size=64 count=4",
+		"socket=0 stack=1 op=wr size=100 count=1",
+	};
+
+	sums_expect(_metadata, w, ARRAY_SIZE(w), traffic, ARRAY_SIZE(traffic));
+	sums_expect(_metadata, w2, ARRAY_SIZE(w2), traffic, ARRAY_SIZE(traffic));
 }
 
 /*

@@ -233,7 +233,7 @@ EXPECT = {
     'tma_info_system_mem_dram_read_latency': lambda c: lat(c, DDR_OCC, DDR_INS) / SOCKETS / c.dur,
     'MEM_PMM_Read_Latency': lambda c: c.ns(1000) / SOCKETS / c.dur,
     # 0 unless the system has persistent memory (#has_pmem: NFIT)
-    'tma_info_system_mem_pmm_read_latency': lambda c: c.ns(1000) / SOCKETS / c.dur if NFIT else 0,
+    'tma_info_system_mem_pmm_read_latency': lambda c: c.ns(1000) / SOCKETS / c.dur if NFIT else None,
     # the memory directory (M2M; the CHAs update none in the model)
     'lpm_dir_lookup_hits': lambda c: 100.0 * (1 - Q['dir_updates'] / Q['dir_lookups']),
     'lpm_dir_lookup_misses': lambda c: 100.0 * Q['dir_updates'] / Q['dir_lookups'],
@@ -259,6 +259,21 @@ REALTIME = {
     'tma_info_system_mem_parallel_reads': (FLOWS_PAR, lambda d: 2.5),
 }
 
+# perf's own defects, where a metric's value cannot be the model's: the
+# events' counts are checked instead (exact), and the value to be a part
+# of the model's.  {perf: {metric: (why, {event: model count})}}
+MIB = 64 / 2 ** 20
+DEFECTS = {
+    'perf-6.1': {
+        'DRAM_BW_Use': (
+            "perf 6.1 evaluates a metric of a pmu@event@ wildcard (its "
+            "uncore_imc@cas_count_read@) over some of the 12 PMUs only, a "
+            "different part each run, and prints it once per event",
+            {'uncore_imc/cas_count_read/': Q['cas_rd'] * MIB,
+             'uncore_imc/cas_count_write/': Q['cas_wr'] * MIB}),
+    },
+}
+
 FUNCS = {'if', 'else', 'min', 'max', 'd_ratio', 'duration_time', 'source_count',
          'aggr_nr', 'has_event', 'strcmp_cpuid_str', 'tool'}
 UNCORE_PMU = r'(cha|imc|upi|pcu|m2m|iio|irp|m2pcie|m3upi|ubox)(_\d+)?'
@@ -277,11 +292,15 @@ def is_uncore(ev):
         re.match(UNCORE_PMU + '@', ev) is not None
 
 
+KINDS = {'M': 'IMC', 'P': 'PCU', 'U': 'UBOX', 'M2P': 'M2PCIE'}
+
+
 def pmu_kind(ev):
-    m = re.match(r'UNC_(CHA|M2M|M|UPI|IIO|P|U|M3UPI|M2PCIE)_', ev)
+    """The kind of PMU an event of perf's names or a pmu@...@ one is of."""
+    m = re.match(r'UNC_(CHA|M2M|M2P|M3UPI|M|UPI|IIO|P|U)_', ev)
     if m:
-        return m.group(1)
-    m = re.match(UNCORE_PMU + '@', ev)
+        return KINDS.get(m.group(1), m.group(1))
+    m = re.match('(?:uncore_)?' + UNCORE_PMU + '@', ev)
     return m.group(1).upper() if m else '?'
 
 
@@ -376,7 +395,7 @@ def run_stat(perf, env, metrics, cmd):
     r = subprocess.run([perf, 'stat', '-j', '-a', '--metric-no-group', '-M', ','.join(metrics),
                         '-e', 'duration_time', '--', 'sh', '-c', cmd],
                        env=env, capture_output=True, text=True)
-    vals, durs, scaled, raw = {}, [], {}, []
+    vals, durs, scaled, raw, counts = {}, [], {}, [], {}
     for ln in r.stderr.splitlines():
         ln = ln.strip()
         if not ln.startswith('{'):
@@ -393,12 +412,13 @@ def run_stat(perf, env, metrics, cmd):
             durs.append(float(j['counter-value']))
         elif ev:
             scaled[ev] = float(j.get('pcnt-running', 100)) < 100
+            counts[ev] = float(j['counter-value'])
         mu = j.get('metric-unit', '')
         if mu and j.get('metric-value', '') != '':
             name = mu.split()[-1]
             if name in metrics:
                 vals[name] = float(j['metric-value'])
-    return vals, durs, scaled, raw, r.returncode
+    return vals, durs, scaled, raw, r.returncode, counts
 
 
 def within(v, want, tol):
@@ -444,7 +464,7 @@ def main():
         with open(dbg + '/clock', 'w') as f:
             f.write('manual')
         for b in batches([n for n in names if n in EXPECT], evs):
-            vals, durs, scaled, raw, rc = run_stat(perf, env, b, manual)
+            vals, durs, scaled, raw, rc, counts = run_stat(perf, env, b, manual)
             for n in b:
                 notes = []
                 if rc or not durs:
@@ -454,14 +474,24 @@ def main():
                 want = [EXPECT[n](Ctx(d / 1e9)) for d in durs]
                 v = vals.get(n)
                 if want[0] is None:
-                    # the model (perf's definition) has no value
-                    ok = v is None
-                    want = ['no value']
+                    # perf's definition has none: a constant 0, which
+                    # perf prints as 0 or (alone in its run) not at all
+                    ok = v is None or v == 0
+                    want = ['no value or 0']
                 elif v is None:
                     ok = False
                     notes = raw[-8:]
+                elif n in DEFECTS.get(pname, {}):
+                    why, ev = DEFECTS[pname][n]
+                    ok = not mux and 0 < v <= max(want) * 1.01 and \
+                        all(e in counts and within(counts[e], ev[e], 1e-4) for e in ev)
+                    notes = [] if ok else raw[-12:]
+                    want = ['a part of %.6g (%s; its events: %s)' %
+                            (max(want), why, ', '.join('%s %s, model %.6g' %
+                                                       (e, counts.get(e), ev[e]) for e in ev))]
                 else:
                     ok = any(within(v, w, 0.01) for w in want) and not mux
+                    notes = [] if ok else raw[-12:]
                 if mux:
                     notes.append('multiplexed: %s' % ' '.join(mux))
                 res(ok, '%s: %s = %s, model %s (duration_time %s ns, run with %s)' %
@@ -474,7 +504,7 @@ def main():
             for fl in flows:
                 with open(dbg + '/flows', 'w') as fh:
                     fh.write(fl)
-            vals, durs, scaled, raw, rc = run_stat(perf, env, [n], 'sleep 1')
+            vals, durs, scaled, raw, rc, _ = run_stat(perf, env, [n], 'sleep 1')
             with open(dbg + '/flows', 'w') as fh:
                 fh.write('clear')
             with open(dbg + '/clock', 'w') as fh:

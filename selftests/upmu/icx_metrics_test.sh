@@ -19,7 +19,7 @@ need_cmd python3
 grep -q "GenuineIntel" /proc/cpuinfo && grep -qE "^model\s+: 106$" /proc/cpuinfo ||
 	export PERF_CPUID=GenuineIntel-6-6A-0
 sim_del $ID
-sim_new "$ID 2 soc=icx clock=manual clock_mhz=1000" || { echo "Bail out! cannot create device"; exit 1; }
+sim_new "$ID 2 soc=icx clock=manual clock_mhz=1000 cstate=1:0:1" || { echo "Bail out! cannot create device"; exit 1; }
 perfs=(--perf "perf-6.1=${PERF:-/usr/bin/perf}")
 if [ -n "${UPMU_PERF:-}" ] && [ -x "$UPMU_PERF" ]; then
 	perfs+=(--perf "perf-7.2=$UPMU_PERF")

@@ -493,8 +493,11 @@ TEST_F(icx, thresh_counts_clock_and_flows)
 	static const uint64_t want_clk[] = { 1000, 0, 1000, 1 };
 	/* 64 units in a cycle, then 128 in another */
 	static const uint64_t want_data[] = { 2, 1 };
-	/* 100 reads over 1000 cycles: 1600 units, 5000 cycles of occupancy */
-	static const uint64_t want_fdata[] = { 1000, 0 };
+	/*
+	 * 100 reads over 1000 cycles: 1600 units, evenly spaced: 2 in 600
+	 * cycles, 1 in the others; 5000 cycles of occupancy, 5 in each
+	 */
+	static const uint64_t want_fdata[] = { 1000, 600 };
 	static const uint64_t want_focc[] = { 1000, 1000 };
 	static const uint64_t want_plain[] = { 3000, 3000 };
 	int fc[4], fd[2], ff[2], fo[2], fp[2];

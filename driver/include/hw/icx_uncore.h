@@ -321,6 +321,11 @@
 #define ICX_M2M_EV_DIRECTORY_HIT	0x2a
 #define ICX_M2M_EV_DIRECTORY_MISS	0x2b
 #define ICX_M2M_EV_DIRECTORY_UPDATE	0x2e
+#define ICX_M2M_EV_DIRECTORY_LOOKUP	0x2d
+/* umask bits of the directory events: a lookup's state, a hit's or miss's */
+#define ICX_DIR_ANY		BIT(0)	/* LOOKUP.ANY, UPDATE.ANY */
+#define ICX_DIR_STATE_I		BIT(1)	/* LOOKUP: the line's state was I */
+#define ICX_DIR_CLEAN_I		BIT(4)	/* HIT, MISS: clean, in state I */
 #define ICX_M3UPI_EV_CLOCKTICKS	0x01
 
 /*
