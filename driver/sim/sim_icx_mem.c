@@ -292,6 +292,51 @@ static bool icx_flit_match(u64 ctl, const struct sim_icx_box *box,
 	return icx_umask32(ctl) == *(const u32 *)arg;
 }
 
+/**
+ * struct icx_ev - an event that each item dealt to a box advances
+ * @ev: its code
+ * @match: the umask it takes (NULL: any)
+ * @arg: for @match
+ * @per: what an item adds in each of @dur cycles
+ * @dur: those cycles: 1, or an occupancy's latency
+ */
+struct icx_ev {
+	u8 ev;
+	icx_match_t match;
+	const void *arg;
+	u64 per;
+	u64 dur;
+};
+
+/*
+ * @n items dealt round-robin from *@total to the @nr boxes of @boxes
+ * (@on: those with an enabled counter), each advancing the @nr_evs events
+ * of @evs; or, when a flow's plan is being recorded, the deal recorded.
+ */
+static void icx_deal(struct sim_icx_box *boxes, unsigned int nr,
+		     unsigned long on, u64 *total, u64 n,
+		     const struct icx_ev *evs, unsigned int nr_evs,
+		     const struct icx_at *at)
+{
+	bool rec = icx_rec_deal(at, total, n, nr, on);
+	struct icx_rr rr = {};
+	unsigned int c, e;
+
+	if (!rec)
+		rr = icx_rr(*total, n, nr, on);
+	for_each_set_bit(c, &on, nr) {
+		u64 k = rec ? 1 : icx_share(&rr, c);
+
+		if (rec)
+			icx_rec_box(at, c);
+		for (e = 0; e < nr_evs; e++)
+			icx_box_count(&boxes[c], evs[e].ev, evs[e].match, evs[e].arg,
+				      k * evs[e].per, evs[e].dur, at);
+	}
+	if (!rec)
+		*total += n;
+}
+
 /*
  * @n lines of kind @k of socket @m's @nr CHAs, each the batch's latency
  * in the TOR; @on: the CHAs with an enabled counter.
@@ -300,54 +345,12 @@ static void icx_cha_lines(struct sim_icx_mem *m, unsigned long on,
 			  unsigned int nr, unsigned int k, u64 n,
 			  const struct icx_lines *l, const struct icx_at *at)
 {
-	struct icx_rr rr;
-	unsigned int c;
+	const struct icx_ev evs[] = {
+		{ ICX_CHA_EV_TOR_INSERTS, icx_tor_match, l, 1, 1 },
+		{ ICX_CHA_EV_TOR_OCCUPANCY, icx_tor_match, l, 1, at->t->lat_cycles },
+	};
 
-	if (icx_rec_deal(at, &m->lines[k], n, nr, on)) {
-		for_each_set_bit(c, &on, nr) {
-			icx_rec_box(at, c);
-			icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_INSERTS,
-				      icx_tor_match, l, 1, 1, at);
-			icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_OCCUPANCY,
-				      icx_tor_match, l, 1, at->t->lat_cycles, at);
-		}
-		return;
-	}
-	rr = icx_rr(m->lines[k], n, nr, on);
-	for_each_set_bit(c, &on, nr) {
-		u64 in = icx_share(&rr, c);
-
-		icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_INSERTS, icx_tor_match, l,
-			      in, 1, at);
-		icx_box_count(&m->cha[c], ICX_CHA_EV_TOR_OCCUPANCY, icx_tor_match, l,
-			      in, at->t->lat_cycles, at);
-	}
-	m->lines[k] += n;
-}
-
-/*
- * @n items dealt round-robin from *@total to the @nr boxes of @boxes
- * (@on: those with an enabled counter), each adding 1 to event @ev (of
- * a umask @match takes with @arg).
- */
-static void icx_deal(struct sim_icx_box *boxes, unsigned int nr,
-		     unsigned long on, u64 *total, u64 n, u8 ev,
-		     icx_match_t match, const void *arg, const struct icx_at *at)
-{
-	struct icx_rr rr;
-	unsigned int c;
-
-	if (icx_rec_deal(at, total, n, nr, on)) {
-		for_each_set_bit(c, &on, nr) {
-			icx_rec_box(at, c);
-			icx_box_count(&boxes[c], ev, match, arg, 1, 1, at);
-		}
-		return;
-	}
-	rr = icx_rr(*total, n, nr, on);
-	for_each_set_bit(c, &on, nr)
-		icx_box_count(&boxes[c], ev, match, arg, icx_share(&rr, c), 1, at);
-	*total += n;
+	icx_deal(m->cha, nr, on, &m->lines[k], n, evs, ARRAY_SIZE(evs), at);
 }
 
 /*
@@ -359,16 +362,18 @@ static void icx_cas(struct sim_icx_mem *m, unsigned long on, unsigned int k,
 		    u64 n, bool pmm, const struct icx_at *at)
 {
 	static const u32 bits[SIM_ICX_NR_CAS] = { ICX_CAS_RD, ICX_CAS_WR };
-	static const u8 pmm_ev[SIM_ICX_NR_REQS] = {
-		ICX_IMC_EV_PMM_RPQ_INSERTS, ICX_IMC_EV_PMM_WPQ_INSERTS,
+	static const struct icx_ev pmm_ev[SIM_ICX_NR_REQS] = {
+		{ ICX_IMC_EV_PMM_RPQ_INSERTS, NULL, NULL, 1, 1 },
+		{ ICX_IMC_EV_PMM_WPQ_INSERTS, NULL, NULL, 1, 1 },
+	};
+	const struct icx_ev cas = {
+		ICX_IMC_EV_CAS_COUNT, icx_bits_match, &bits[k], 1, 1,
 	};
 
 	if (pmm)
-		icx_deal(m->imc, ICX_NR_IMCS, on, &m->pmmq[k], n, pmm_ev[k],
-			 NULL, NULL, at);
+		icx_deal(m->imc, ICX_NR_IMCS, on, &m->pmmq[k], n, &pmm_ev[k], 1, at);
 	else
-		icx_deal(m->imc, ICX_NR_IMCS, on, &m->cas[k], n,
-			 ICX_IMC_EV_CAS_COUNT, icx_bits_match, &bits[k], at);
+		icx_deal(m->imc, ICX_NR_IMCS, on, &m->cas[k], n, &cas, 1, at);
 }
 
 /*
@@ -383,28 +388,15 @@ static void icx_dir(struct sim_icx_mem *m, unsigned long on, u64 n,
 {
 	static const u32 look = ICX_DIR_ANY | ICX_DIR_STATE_I, clean = ICX_DIR_CLEAN_I;
 	static const u32 any = ICX_DIR_ANY;
-	u8 res = update ? ICX_M2M_EV_DIRECTORY_MISS : ICX_M2M_EV_DIRECTORY_HIT;
-	bool rec = icx_rec_deal(at, &m->dir, n, ICX_NR_M2MS, on);
-	struct icx_rr rr = {};
-	unsigned int b;
+	const struct icx_ev evs[] = {
+		{ ICX_M2M_EV_DIRECTORY_LOOKUP, icx_bits_match, &look, 1, 1 },
+		{ update ? ICX_M2M_EV_DIRECTORY_MISS : ICX_M2M_EV_DIRECTORY_HIT,
+		  icx_bits_match, &clean, 1, 1 },
+		{ ICX_M2M_EV_DIRECTORY_UPDATE, icx_bits_match, &any, 1, 1 },
+	};
 
-	if (!rec)
-		rr = icx_rr(m->dir, n, ICX_NR_M2MS, on);
-	for_each_set_bit(b, &on, ICX_NR_M2MS) {
-		struct sim_icx_box *box = &m->m2m[b];
-		u64 k = rec ? 1 : icx_share(&rr, b);
-
-		if (rec)
-			icx_rec_box(at, b);
-		icx_box_count(box, ICX_M2M_EV_DIRECTORY_LOOKUP, icx_bits_match,
-			      &look, k, 1, at);
-		icx_box_count(box, res, icx_bits_match, &clean, k, 1, at);
-		if (update)
-			icx_box_count(box, ICX_M2M_EV_DIRECTORY_UPDATE,
-				      icx_bits_match, &any, k, 1, at);
-	}
-	if (!rec)
-		m->dir += n;
+	icx_deal(m->m2m, ICX_NR_M2MS, on, &m->dir, n, evs,
+		 update ? 3 : 2, at);
 }
 
 /*
@@ -419,9 +411,11 @@ static void icx_ha(struct sim_icx_mem *m, unsigned long on, unsigned int nr,
 		{ ICX_REQ_READS_LOCAL, ICX_REQ_READS_REMOTE },
 		{ ICX_REQ_WRITES_LOCAL, ICX_REQ_WRITES_REMOTE },
 	};
+	const struct icx_ev req = {
+		ICX_CHA_EV_REQUESTS, icx_bits_match, &bits[k][remote], 1, 1,
+	};
 
-	icx_deal(m->cha, nr, on, &m->ha[k], n, ICX_CHA_EV_REQUESTS,
-		 icx_bits_match, &bits[k][remote], at);
+	icx_deal(m->cha, nr, on, &m->ha[k], n, &req, 1, at);
 }
 
 /*
@@ -435,31 +429,14 @@ static void icx_upi(struct sim_icx_mem *m, unsigned long on, u64 *seen, u64 n,
 		    bool tx_data, const struct icx_at *at)
 {
 	static const u32 data = ICX_FLITS_ALL_DATA, ctrl = ICX_FLITS_NON_DATA;
-	u8 dev = tx_data ? ICX_UPI_EV_TXL_FLITS : ICX_UPI_EV_RXL_FLITS;
-	u8 ret = tx_data ? ICX_UPI_EV_RXL_FLITS : ICX_UPI_EV_TXL_FLITS;
-	struct icx_rr rr;
-	unsigned int l;
+	const struct icx_ev evs[] = {
+		{ tx_data ? ICX_UPI_EV_TXL_FLITS : ICX_UPI_EV_RXL_FLITS,
+		  icx_flit_match, &data, ICX_FLITS_PER_LINE, 1 },
+		{ tx_data ? ICX_UPI_EV_RXL_FLITS : ICX_UPI_EV_TXL_FLITS,
+		  icx_flit_match, &ctrl, 1, 1 },
+	};
 
-	if (icx_rec_deal(at, seen, n, ICX_NR_UPIS, on)) {
-		for_each_set_bit(l, &on, ICX_NR_UPIS) {
-			icx_rec_box(at, l);
-			icx_box_count(&m->upi[l], dev, icx_flit_match, &data,
-				      ICX_FLITS_PER_LINE, 1, at);
-			icx_box_count(&m->upi[l], ret, icx_flit_match, &ctrl,
-				      1, 1, at);
-		}
-		return;
-	}
-	rr = icx_rr(*seen, n, ICX_NR_UPIS, on);
-
-	for_each_set_bit(l, &on, ICX_NR_UPIS) {
-		u64 k = icx_share(&rr, l);
-
-		icx_box_count(&m->upi[l], dev, icx_flit_match, &data,
-			      k * ICX_FLITS_PER_LINE, 1, at);
-		icx_box_count(&m->upi[l], ret, icx_flit_match, &ctrl, k, 1, at);
-	}
-	*seen += n;
+	icx_deal(m->upi, ICX_NR_UPIS, on, seen, n, evs, ARRAY_SIZE(evs), at);
 }
 
 /*

@@ -372,20 +372,21 @@ def batches(names, evs):
     """The metrics in perf runs whose events fit the boxes' counters
     together (first fit, the metrics with the most events first)."""
     runs = []
+
+    def joined(kinds, n):
+        k = {x: set(y) for x, y in kinds.items()}
+        for e in evs[n]:
+            k.setdefault(pmu_kind(e), set()).add(e)
+        return k
     for n in sorted(names, key=lambda n: (-len(evs[n]), n)):
         for r in runs:
-            k = {x: set(y) for x, y in r[1].items()}
-            for e in evs[n]:
-                k.setdefault(pmu_kind(e), set()).add(e)
+            k = joined(r[1], n)
             if fits(k):
                 r[0].append(n)
                 r[1] = k
                 break
         else:
-            k = {}
-            for e in evs[n]:
-                k.setdefault(pmu_kind(e), set()).add(e)
-            runs.append([[n], k])
+            runs.append([[n], joined({}, n)])
     return [sorted(r[0]) for r in runs]
 
 
@@ -436,6 +437,10 @@ def main():
                     help='a TAP skip: a perf checked elsewhere, and where')
     a = ap.parse_args()
     dbg = '/sys/kernel/debug/upmu_sim/%d' % a.sim_id
+
+    def sim(name, cmd):
+        with open('%s/%s' % (dbg, name), 'w') as f:
+            f.write(cmd)
     env = dict(os.environ)
     manual = ' && '.join('echo %s > %s/inject' % (t, dbg) for t in TRAFFIC)
     manual += ' && echo %d > %s/advance' % (ADVANCE_NS, dbg)
@@ -466,8 +471,7 @@ def main():
         unknown = [n for n in names if n not in EXPECT and n not in REALTIME]
         for n in unknown:
             res(False, '%s: %s: no model value (events %s)' % (pname, n, ' '.join(sorted(evs[n]))))
-        with open(dbg + '/clock', 'w') as f:
-            f.write('manual')
+        sim('clock', 'manual')
         for b in batches([n for n in names if n in EXPECT], evs):
             vals, durs, scaled, raw, rc, counts = run_stat(perf, env, b, manual)
             for n in b:
@@ -505,16 +509,12 @@ def main():
                     ['run with %s' % ','.join(b)] + notes)
         for n in [n for n in names if n in REALTIME]:
             flows, f = REALTIME[n]
-            with open(dbg + '/clock', 'w') as fh:
-                fh.write('realtime')
+            sim('clock', 'realtime')
             for fl in flows:
-                with open(dbg + '/flows', 'w') as fh:
-                    fh.write(fl)
+                sim('flows', fl)
             vals, durs, scaled, raw, rc, _ = run_stat(perf, env, [n], 'sleep 1')
-            with open(dbg + '/flows', 'w') as fh:
-                fh.write('clear')
-            with open(dbg + '/clock', 'w') as fh:
-                fh.write('manual')
+            sim('flows', 'clear')
+            sim('clock', 'manual')
             v = vals.get(n)
             w = f(durs[0] / 1e9 if durs else 1)
             res(v is not None and within(v, w, 0.05),
