@@ -22,7 +22,12 @@
 SHELL := /bin/bash
 export C W
 
-USERCFLAGS := -Wall -Wextra -Werror -O1 -g -D_GNU_SOURCE \
+# -fno-var-tracking-assignments: half the build of the sanitized programs
+# (their harness tests expand into large functions, whose variable
+# tracking took half of gcc's time: nic_fw_test 25 s -> 12 s), at the cost
+# of fewer variable locations in gdb; ASan's and UBSan's reports (function,
+# file, line) are the same
+USERCFLAGS := -Wall -Wextra -Werror -O1 -g -fno-var-tracking-assignments -D_GNU_SOURCE \
 	      -fsanitize=address,undefined -fno-omit-frame-pointer
 TOOLCFLAGS := -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE
 
