@@ -9,7 +9,8 @@
 #    that ran after it and after the marker before it;
 #  - a forced device overrun: one error record (PERF_RECORD_AUXTRACE_ERROR,
 #    perf script's "instruction trace error ... code 1: lost N samples
-#    (sample_id A..B)") with the exact range; a one-page AUX area and a
+#    (sample_id A..B)") with the exact range, the same after perf inject
+#    --itrace=oe (as events of their own, no AUX data); a one-page AUX area and a
 #    slow drain: perf's own TRUNCATED warning, and samples + lost (the
 #    error records) = last sample_id - first + 1;
 #  - perf record -D (the stream begins at the enabling: no LOST for what
@@ -28,7 +29,7 @@ D=/sys/kernel/debug/upmu_sim/$ID
 PMU=upmu_nicdiag_$(printf '%08x' $((0x4e1c0000 + ID)))
 PERF=${UPMU_PERF:-}
 TMP=$(mktemp -d)
-NTESTS=15
+NTESTS=17
 # RX packets and bytes of port 0, a 1024 ns device period
 EV="$PMU/profile=0,id0=0x1020000300000000,id1=0x1020000100000000,dev_period=10"
 PERIOD=1024
@@ -157,6 +158,40 @@ upmu-nic-diag: sample_id 7 port_rx_packets.p0 0 port_rx_bytes.p0 0
 EOF
 else
 	tap_fail "overrun (perf record or script failed)"
+fi
+
+# --- perf inject: the overrun's samples and error record as events of
+# their own, read back by a perf that does not decode (no AUX data left) ---
+if [ -s "$TMP/o.out" ] &&
+   "$PERF" inject --itrace=oe -i "$TMP/o.data" -o "$TMP/oi.data" > "$TMP/oi.inj" 2>&1 &&
+   scr oi; then
+	# (perf reads a file's error records as it meets them, but sorts
+	# samples by time: without AUX data the error comes first, its time
+	# and fields unchanged)
+	grep -v ' instruction trace error ' "$TMP/o.all" > "$TMP/o.samples"
+	grep ' instruction trace error ' "$TMP/o.all" > "$TMP/o.errors"
+	grep ' instruction trace error ' "$TMP/oi.all" > "$TMP/oi.errors"
+	if grep -v ' instruction trace error ' "$TMP/oi.all" | diff -u "$TMP/o.samples" - > "$TMP/diff" &&
+	   diff -u "$TMP/o.errors" "$TMP/oi.errors" >> "$TMP/diff" && [ -s "$TMP/o.errors" ] &&
+	   [ "$(wc -l < "$TMP/oi.out")" = "$(wc -l < "$TMP/o.out")" ]; then
+		tap_ok "perf inject --itrace=oe: the same samples and error record (times, CPUs, values), read back"
+	else
+		sed 's/^/# /' "$TMP/diff" | head -n 30
+		tap_fail "perf inject --itrace=oe: the same samples and error record (times, CPUs, values), read back"
+	fi
+	aux=$("$PERF" report -D -i "$TMP/oi.data" 2>/dev/null | grep -c 'PERF_RECORD_AUXTRACE size')
+	aux0=$("$PERF" report -D -i "$TMP/o.data" 2>/dev/null | grep -c 'PERF_RECORD_AUXTRACE size')
+	if [ "$aux" = 0 ] && [ "$aux0" -gt 0 ] &&
+	   "$PERF" evlist -i "$TMP/oi.data" | grep -qx upmu-nic-diag; then
+		tap_ok "perf inject: no AUX data left ($aux0 buffers before), event upmu-nic-diag"
+	else
+		tap_fail "perf inject: no AUX data left ($aux of $aux0 buffers), event upmu-nic-diag"
+		"$PERF" evlist -i "$TMP/oi.data" 2>&1 | sed 's/^/#   /'
+	fi
+else
+	tap_fail "perf inject --itrace=oe (no overrun recording, or inject or script failed)"
+	sed 's/^/#   /' "$TMP/oi.inj" 2>/dev/null | head
+	tap_fail "perf inject: no AUX data left"
 fi
 
 # --- a one-page AUX area, a drain every 200 ms: TRUNCATED, nothing silent ---
