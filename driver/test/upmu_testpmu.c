@@ -2,8 +2,9 @@
 /*
  * upmu_testpmu: a test-only PMU family of the core's per-die model.
  *
- * One PMU, upmu_testbox_0, with a box on every die (upmu_pmu_set_dies()),
- * as Intel's uncore PMUs have.  Each box is a small register block kept
+ * One PMU, upmu_testbox_0 (or the name= parameter's), with a box on every
+ * die (upmu_pmu_set_dies()), as Intel's uncore PMUs have.  Each box is a
+ * small register block kept
  * in memory by this module: four counters, each with a control register
  * (event select, enable) and a value register.  Counters 0-2 are 48 bits
  * wide, counter 3 is 32 bits wide; event 0x1 may only use counter 0,
@@ -58,6 +59,14 @@ struct tb_hw {
 };
 
 static struct platform_device *tb_pdev;
+
+/*
+ * A test may give the PMU a name perf treats specially, such as
+ * intel_pt: perf then takes its events for an AUX area PMU's.
+ */
+static char *name = "upmu_testbox_0";
+module_param(name, charp, 0444);
+MODULE_PARM_DESC(name, "the PMU's name (default upmu_testbox_0)");
 static struct upmu_pmu *tb_upmu;
 static struct tb_hw *tb_hw[TB_MAX_DIES];
 static unsigned int tb_nr_dies;
@@ -294,7 +303,8 @@ static int tb_setup(struct upmu_pmu *upmu)
 	upmu->num_counters = TB_NR_CTRS;
 	upmu->width = TB_WIDTH;
 	upmu->widths[TB_NARROW] = TB_NARROW_WIDTH;
-	strscpy(upmu->name, "upmu_testbox_0", sizeof(upmu->name));
+	if (strscpy(upmu->name, name, sizeof(upmu->name)) <= 0)
+		return -EINVAL;
 	strscpy(upmu->identifier, "upmu-testbox", sizeof(upmu->identifier));
 	return 0;
 }

@@ -18,7 +18,8 @@
 #    lost; -S (SIGUSR2 snapshots) refused with its message;
 #  - the seed's commands verbatim with this PMU: record with sched:*,
 #    report -D (one decoded line per record), report, script;
-#  - two NICs' streams in one recording refused, saying why;
+#  - two NICs' streams in one recording refused, saying why, and so is
+#    the stream with intel_pt or intel_bts (test-only PMUs of those names);
 #  - perf's own test of the stream, tests/shell/test_upmu_nic.sh of the
 #    series ("perf test upmu"): passes with the NIC, skips without one.
 # Needs upmu_core and upmu_sim loaded; loads upmu_nic if it is not.
@@ -29,7 +30,7 @@ D=/sys/kernel/debug/upmu_sim/$ID
 PMU=upmu_nicdiag_$(printf '%08x' $((0x4e1c0000 + ID)))
 PERF=${UPMU_PERF:-}
 TMP=$(mktemp -d)
-NTESTS=17
+NTESTS=19
 # RX packets and bytes of port 0, a 1024 ns device period
 EV="$PMU/profile=0,id0=0x1020000300000000,id1=0x1020000100000000,dev_period=10"
 PERIOD=1024
@@ -315,6 +316,23 @@ else
 	tap_fail "two NICs' streams: no second NIC ($PMU2)"
 fi
 sim_del $((ID + 1))
+
+# --- an AUX area PMU of the CPU with it: refused, saying why.  No guest
+# CPU here has intel_pt or intel_bts; perf knows them by name, so the
+# test-only upmu_testpmu registers a counting PMU under each name in turn
+# (the refusal comes before any event is opened) ---
+newnic
+for aux in intel_pt intel_bts; do
+	if ! grep -q "^upmu_testpmu " /proc/modules &&
+	   insmod "$UPMU_MODDIR/upmu_testpmu.ko" name=$aux && pmu_present $aux; then
+		tap_check "$aux with the NIC's stream refused" \
+			fails "$aux and $PMU may not be used together: one AUX area tracing PMU per recording" \
+			"$PERF" record -o "$TMP/aux.data" -a -e "$aux//,$PMU/port_traffic/" -c 1000000 -- true
+	else
+		tap_fail "$aux with the NIC's stream: no $aux PMU (upmu_testpmu name=$aux)"
+	fi
+	mod_unload upmu_testpmu
+done
 
 # --- perf's own test of the stream (tests/shell/test_upmu_nic.sh of the
 # series, next to the binary; it runs perf from PATH): passes on the NIC,
