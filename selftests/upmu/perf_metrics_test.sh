@@ -30,7 +30,7 @@ TMP=$(mktemp -d)
 trap 'sim_del $ID; mod_unload_own; rm -rf "$TMP"' EXIT
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-tap_plan 22
+tap_plan 23
 if [ -z "$PERF" ] || ! "$PERF" version > /dev/null 2>&1; then
 	for i in $(seq 22); do
 		tap_fail "no patched perf (UPMU_PERF='$PERF': scripts/perfbuild.sh builds it, make check passes it)"
@@ -257,6 +257,28 @@ for i in 1 2 3; do
 done
 tap_expect "NIC realtime: 150 MB/s, 1.2 Gbit/s, 0.1 Mpkt/s within 5%, 640 ns within 1% ($(vals nrt 0 upmu_nic_port0_rx_bw upmu_nic_port0_rx_gbps upmu_nic_port0_rx_pps upmu_nic_pcie0_rd_latency))" \
 	eval "$nrt_ok"
+# upmu-diag, the NIC's tool, on the same flow: port 0's received bytes
+# over its CSV's device timestamps (ns), 10 ms samples for a second, the
+# same MB/s as perf's metric (within 5%, both of the flow's 150).  It
+# reaches the firmware through fwctl (Linux 6.15 and later).
+if ! kernel_has_fwctl; then
+	tap_skip "NIC: upmu-diag's port 0 MB/s = perf's upmu_nic_port0_rx_bw (kernel without fwctl)"
+else
+	serial=$(printf '%08x' $((0x4e1c0000 + ID)))
+	echo '["port_rx_bytes.p0"]' > "$TMP/ids.json"
+	for _ in $(seq 20); do
+		! grep -qsx "$serial" /sys/class/fwctl/fwctl*/device/serial || break
+		sleep 0.25
+	done
+	"$top/build/selftests/upmu-diag" -p "$serial.0" -di "$TMP/ids.json" -sm 1 -sp 10000000 \
+		-of 1 -rt 1 -o "$TMP/diag.csv" > "$TMP/diag.out" 2>&1 ||
+		sed 's/^/#   /' "$TMP/diag.out"
+	# columns: sample_id, first and last timestamp, the data ID
+	drate=$(awk -F, 'NR == 2 { t0 = $2; b0 = $4 } NR > 2 { t = $2; b = $4 }
+		END { if (t > t0) printf "%.3f", (b - b0) / (t - t0) * 1e3 }' "$TMP/diag.csv" 2>/dev/null)
+	tap_expect "NIC: upmu-diag's port 0 MB/s = perf's upmu_nic_port0_rx_bw within 5%, 150 ($drate, $(vals nrt 0 upmu_nic_port0_rx_bw))" \
+		eval 'near "$drate" "${J[nrt|S0|upmu_nic_port0_rx_bw]:-}" 0.05 && near "$drate" 150 0.05'
+fi
 
 # --- the realtime clock at 1500 MHz ------------------------------------------
 
