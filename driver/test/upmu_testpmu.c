@@ -4,14 +4,13 @@
  *
  * One PMU, upmu_testbox_0 (or the name= parameter's), with a box on every
  * die (upmu_pmu_set_dies()), as Intel's uncore PMUs have.  Each box is a
- * small register block kept
- * in memory by this module: four counters, each with a control register
- * (event select, enable) and a value register.  Counters 0-2 are 48 bits
- * wide, counter 3 is 32 bits wide; event 0x1 may only use counter 0,
- * event 0x2 any of counters 0-2, event 0x3 only counter 3, event 0x4
- * any of the four.  A field in
- * two ranges, tag (config:12-15,40-43), must be 0 or TB_TAG: the core
- * joins its ranges for the family (upmu_field()).
+ * small register block kept in memory by this module: four counters, each
+ * with a control register (event select, enable) and a value register.
+ * Counters 0-2 are 48 bits wide, counter 3 is 32 bits wide; event 0x1 may
+ * only use counter 0, event 0x2 any of counters 0-2, event 0x3 only
+ * counter 3, event 0x4 any of the four.  A field in two ranges, tag
+ * (config:12-15,40-43), must be 0 or TB_TAG: the core joins its ranges for
+ * the family (upmu_field()).
  *
  * A test makes the counters of one die's box advance by writing
  * "DIE EVENT COUNT" to /sys/kernel/debug/upmu_testpmu/inject and checks

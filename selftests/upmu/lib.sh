@@ -107,6 +107,16 @@ kernel_revokes() {
 kernel_has_fwctl() { kernel_revokes; }
 # The running kernel's config has $1 (y or m): /proc/config.gz (IKCONFIG).
 kernel_config() { zcat /proc/config.gz 2>/dev/null | grep -qE "^$1=(y|m)$"; }
+# Wait (up to $3 s) until the NIC of serial $1 has exactly $2 fwctl
+# devices (one per PF; upmu_nic adds them after new_device returns).
+fwctl_nodes_within() {
+	for _ in $(seq $(($3 * 10))); do
+		[ "$(grep -lx "$1" /sys/class/fwctl/*/device/serial 2>/dev/null | wc -l)" = "$2" ] &&
+			return 0
+		sleep 0.1
+	done
+	return 1
+}
 # Wait (up to $2 s) until PMU $1 is gone.
 pmu_gone_within() {
 	local i

@@ -57,14 +57,9 @@ fi
 # (a clock is a ns), 2^12 counter-samples, shortest period 2^10 clocks.
 newnic() {
 	sim_del $ID
-	local i
 	sim_new "$ID 1 clock=manual blocks=nic pfs=2 ports=2 links=1 hosts=1 funcs=2" || return 1
 	# both PFs' fwctl devices
-	for i in $(seq 50); do
-		[ "$(grep -lx "${ADDR%.0}" /sys/class/fwctl/*/device/serial 2>/dev/null | wc -l)" = 2 ] &&
-			return 0
-		sleep 0.1
-	done
+	fwctl_nodes_within "${ADDR%.0}" 2 5 && return 0
 	echo "# no fwctl devices for $ADDR"
 	return 1
 }

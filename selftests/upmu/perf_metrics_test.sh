@@ -30,9 +30,10 @@ TMP=$(mktemp -d)
 trap 'sim_del $ID; mod_unload_own; rm -rf "$TMP"' EXIT
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-tap_plan 23
+NTESTS=23
+tap_plan $NTESTS
 if [ -z "$PERF" ] || ! "$PERF" version > /dev/null 2>&1; then
-	for i in $(seq 22); do
+	for i in $(seq $NTESTS); do
 		tap_fail "no patched perf (UPMU_PERF='$PERF': scripts/perfbuild.sh builds it, make check passes it)"
 	done
 	tap_exit
@@ -215,7 +216,8 @@ tap_expect "upmu-metrics on the same traffic: the same latencies ($(uv nvidia_pc
 
 # one second of sim time: packets on both ports, PCIe reads on both links
 fresh blocks=nic
-N=/sys/bus/event_source/devices/upmu_nic_$(printf %08x $((0x4e1c0000 + ID)))
+serial=$(printf %08x $((0x4e1c0000 + ID)))
+N=/sys/bus/event_source/devices/upmu_nic_$serial
 cat > "$TMP/nic.sh" <<EOF
 echo 'ev=rx port=0 size=1500 count=1000' > $D/nic/inject
 echo 'ev=tx port=0 size=1000 count=500' > $D/nic/inject
@@ -264,12 +266,9 @@ tap_expect "NIC realtime: 150 MB/s, 1.2 Gbit/s, 0.1 Mpkt/s within 5%, 640 ns wit
 if ! kernel_has_fwctl; then
 	tap_skip "NIC: upmu-diag's port 0 MB/s = perf's upmu_nic_port0_rx_bw (kernel without fwctl)"
 else
-	serial=$(printf '%08x' $((0x4e1c0000 + ID)))
 	echo '["port_rx_bytes.p0"]' > "$TMP/ids.json"
-	for _ in $(seq 20); do
-		! grep -qsx "$serial" /sys/class/fwctl/fwctl*/device/serial || break
-		sleep 0.25
-	done
+	# (upmu-diag fails, and the check with it, if they never come)
+	fwctl_nodes_within "$serial" 2 5
 	"$top/build/selftests/upmu-diag" -p "$serial.0" -di "$TMP/ids.json" -sm 1 -sp 10000000 \
 		-of 1 -rt 1 -o "$TMP/diag.csv" > "$TMP/diag.out" 2>&1 ||
 		sed 's/^/#   /' "$TMP/diag.out"
