@@ -1342,12 +1342,16 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 	cpumask_t owners;
 	unsigned int i;
 
-	/* One CPU per box: perf opens an event on each. */
+	/*
+	 * One CPU per box: perf opens an event on each.  None once the PMU
+	 * is dead (removed, kept registered for its open events): nothing
+	 * can count on it, and a reader tells it from one that works.
+	 */
 	cpumask_clear(&owners);
 	for (i = 0; i < upmu->nr_boxes; i++) {
 		int cpu = READ_ONCE(upmu->boxes[i]->cpu);
 
-		if (cpu >= 0)
+		if (cpu >= 0 && !READ_ONCE(upmu->boxes[i]->dead))
 			cpumask_set_cpu(cpu, &owners);
 	}
 	return cpumap_print_to_pagebuf(true, buf, &owners);

@@ -199,6 +199,30 @@ bool kernel_revokes_events(void)
 	return kernel_at_least(6, 15);
 }
 
+int pmu_dead_check(const char *pmu, const char *spec)
+{
+	struct perf_event_attr attr;
+	char buf[256];
+	cpu_set_t set;
+	int cpu, fd;
+
+	if (pmu_cpu(pmu) >= 0)
+		return -EEXIST;
+	if (pmu_read(pmu, "associated_cpus", buf, sizeof(buf)) || cpulist_parse(buf, &set))
+		return -EINVAL;
+	for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &set); cpu++)
+		;
+	fd = pmu_attr(pmu, spec, &attr);
+	if (fd)
+		return fd;
+	fd = perf_open(&attr, -1, cpu, -1);
+	if (fd >= 0) {
+		close(fd);
+		return fd;
+	}
+	return fd == -ENODEV ? 0 : fd;
+}
+
 bool pmu_gone_within(const char *pmu, unsigned int ms)
 {
 	for (;;) {

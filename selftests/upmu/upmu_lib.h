@@ -68,6 +68,14 @@ bool kernel_at_least(unsigned int major, unsigned int minor);
 bool kernel_revokes_events(void);
 /* Wait up to @ms for @pmu to disappear. */
 bool pmu_gone_within(const char *pmu, unsigned int ms);
+/*
+ * A PMU removed before Linux 6.15 while its events are open stays
+ * registered, dead (upmu-core.rst, "Removal"): its cpumask reads empty
+ * and an event opened on one of its associated CPUs gets ENODEV.  0 if
+ * @pmu is so, else what differs: -EEXIST (a CPU in its cpumask), or the
+ * open's result (its fd closed).
+ */
+int pmu_dead_check(const char *pmu, const char *spec);
 
 /* The NIC driver module upmu_nic, from $UPMU_MODDIR: loaded?, load, unload. */
 bool nic_loaded(void);
