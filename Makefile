@@ -42,6 +42,8 @@ LIBPERF_OBJ := build/obj/upmu_libperf.o
 METRICS := tools/upmu-metrics/upmu-metrics.c tools/upmu-metrics/t410_metrics.c \
 	   tools/upmu-metrics/metrics.h
 PCIMAP := tools/upmu-pcimap/upmu-pcimap.c
+# a Tegra410 PCIE PMU's root complex and ports, from sysfs
+T410PCI := tools/lib/upmu_t410pci.c tools/lib/upmu_t410pci.h
 IOSTAT := tools/upmu-iostat/upmu-iostat.c
 # the DOCA-like diagnostic-counter library (fwctl) and its CLI
 DIAGLIB := tools/lib/upmu_diag.c tools/lib/upmu_diag_ids.c tools/lib/upmu_diag.h \
@@ -111,7 +113,7 @@ selftests: $(SELFTESTS)
 build/tools/upmu-metrics build/selftests/upmu-metrics: $(METRICS) $(PMULIB) $(RUNLIB) $(LIBPERF_OBJ)
 build/tools/upmu-metrics build/selftests/upmu-metrics: TOOLLIBS = $(LIBPERF_LIBS) -ljson-c -lm
 build/tools/upmu-metrics build/selftests/upmu-metrics: TOOLINC = $(LIBPERF_INC)
-build/tools/upmu-pcimap build/selftests/upmu-pcimap: $(PCIMAP) $(PMULIB) $(IIOLIB)
+build/tools/upmu-pcimap build/selftests/upmu-pcimap: $(PCIMAP) $(PMULIB) $(IIOLIB) $(T410PCI)
 build/tools/upmu-iostat build/selftests/upmu-iostat: $(IOSTAT) $(PMULIB) $(IIOLIB) $(RUNLIB) $(LIBPERF_OBJ)
 build/tools/upmu-iostat build/selftests/upmu-iostat: TOOLLIBS = $(LIBPERF_LIBS) -ljson-c -lm
 build/tools/upmu-iostat build/selftests/upmu-iostat: TOOLINC = $(LIBPERF_INC)

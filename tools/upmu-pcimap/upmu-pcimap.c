@@ -44,66 +44,32 @@
 
 #include "upmu_iio.h"
 #include "upmu_pmu.h"
+#include "upmu_t410pci.h"
 
 #define MAX_RC		256
-#define MAX_RP		8
 
-struct rc {
-	char pmu[256];
-	unsigned int socket, rc, segment, nr_rp;
-	unsigned int rp[MAX_RP], first[MAX_RP], last[MAX_RP];
-};
-
-static struct rc rcs[MAX_RC];
+static struct t410_rc rcs[MAX_RC];
 static unsigned int nr_rcs;
 static struct iio_topo iio;
-
-/* "1:80-9f 2:a0-bf" */
-static int parse_root_ports(struct rc *r, const char *s)
-{
-	int n;
-
-	r->nr_rp = 0;
-	while (*s) {
-		if (r->nr_rp == MAX_RP ||
-		    sscanf(s, "%u:%x-%x%n", &r->rp[r->nr_rp], &r->first[r->nr_rp],
-			   &r->last[r->nr_rp], &n) != 3)
-			return -EINVAL;
-		r->nr_rp++;
-		s += n;
-		while (*s == ' ')
-			s++;
-	}
-	return 0;
-}
 
 static int load_pmus(void)
 {
 	DIR *d = opendir(pmu_devices_dir());
 	struct dirent *e;
-	char buf[128];
 
 	if (!d) {
 		fprintf(stderr, "upmu-pcimap: %s: %s\n", pmu_devices_dir(), strerror(errno));
 		return -1;
 	}
 	while ((e = readdir(d))) {
-		struct rc *r = &rcs[nr_rcs];
-		char tail;
+		int ret = t410_rc_load(e->d_name, &rcs[nr_rcs]);
 
-		if (sscanf(e->d_name, "nvidia_pcie_pmu_%u_rc_%u%c", &r->socket,
-			   &r->rc, &tail) != 2)
-			continue;
 		/* a PMU without a PCI description maps nothing */
-		if (pmu_read(e->d_name, "pci_segment", buf, sizeof(buf)) ||
-		    sscanf(buf, "%x", &r->segment) != 1 ||
-		    pmu_read(e->d_name, "root_ports", buf, sizeof(buf)) ||
-		    parse_root_ports(r, buf)) {
+		if (ret == -EINVAL)
 			fprintf(stderr, "upmu-pcimap: %s: no PCI mapping in sysfs\n",
 				e->d_name);
+		if (ret)
 			continue;
-		}
-		snprintf(r->pmu, sizeof(r->pmu), "%s", e->d_name);
 		if (++nr_rcs == MAX_RC)
 			break;
 	}
@@ -132,18 +98,16 @@ static bool map_iio(unsigned int seg, unsigned int bus, unsigned int dev, unsign
 /* Print the mapping of one function; false if no PCIE PMU or IIO stack sees it. */
 static bool map_one(const char *name)
 {
-	unsigned int seg, bus, dev, fn, i, p;
+	unsigned int seg, bus, dev, fn, i;
+	int p;
 
 	if (!iio_parse_bdf(name, &seg, &bus, &dev, &fn))
 		return false;
 	for (i = 0; i < nr_rcs; i++) {
-		const struct rc *r = &rcs[i];
+		const struct t410_rc *r = &rcs[i];
 
-		if (r->segment != seg)
-			continue;
-		for (p = 0; p < r->nr_rp; p++) {
-			if (bus < r->first[p] || bus > r->last[p])
-				continue;
+		p = t410_rc_port_of(r, seg, bus);
+		if (p >= 0) {
 			printf("%04x:%02x:%02x.%x: Bus=%02x, Segment=%02x, RP=%02x, RC=%02x, Socket=%02x %s src_rp_mask=%#x src_bdf=0x%04x\n",
 			       seg, bus, dev, fn, bus, seg, r->rp[p], r->rc, r->socket,
 			       r->pmu, 1U << r->rp[p], bus << 8 | dev << 3 | fn);
