@@ -197,6 +197,8 @@ step "test infrastructure self-test (scripts/infra-test.sh)" scripts/infra-test.
 step "README and upmu-testing.rst list the suite's programs (scripts/docs-check.sh)" scripts/docs-check.sh
 step "ABI documents valid (scripts/abi-check.sh: get_abi.py validate)" scripts/abi-check.sh "$ksrc"
 step "every tool's --help has an example (scripts/help-check.sh)" scripts/help-check.sh
+step "upmu-plot: timeline and bandwidth histogram, SVG and PNG, from recorded CSVs (plot_test.sh)" \
+	selftests/upmu/plot_test.sh
 step "perf test: the event table and the Tegra410 and NIC sys metrics parse (scripts/perf-json-check.sh)" \
 	scripts/perf-json-check.sh "$perf"
 step "AUX parse library test (host, ASan/UBSan, 10^6 fuzz inputs)" build/selftests/aux_parse_test

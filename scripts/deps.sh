@@ -8,7 +8,7 @@ PKGS="qemu-system-x86 busybox-static cpio xz-utils flex bison bc libelf-dev
 libssl-dev sparse gcc make perl python3 kmod linux-image-amd64
 linux-headers-amd64 linux-perf libdw-dev libzstd-dev libcap-dev
 libtraceevent-dev pciutils dwarves rsync dkms libjson-c-dev patch
-libbpf-dev clang gcc-multilib qemu-user"
+libbpf-dev clang gcc-multilib qemu-user gnuplot-nox"
 
 missing=""
 for p in $PKGS; do

@@ -3,10 +3,10 @@
 # Every upmu tool answers --help on stdout with exit status 0, and its
 # text has an example: an "Example:" line followed by command lines, one
 # of which runs the tool.  Prints what is missing; exit 1 if anything is.
-#   help-check.sh [TOOL...]   (default: build/tools/* and upmu-aux-csv)
+#   help-check.sh [TOOL...]   (default: build/tools/*, upmu-aux-csv and upmu-plot)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -gt 0 ] || set -- "$top"/build/tools/* "$top/tools/upmu-aux-csv/upmu-aux-csv"
+[ $# -gt 0 ] || set -- "$top"/build/tools/* "$top/tools/upmu-aux-csv/upmu-aux-csv" "$top/tools/upmu-plot/upmu-plot"
 bad=0 n=0
 
 for t; do
