@@ -52,7 +52,7 @@ DIAG := tools/upmu-diag/upmu-diag.c tools/upmu-diag/diag_io.c tools/upmu-diag/di
 DIAGINC := -Itools/upmu-diag -Idriver/include -isystem build/include -I/usr/include/json-c
 
 TOOLS := build/tools/upmu-metrics build/tools/upmu-pcimap build/tools/upmu-diag \
-	 build/tools/upmu-iostat build/tools/upmu-list
+	 build/tools/upmu-iostat build/tools/upmu-list build/tools/upmu-exporter
 # build/selftests/upmu-* are the tools built with the sanitizers, for the tests
 SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/pcie_test build/selftests/pcie_tgt_test \
@@ -63,6 +63,8 @@ SELFTESTS := build/selftests/ucf_test build/selftests/cmem_test \
 	     build/selftests/icx_mem_test \
 	     build/selftests/upmu-metrics build/selftests/upmu-pcimap \
 	     build/selftests/upmu-iostat build/selftests/upmu-list \
+	     build/selftests/upmu-exporter \
+	     build/selftests/exporter_unit_test build/selftests/exporter_fuzz \
 	     build/selftests/nic_fw_test \
 	     build/selftests/upmu-diag build/selftests/diag_unit_test \
 	     build/selftests/nic_diag_lib build/selftests/aux_parse_test \
@@ -123,10 +125,30 @@ build/tools/upmu-diag build/selftests/upmu-diag: TOOLINC := $(DIAGINC)
 build/tools/upmu-list build/selftests/upmu-list: tools/upmu-list/upmu-list.c $(PMULIB)
 build/tools/upmu-list build/selftests/upmu-list: TOOLLIBS := -ljson-c
 build/tools/upmu-list build/selftests/upmu-list: TOOLINC := -I/usr/include/json-c
+# the Prometheus exporter (Documentation/upmu-exporter.rst), on libmicrohttpd
+EXPORTER := tools/upmu-exporter/upmu-exporter.c tools/upmu-exporter/config.c \
+	    tools/upmu-exporter/expo.c tools/upmu-exporter/collect.c \
+	    tools/upmu-exporter/http.c tools/upmu-exporter/exporter.h tools/upmu-exporter/http.h
+build/tools/upmu-exporter build/selftests/upmu-exporter: $(EXPORTER) $(PMULIB) $(IIOLIB) $(T410PCI)
+build/tools/upmu-exporter build/selftests/upmu-exporter: TOOLLIBS := -lmicrohttpd -lpthread -lm
+# Host-side tests of the exporter's parts: config.c, expo.c, and http.c on
+# socketpairs (collect.c linked, finding no PMU in an empty UPMU_PMU_DEVICES)
+EXPORTER_PARTS := $(filter-out tools/upmu-exporter/upmu-exporter.c,$(EXPORTER))
+build/selftests/exporter_unit_test: selftests/upmu/exporter_unit_test.c $(EXPORTER_PARTS) \
+				    $(PMULIB) $(IIOLIB) $(T410PCI)
+	@mkdir -p $(@D)
+	$(CC) $(USERCFLAGS) -Itools/lib -Itools/upmu-exporter \
+		-I"$$(scripts/ksrc.sh 2>/dev/null)/tools/testing/selftests" \
+		-o $@ $(filter %.c,$^) -lmicrohttpd -lpthread -lm
+build/selftests/exporter_fuzz: selftests/upmu/exporter_fuzz.c $(EXPORTER_PARTS) \
+			       $(PMULIB) $(IIOLIB) $(T410PCI)
+	@mkdir -p $(@D)
+	$(CC) $(USERCFLAGS) -Itools/lib -Itools/upmu-exporter \
+		-o $@ $(filter %.c,$^) -lmicrohttpd -lpthread -lm
 $(TOOLS): TOOLBUILDFLAGS := $(TOOLCFLAGS)
 build/selftests/upmu-%: TOOLBUILDFLAGS := $(USERCFLAGS)
 $(TOOLS) build/selftests/upmu-metrics build/selftests/upmu-pcimap build/selftests/upmu-diag \
-build/selftests/upmu-iostat build/selftests/upmu-list:
+build/selftests/upmu-iostat build/selftests/upmu-list build/selftests/upmu-exporter:
 	@mkdir -p $(@D)
 	$(CC) $(TOOLBUILDFLAGS) -Itools/lib $(TOOLINC) -o $@ $(filter %.c %.o,$^) $(TOOLLIBS)
 

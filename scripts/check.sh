@@ -202,6 +202,12 @@ step "upmu-plot: timeline and bandwidth histogram, SVG and PNG, from recorded CS
 step "perf test: the event table and the Tegra410 and NIC sys metrics parse (scripts/perf-json-check.sh)" \
 	scripts/perf-json-check.sh "$perf"
 step "AUX parse library test (host, ASan/UBSan, 10^6 fuzz inputs)" build/selftests/aux_parse_test
+step "upmu-exporter's systemd unit: systemd-analyze verify, CAP_PERFMON only (scripts/unit-check.sh)" \
+	scripts/unit-check.sh
+step "upmu-exporter: configuration and exposition unit tests (host, ASan/UBSan)" \
+	build/selftests/exporter_unit_test
+step "upmu-exporter: fuzzer of configuration, exposition and HTTP requests (host, ASan/UBSan, 10^5 inputs)" \
+	build/selftests/exporter_fuzz
 step "checkpatch --strict clean on driver/" scripts/lint.sh checkpatch "$ksrc"
 # the patched perf's AUX decoder on crafted perf.data streams
 step "patched perf: report -D, script, report on crafted AUX perf.data (aux_perf_test.sh)" \

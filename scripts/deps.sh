@@ -8,7 +8,8 @@ PKGS="qemu-system-x86 busybox-static cpio xz-utils flex bison bc libelf-dev
 libssl-dev sparse gcc make perl python3 kmod linux-image-amd64
 linux-headers-amd64 linux-perf libdw-dev libzstd-dev libcap-dev
 libtraceevent-dev pciutils dwarves rsync dkms libjson-c-dev patch
-libbpf-dev clang gcc-multilib qemu-user gnuplot-nox"
+libbpf-dev clang gcc-multilib qemu-user libmicrohttpd-dev prometheus
+gnuplot-nox"
 
 missing=""
 for p in $PKGS; do
@@ -28,6 +29,18 @@ if [ "$(id -u)" != 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
+# prometheus is for the tests (exporter_test runs it in a guest), not a
+# service of this machine: policy-rc.d keeps the package from starting it
+policy=""
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+	printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
+	chmod 755 /usr/sbin/policy-rc.d
+	policy=/usr/sbin/policy-rc.d
+fi
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+[ -z "$policy" ] || rm -f "$policy"
+case " $missing " in *" prometheus "*)
+	[ ! -d /run/systemd/system ] || systemctl disable --now prometheus >/dev/null 2>&1 || true
+esac
 echo "deps: done"

@@ -47,6 +47,7 @@ nic_fw_test
 nic_pmu_test
 nic_aux_test
 nic_aux_perf
+exporter_test
 "
 
 # Programs that need a VM of their own, run only when named (check.sh
