@@ -40,7 +40,7 @@ cleanup() {
 trap cleanup EXIT
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
-NTESTS=30
+NTESTS=31
 tap_plan $NTESTS
 need_cmd promtool
 upmu_load_all || { echo "Bail out! cannot load modules"; exit 1; }
@@ -197,7 +197,7 @@ prom() {	# prom EXPR: the value of a one-element instant query
 prom_all() { promtool query instant http://127.0.0.1:9090 "$1" 2>&1; }
 if ! kernel_revokes && command -v prometheus > /dev/null; then
 	T=47 I=48
-	sim_new "$T 1 blocks=ucf,cmem,pcie,nic rcs=2 width=32" &&
+	sim_new "$T 1 blocks=ucf,cmem,pcie,c2c,nic rcs=2 width=32" &&
 	sim_new "$I 2 soc=icx cha=2" || { echo "Bail out! cannot create devices $T $I"; exit 1; }
 	DT=/sys/kernel/debug/upmu_sim/$T DI=/sys/kernel/debug/upmu_sim/$I
 	NT=$(printf 'upmu_nic_%08x' $((0x4e1c0000 + T)))
@@ -229,42 +229,74 @@ EOF
 	for _ in $(seq 300); do curl -sf -m 1 http://127.0.0.1:9090/-/ready > /dev/null && break; sleep 0.2; done
 	sleep 20
 	scrape b
-	# the fixture: the Tegra410's as above with one NIC (38 series, 5 PMUs,
-	# 10 functions), the 4 of the exporter, and the Ice Lake-X's on each of
+	# the fixture: the Tegra410's as above with one NIC, and C2C's 7 (45
+	# series, 6 PMUs, 10 functions), the 4 of the exporter, and the Ice Lake-X's on each of
 	# its 2 sockets: IIO 4 x 6 stacks, free-running ioclk x 6 and one per
 	# part with a root port, CHA 4 x 2, IMC free-running 2 x 4, UPI 2 x 3;
 	# 4 per PMU (21) and one per PCI function
 	rps=$(grep -c ' root_port ' $DI/pci_devices)
 	# (the guest's own PCI functions on the root bus of an Ice Lake-X stack too)
 	fns=$("${EXP%/*}/upmu-pcimap" | grep ' Stack=' | cut -d: -f1-3 | sort -u | wc -l)
-	wantb=$((38 + 4 * 5 + 10 + 4 + 2 * (24 + 6 + 8 + 8 + 6) + rps + 4 * 21 + fns))
+	wantb=$((45 + 4 * 6 + 10 + 4 + 2 * (24 + 6 + 8 + 8 + 6) + rps + 4 * 21 + fns))
+	promtool check metrics < "$TMP/b" > "$TMP/lintb" 2>&1
+	echo "# promtool check metrics (rc $?, $(wc -l < "$TMP/lintb") lines of findings)"
+	grep -E '^upmu_(pcie_read_bytes_total\{.*rp="2"|iio_part_inbound_bytes_total\{.*stack="2",part="2"|pcie_device_info\{bdf="0002:a1)' "$TMP/b" |
+		sed 's/^/# exposition: /'
 	tap_expect "Prometheus: up stayed 1" is "$(prom 'min_over_time(up{job="upmu"}[1m])')" 1
 	tap_expect "scrape_samples_scraped = the fixture's $wantb series (exposition: $(series b))" \
 		is "$(prom 'scrape_samples_scraped{job="upmu"}')" "$wantb"
-	r() { prom "rate($1[10s])"; }
-	tap_expect "rate: PCIe RC 1 root port 2, 256 MB/s within 5%" \
-		near "$(r "upmu_pcie_read_bytes_total{rc=\"1\",rp=\"2\"}")" 256000000 0.05
-	tap_expect "rate: BDF 0001:01:00.0 writes, 64 MB/s within 5%" \
-		near "$(r 'upmu_pcie_device_write_bytes_total{bdf="0001:01:00.0"}')" 64000000 0.05
-	tap_expect "rate: UCF memory reads, the CPUs' 1.28 GB/s and PCIe's 256 MB/s, within 5%" \
-		near "$(r 'upmu_ucf_mem_read_bytes_total')" 1536000000 0.05
-	tap_expect "rate: Ice Lake-X stack 2 part 2 inbound, 256 MB/s within 5%" \
-		near "$(r 'upmu_iio_part_inbound_bytes_total{stack="2",part="2",socket="0"}')" 256000000 0.05
-	tap_expect "rate: NIC port 0 received, 150 MB/s within 5%" \
-		near "$(r "upmu_nic_port_rx_bytes_total{pmu=\"$NT\",port=\"0\"}")" 150000000 0.05
-	tap_expect "latency: CMEM outstanding / requests = 250 cycles within 1%" \
-		near "$(prom 'increase(upmu_cmem_read_outstanding_total[10s]) / increase(upmu_cmem_read_requests_total[10s])')" 250 0.01
+	# (18 s: the exporter reads a scrape some ms after Prometheus stamps it,
+	# a delay that varies under load; over more samples it weighs less)
+	r() { prom "rate($1[18s])"; }
+	v1=$(r "upmu_pcie_read_bytes_total{rc=\"1\",rp=\"2\"}")
+	v2=$(r 'upmu_pcie_device_write_bytes_total{bdf="0001:01:00.0"}')
+	v3=$(r 'upmu_ucf_mem_read_bytes_total')
+	v4=$(r 'upmu_iio_part_inbound_bytes_total{stack="2",part="2",socket="0"}')
+	v5=$(r "upmu_nic_port_rx_bytes_total{pmu=\"$NT\",port=\"0\"}")
+	v6=$(prom 'increase(upmu_cmem_read_outstanding_total[10s]) / increase(upmu_cmem_read_requests_total[10s])')
+	tap_expect "rate: PCIe RC 1 root port 2, $v1 B/s: 256 MB/s within 5%" near "$v1" 256000000 0.05
+	tap_expect "rate: BDF 0001:01:00.0 writes, $v2 B/s: 64 MB/s within 5%" near "$v2" 64000000 0.05
+	tap_expect "rate: UCF memory reads, $v3 B/s: the CPUs' 1.28 GB/s and PCIe's 256 MB/s, within 5%" \
+		near "$v3" 1536000000 0.05
+	tap_expect "rate: Ice Lake-X stack 2 part 2 inbound, $v4 B/s: 256 MB/s within 5%" near "$v4" 256000000 0.05
+	tap_expect "rate: NIC port 0 received, $v5 B/s: 150 MB/s within 5%" near "$v5" 150000000 0.05
+	tap_expect "latency: CMEM outstanding / requests, $v6: 250 cycles within 1%" near "$v6" 250 0.01
 	# (resets() drops the name: keep it as a label, through a subquery)
 	allc='label_replace({__name__=~"upmu_.*_total"}, "name", "$1", "__name__", "(.*)")'
 	prom_all "resets(${allc}[1m:1s]) > 0" | sed 's/^/# reset: /' | head
 	tap_expect "no resets() though the UCF's 32-bit byte counter wrapped $(( $(val upmu_ucf_mem_read_bytes_total 'pmu="nvidia_ucf_pmu_0",socket="0"' b) >> 32 )) times" \
 		eval 'is "$(prom "sum(resets(${allc}[1m:1s]))")" 0 &&
 		      [ "$(( $(val upmu_ucf_mem_read_bytes_total "pmu=\"nvidia_ucf_pmu_0\",socket=\"0\"" b) >> 32 ))" -ge 4 ]'
+	# the dashboard: every panel's query, its variables substituted, and
+	# its variables' label queries run on this Prometheus and give something
+	python3 -B - "$top/tools/upmu-exporter/grafana/upmu-dashboard.json" > "$TMP/dq" <<'PY'
+import json, sys
+for p in json.load(open(sys.argv[1]))["panels"]:
+    for t in p.get("targets", []):
+        print(t["expr"].replace("$instance", ".*").replace("$socket", ".*")
+              .replace("$__rate_interval", "10s"))
+PY
+	nq=$(wc -l < "$TMP/dq") bad=0
+	while IFS= read -r q; do
+		case $(curl -sf -m 10 http://127.0.0.1:9090/api/v1/query --data-urlencode "query=$q") in
+		*'"status":"success"'*'"result":[{'*) ;;
+		*) bad=$((bad + 1)); echo "# dashboard query failed or empty: $q" ;;
+		esac
+	done < "$TMP/dq"
+	for l in instance socket; do
+		case $(curl -sf -m 10 -G http://127.0.0.1:9090/api/v1/label/$l/values \
+			--data-urlencode 'match[]={__name__=~"upmu_.+"}') in
+		*'"data":["'*) ;;
+		*) bad=$((bad + 1)); echo "# dashboard variable $l: no values" ;;
+		esac
+	done
+	tap_expect "dashboard: its $nq panel queries and 2 variables give results" \
+		eval '[ "$nq" -ge 30 ] && [ "$bad" = 0 ]'
 	sim_del $T
 	sleep 3
 	tap_expect "del_device mid-run: its series ended (none in an instant query)" \
 		eval '[ -z "$(prom "count(upmu_pcie_read_bytes_total)")" ] && is "$(prom "count(upmu_iio_mem_read_bytes_total)")" 12'
-	sim_new "$T 1 blocks=ucf,cmem,pcie,nic rcs=2 width=32" || echo "# new_device $T failed"
+	sim_new "$T 1 blocks=ucf,cmem,pcie,c2c,nic rcs=2 width=32" || echo "# new_device $T failed"
 	# Prometheus sees the new series at 0 before any traffic, then ten
 	# seconds of it, then its total frozen and scraped: increase() over
 	# the new series up to its last sample has nothing to extrapolate
@@ -290,7 +322,7 @@ EOF
 else
 	for t in "Prometheus: up stayed 1" scrape_samples_scraped "rate: PCIe root port" "rate: BDF" \
 		 "rate: UCF" "rate: IIO part" "rate: NIC port" "latency within 1%" "no resets()" \
-		 "del_device mid-run" "re-created" "went on through it"; do
+		 "dashboard" "del_device mid-run" "re-created" "went on through it"; do
 		tap_skip "$t: Prometheus runs in the stock-6.1 guest only (make check's time budget)"
 	done
 fi

@@ -106,7 +106,7 @@ TEST(builtin_counts)
 	EXPECT_EQ(9464, c->port);
 	EXPECT_EQ(200, c->cache_ms);
 	EXPECT_EQ(250, c->rescan_ms);
-	EXPECT_EQ(64, c->max_clients);
+	EXPECT_EQ(256, c->max_clients);
 	EXPECT_EQ(5, c->timeout_s);
 	/* in the built-in order */
 	EXPECT_STREQ("ucf_mem_read_bytes", c->series[0].name);

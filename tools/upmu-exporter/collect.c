@@ -43,6 +43,7 @@
 struct ev {
 	const struct cfg_series *cs;
 	char labels[256];
+	char spec[192];			/* as opened: placeholders filled in */
 	int fd;
 	int cpu;
 	double factor;
@@ -266,6 +267,7 @@ static int open_one(struct opener *o, const struct cfg_series *cs, const char *s
 	e = &e[o->in->nev++];
 	memset(e, 0, sizeof(*e));
 	e->cs = cs;
+	snprintf(e->spec, sizeof(e->spec), "%s", spec);
 	e->fd = fd;
 	e->cpu = cpu;
 	e->factor = unit_factor(o->in->name, cs, spec);
@@ -765,6 +767,19 @@ int collector_read(struct collector *col, struct samples *s)
 				   "A PCIe function and the PMU, root complex and root port, or IIO stack and part, that see it",
 				   M_GAUGE, false, 1, 0, "%s", col->info[i].labels);
 	return ret ? -ENOMEM : 0;
+}
+
+void collector_list_events(struct collector *col, FILE *f)
+{
+	size_t i, j;
+
+	for (i = 0; i < col->n; i++) {
+		const struct inst *in = col->inst[i];
+
+		/* perf -a opens each on every CPU of the cpumask: the first CPU's */
+		for (j = 0; j < in->nev && in->ev[j].cpu == in->ev[0].cpu; j++)
+			fprintf(f, "%s/%s/\n", in->name, in->ev[j].spec);
+	}
 }
 
 void collector_report(struct collector *col, FILE *f)

@@ -108,7 +108,7 @@ void cfg_init(struct config *c)
 	c->port = 9464;
 	c->cache_ms = 200;
 	c->rescan_ms = 250;
-	c->max_clients = 64;
+	c->max_clients = 256;
 	c->timeout_s = 5;
 	c->defaults = true;
 }

@@ -136,6 +136,8 @@ void collector_free(struct collector *col);
 void collector_rescan(struct collector *col);
 /* Read every event into @s (with the self metrics). 0 or -ENOMEM. */
 int collector_read(struct collector *col, struct samples *s);
+/* The events open, one perf event spec (PMU/terms/) a line, once per PMU. */
+void collector_list_events(struct collector *col, FILE *f);
 /* What collector_rescan() could not open or fit, for --check-config. */
 void collector_report(struct collector *col, FILE *f);
 

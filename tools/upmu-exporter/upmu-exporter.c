@@ -23,7 +23,7 @@
 
 static const char usage[] =
 "usage: upmu-exporter [-c FILE] [-l ADDRESS:PORT] [--check-config] [--once]\n"
-"                     [--print-defaults]\n"
+"                     [--list-events] [--print-defaults]\n"
 "Serve the upmu PMUs' counters (Tegra410, Ice Lake-X uncore, NIC\n"
 "diagnostics) at http://ADDRESS:PORT/metrics in Prometheus's text format.\n"
 "  -c, --config FILE     configuration (default " DEFAULT_CONFIG " if it\n"
@@ -33,6 +33,8 @@ static const char usage[] =
 "      --check-config    check the configuration, open every PMU it names\n"
 "                        and say what each serves; exit 1 on an error\n"
 "      --once            print one exposition on stdout and exit\n"
+"      --list-events     print the events it would open, as perf's -e\n"
+"                        takes them (PMU/terms/), once per PMU, and exit\n"
 "      --print-defaults  print the built-in series and budgets\n"
 "  -h, --help            this text\n"
 "Example:\n"
@@ -85,12 +87,13 @@ int main(int argc, char **argv)
 		{ "listen", required_argument, NULL, 'l' },
 		{ "check-config", no_argument, NULL, 'C' },
 		{ "once", no_argument, NULL, 'o' },
+		{ "list-events", no_argument, NULL, 'L' },
 		{ "print-defaults", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *path = NULL, *listen = NULL;
-	bool check = false, one = false;
+	bool check = false, one = false, list = false;
 	struct collector *col;
 	struct server *srv;
 	struct config *cfg;
@@ -110,6 +113,9 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			one = true;
+			break;
+		case 'L':
+			list = true;
 			break;
 		case 'D':
 			fputs(cfg_builtin, stdout);
@@ -150,8 +156,12 @@ int main(int argc, char **argv)
 		free(cfg);
 		return 1;
 	}
-	if (check || one) {
-		if (check) {
+	if (check || one || list) {
+		if (list) {
+			collector_rescan(col);
+			collector_list_events(col, stdout);
+			ret = 0;
+		} else if (check) {
 			collector_rescan(col);
 			printf("%s: %u series, %u bdf, listen %s:%u\n", path ? path : "built-in",
 			       cfg->nr_series, cfg->nr_bdf, cfg->listen_addr, cfg->port);
