@@ -272,6 +272,10 @@ build/bench/upmu_bench: bench/upmu_bench.c bench/bench_nic.c bench/bench_icx.c b
 	$(CC) $(TOOLCFLAGS) -Itools/lib -Idriver/include -isystem build/include \
 		-o $@ $(filter %.c,$^)
 
+# the upmu-exporter section's storm client (bench/README)
+build/bench/exporter_storm: bench/exporter_storm.c
+	@mkdir -p $(@D)
+	$(CC) $(TOOLCFLAGS) -pthread -o $@ $<
 build/bench/bench_aux: bench/bench_aux.c bench/bench_util.h $(PMULIB)
 	@mkdir -p $(@D)
 	$(CC) $(TOOLCFLAGS) -Itools/lib -Idriver/include -isystem build/include \

@@ -38,7 +38,8 @@ debug) kdir=$(scripts/kbuild.sh) ;;
 esac
 
 scripts/build-modules.sh "$kdir" >/dev/null
-make -s build/bench/upmu_bench build/bench/bench_aux build/tools/upmu-iostat
+make -s build/bench/upmu_bench build/bench/bench_aux build/tools/upmu-iostat \
+	build/tools/upmu-exporter build/bench/exporter_storm
 # the aux section's perf script figure needs the patched perf (cached)
 UPMU_PERF=$(scripts/perfbuild.sh 2>/dev/null) || UPMU_PERF=""
 export UPMU_PERF

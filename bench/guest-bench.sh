@@ -46,4 +46,10 @@ echo "3 1 blocks=nic clock=manual nic_log_samples=16" > /sys/bus/upmu_sim/new_de
 "$top/build/bench/bench_aux" -i 3 -k 2 || exit
 "$top/bench/aux-script.sh" 3 3 || exit
 # The iostat section (bench/README): a simulated Ice Lake-X (device 4)
-exec "$top/bench/iostat-cost.sh" 4 3 5
+"$top/bench/iostat-cost.sh" 4 3 5 || exit
+# The upmu-exporter section (bench/README): upmu-exporter on the Tegra410
+# (device 1), the NIC (device 2) and a simulated Ice Lake-X (device 6,
+# with flows) against perf stat on the same events, 3 rounds of 10 s,
+# then the 10 s storm; the aux section's manual-clock NIC goes first
+echo 3 > /sys/bus/upmu_sim/del_device || exit
+exec "$top/bench/exporter-cost.sh" 6 3 10 10

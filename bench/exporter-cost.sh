@@ -1,0 +1,189 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The upmu-exporter section (bench/README), in the bench guest: on every PMU
+# there (a 2-socket Tegra410, NICs, and a 2-socket Ice Lake-X this creates,
+# with flows), upmu-exporter (build/tools/upmu-exporter, its defaults)
+# scraped once a second for SECONDS:
+#  - its CPU time per scrape (utime + stime, /proc/PID/stat) against perf
+#    stat -I 1000 -a's CPU time per interval (getrusage, through bash's
+#    time) counting the same events (upmu-exporter --list-events) for the
+#    same time, perf's start and end (perf stat -a -e ... -- true) taken
+#    out, as the exporter's is: goal at most 1x;
+#  - the scrapes' duration (curl's time_total), median and max: goal under
+#    0.25 s; its VmRSS after the scrapes: goal under 16 MiB;
+# then the storm (build/bench/exporter_storm, STORM seconds) against the
+# last round's exporter, with its goals: every scrape ok, none over 1 s,
+# the fds back to the baseline, RSS grown under 8 MiB.
+# Figures in one run, not a test: exit 1 only if it cannot measure.
+#   exporter-cost.sh ICX_ID [ROUNDS [SECONDS [STORM]]]     (defaults 3 10 10)
+# ICX_ID "-" creates no Ice Lake-X (the PMUs there as they are).
+# UPMU_EXPORTER, UPMU_EXPORTER_STORM: other binaries; UPMU_EXPORTER_PORT: its
+# port (9464); UPMU_PERF: perf (as iostat-cost.sh).
+set -u
+id=${1:?sim id of the Ice Lake-X to create, or -} rounds=${2:-3} secs=${3:-10} storm=${4:-10}
+top=$(cd "$(dirname "$0")/.." && pwd)
+E=${UPMU_EXPORTER:-$top/build/tools/upmu-exporter}
+STORM=${UPMU_EXPORTER_STORM:-$top/build/bench/exporter_storm}
+perf=${UPMU_PERF:-perf}
+"$perf" version >/dev/null 2>&1 || perf=perf
+PORT=${UPMU_EXPORTER_PORT:-9464}
+URL=http://127.0.0.1:$PORT
+TIMEOUT_S=5		# the exporter's default timeout_s, given in the file too
+D=/sys/kernel/debug/upmu_sim/$id
+hz=$(getconf CLK_TCK)
+
+die() { echo "bench: $*" >&2; exit 1; }
+[ -x "$E" ] || die "no $E (make build/tools/upmu-exporter)"
+command -v curl >/dev/null || die "no curl"
+tmp=$(mktemp -d) || exit 1
+epid="" made=""
+cleanup() {
+	[ -z "$epid" ] || { kill "$epid" 2>/dev/null; wait "$epid" 2>/dev/null; }
+	[ -z "$made" ] || echo "$id" > /sys/bus/upmu_sim/del_device
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+ip link set lo up 2>/dev/null || busybox ip link set lo up 2>/dev/null
+
+if [ "$id" != - ]; then
+	echo "$id 2 soc=icx" > /sys/bus/upmu_sim/new_device ||
+		die "cannot create the simulated Ice Lake-X"
+	made=1
+	for f in "add id=1 socket=0 stack=1 part=0 op=rd size=256 rate=1000000 lat=500" \
+		 "add id=2 socket=0 stack=1 part=0 op=wr size=64 rate=2000000 lat=300" \
+		 "add id=3 socket=1 stack=0 part=2 op=rd size=64 rate=1000000 lat=400"; do
+		echo "$f" > "$D/flows" || die "cannot start a flow"
+	done
+fi
+
+# the built-in series, the documented defaults said again (and no
+# /etc/upmu/exporter.conf of the host's)
+cat > "$tmp/exporter.conf" <<EOF
+listen 127.0.0.1:$PORT
+cache_ms 200
+timeout_s $TIMEOUT_S
+EOF
+
+# upmu-exporter --list-events: one PMU/terms/ a line; what is not that is
+# left out, and said.  perf -e takes them joined by commas.
+SPEC='^[A-Za-z0-9_.-]+/[^/ ]*/$'
+"$E" -c "$tmp/exporter.conf" --list-events > "$tmp/list" 2> "$tmp/list.err" ||
+	{ cat "$tmp/list.err" >&2; die "upmu-exporter --list-events failed"; }
+grep -E "$SPEC" "$tmp/list" > "$tmp/events"
+nbad=$(grep -vE "$SPEC" "$tmp/list" | grep -c '[^[:space:]]')
+[ "$nbad" -eq 0 ] || echo "bench: $nbad lines of upmu-exporter --list-events are not PMU/terms/, left out" >&2
+events=$(paste -sd, "$tmp/events")
+[ -n "$events" ] || die "upmu-exporter --list-events listed no event"
+nev=$(wc -l < "$tmp/events")
+npmu=$(cut -d/ -f1 "$tmp/events" | sort -u | wc -l)
+
+# ticks PID: its utime + stime in clock ticks
+ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; }
+rss_kb() { awk '$1 == "VmRSS:" { print $2 }' "/proc/$1/status"; }
+usec() { local t=${EPOCHREALTIME/[.,]/}; echo "$t"; }
+# exporter_start: start it, wait until it serves (opening every PMU's
+# events under TCG takes a while)
+exporter_start() {
+	"$E" -c "$tmp/exporter.conf" 2>> "$tmp/exporter.err" &
+	epid=$!
+	for _ in $(seq 600); do
+		curl -sf -m 10 -o /dev/null "$URL/metrics" && return 0
+		kill -0 "$epid" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$tmp/exporter.err" >&2
+	return 1
+}
+exporter_stop() { kill "$epid" 2>/dev/null; wait "$epid"; local rc=$?; epid=""; return $rc; }
+# scrapes N FILE: N scrapes, one a second, "HTTP_CODE SECONDS" lines into FILE
+scrapes() {
+	local i next now d
+	next=$(usec)
+	for ((i = 0; i < $1; i++)); do
+		curl -s -o /dev/null -m 10 -w '%{http_code} %{time_total}\n' "$URL/metrics" >> "$2"
+		next=$((next + 1000000)) now=$(usec)
+		d=$((next - now))
+		[ "$d" -le 0 ] || sleep "$(printf '%d.%06d' $((d / 1000000)) $((d % 1000000)))"
+	done
+}
+# cputime CMD...: user + system milliseconds of CMD and its children, then
+# the intervals it printed (as in iostat-cost.sh); its output in $tmp/out
+cputime() {
+	local TIMEFORMAT='%3U %3S' t
+	t=$( { time "$@" > "$tmp/out" 2>&1; } 2>&1 ) || return 1
+	awk -v o="$t" 'BEGIN { split(o, a, " "); printf "%d ", (a[1] + a[2]) * 1000 }'
+	awk '$1 ~ /^[0-9]+\.[0-9]+$/ && !($1 in t) { t[$1]; n++ } END { print n + 0 }' "$tmp/out"
+}
+perf_failed() {
+	tail -n 5 "$tmp/out" | sed 's/^/   perf: /' >&2
+	die "perf stat failed"
+}
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+echo "== exporter: upmu-exporter scraped once a second against perf stat -I 1000 -a ($perf) on its $nev events of $npmu PMUs, ${secs} s, $rounds rounds (CPU time, ms)"
+ratios="" rawratios="" rss_max=0 nsupp=0
+: > "$tmp/times"
+for r in $(seq "$rounds"); do
+	# perf first: the exporter's events are closed, no counter is shared
+	p0="" np=""
+	read -r p0 _ < <(cputime "$perf" stat -a -e "$events" -- true)
+	[ -n "$p0" ] || perf_failed
+	read -r p np < <(cputime "$perf" stat -I 1000 -a -e "$events" -- sleep "$secs")
+	[ "${np:-0}" -gt 0 ] || perf_failed
+	nsupp=$(grep -c '<not supported>\|<not counted>' "$tmp/out")
+	exporter_start || die "upmu-exporter does not serve $URL/metrics"
+	# its start and first reading are behind it: the scrapes' cost alone
+	t0=$(ticks "$epid") fds=$(find "/proc/$epid/fd" -mindepth 1 | wc -l)
+	: > "$tmp/round"
+	scrapes "$secs" "$tmp/round"
+	t1=$(ticks "$epid")
+	rss=$(rss_kb "$epid" 2>/dev/null)
+	[ -n "$rss" ] || { cat "$tmp/exporter.err" >&2; die "upmu-exporter died while scraped"; }
+	[ "$rss" -le "$rss_max" ] || rss_max=$rss
+	cat "$tmp/round" >> "$tmp/times"
+	nok=$(awk '$1 == 200' "$tmp/round" | wc -l)
+	read -r ratio rawratio a pi praw < <(awk -v t="$((t1 - t0))" -v hz="$hz" -v n="$secs" \
+		-v p="$p" -v p0="$p0" -v np="$np" 'BEGIN {
+		a = t * 1000 / hz / n; pi = (p - p0) / np; praw = p / np
+		# perf start and end took longer in their own run: no steady figure
+		printf "%s %.2f %.1f %.1f %.1f\n", (pi > 0 ? sprintf("%.2f", a / pi) : "n/a"),
+			a / praw, a, pi, praw }')
+	[ "$ratio" = n/a ] || ratios="$ratios $ratio"
+	rawratios="$rawratios $rawratio"
+	echo "   round $r: upmu-exporter $(( (t1 - t0) * 1000 / hz )) ms for $secs scrapes ($nok ok, $fds fds), ${a} ms a scrape;" \
+	     "perf stat $p ms ($p0 ms of it start and end), $np intervals, ${pi} ms an interval (${praw} with start and end): ${ratio}x (${rawratio}x)"
+	[ "$r" -eq "$rounds" ] || exporter_stop || echo "   upmu-exporter exited $? on SIGTERM"
+done
+[ "$nsupp" -eq 0 ] || echo "   perf stat: $nsupp of its events <not supported> or <not counted>"
+nscr=$(wc -l < "$tmp/times") nbad=$(awk '$1 != 200' "$tmp/times" | wc -l)
+read -r smed smax < <(awk '{ print $2 }' "$tmp/times" | sort -n |
+	awk '{ v[NR] = $1 } END { printf "%.3f %.3f\n", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[NR] }')
+met() { awk -v c="$1" 'BEGIN { print (c ? "met" : "NOT met") }'; }
+# shellcheck disable=SC2086 # lists of ratios
+echo "== exporter: upmu-exporter CPU per scrape / perf stat CPU per interval: $([ -n "$ratios" ] && median $ratios || echo n/a)x" \
+     "(median of $(echo $ratios | wc -w) rounds; goal: at most 1x; $(median $rawratios)x against perf's with its start and end)"
+echo "== exporter: scrape duration: median ${smed} s, max ${smax} s over $nscr scrapes, $nbad not 200 (goal: under 0.25 s: $(met "$(awk -v m="$smax" -v b="$nbad" 'BEGIN { print (m < 0.25 && !b) }')"))"
+echo "== exporter: VmRSS after the scrapes: $rss_max kB, $(awk -v k="$rss_max" 'BEGIN { printf "%.1f", k / 1024 }') MiB (most of $rounds rounds; goal: under 16 MiB: $(met $((rss_max < 16384))))"
+
+if [ ! -x "$STORM" ]; then
+	echo "== exporter storm: skipped: no $STORM (make build/bench/exporter_storm)"
+	exit 0
+fi
+echo "== exporter storm: exporter_storm -s $storm -T $TIMEOUT_S against the last round's upmu-exporter (PID $epid)"
+"$STORM" -p "$epid" -s "$storm" -T "$TIMEOUT_S" "$URL" > "$tmp/storm" ||
+	{ sed 's/^/   /' "$tmp/storm"; die "exporter_storm could not measure"; }
+sed 's/^/   /' "$tmp/storm"
+k() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/storm"; }
+ok=$(k scrapes_ok) total=$(k scrapes_total) smax=$(k scrape_max_s)
+fb=$(k fds_before) fs=$(k fds_settled) grow=$(k rss_kb_growth)
+echo "== exporter storm: scrapes ok $ok of $total (goal: all: $(met $((total > 0 && ok == total))))"
+echo "== exporter storm: longest scrape $smax s (goal: under 1 s: $(met "$(awk -v m="$smax" 'BEGIN { print (m >= 0 && m < 1) }')"))"
+echo "== exporter storm: fds $fb before, $(k fds_after) at the end, $fs $((TIMEOUT_S + 2)) s later (goal: back to $fb: $(met $((fs == fb))))"
+echo "== exporter storm: VmRSS grew $grow kB, $(k rss_kb_before) -> $(k rss_kb_settled) (goal: under 8 MiB: $(met $((grow >= 0 && grow < 8192))))"
+if kill -0 "$epid" 2>/dev/null && [ "$(k final_scrape_ok)" = 1 ]; then
+	exporter_stop
+	echo "== exporter storm: upmu-exporter alive and serving after it; exit $? on SIGTERM"
+else
+	echo "== exporter storm: upmu-exporter NOT serving after the storm"
+	tail -n 5 "$tmp/exporter.err" | sed 's/^/   /'
+fi
