@@ -105,7 +105,7 @@ TEST(builtin_counts)
 	EXPECT_STREQ("127.0.0.1", c->listen_addr);
 	EXPECT_EQ(9464, c->port);
 	EXPECT_EQ(200, c->cache_ms);
-	EXPECT_EQ(250, c->rescan_ms);
+	EXPECT_EQ(1000, c->rescan_ms);
 	EXPECT_EQ(256, c->max_clients);
 	EXPECT_EQ(5, c->timeout_s);
 	/* in the built-in order */

@@ -8,8 +8,9 @@
  * counter into the event's 64-bit count across wraps; the exporter
  * serves that count unscaled (time_running < time_enabled is served as
  * it is, in upmu_pmu_{enabled,running}_seconds_total, never scaled).  A
- * PMU that goes away (its sysfs directory, or another PMU in its place:
- * a new type; or dead: an empty cpumask, see upmu-core.rst "Removal")
+ * PMU that goes away (its sysfs entry, or another PMU in its place: a
+ * new entry, another inode; or dead: an empty cpumask, before 6.15 only,
+ * see upmu-core.rst "Removal")
  * has its events closed and its series end; one that comes (back) is
  * opened afresh and its series start at 0.  Before Linux 6.15 a removed
  * PMU stays registered while any event of its module is open, and its
@@ -55,6 +56,7 @@ struct ev {
 struct inst {
 	char name[96];
 	char type[16];
+	ino_t ino;			/* its sysfs entry's: another PMU, another */
 	struct ev *ev;
 	size_t nev;
 	bool up;
@@ -429,13 +431,16 @@ static void inst_open(struct collector *col, struct inst *in, const struct iio_t
 	in->err = 0;
 }
 
-/* Is @in still the PMU we opened: there, the same type, not dead? */
-static bool inst_alive(const struct inst *in)
+/*
+ * Is @in, whose sysfs entry is still there and the same (its inode), not
+ * dead either?  From 6.15 a removed PMU goes at once (its events
+ * revoked); before, it may stay, dead, with an empty cpumask.
+ */
+static bool inst_alive(const struct collector *col, const struct inst *in)
 {
-	char type[16], mask[64];
+	char mask[64];
 
-	return !pmu_read(in->name, "type", type, sizeof(type)) && !strcmp(type, in->type) &&
-	       !pmu_read(in->name, "cpumask", mask, sizeof(mask)) && mask[0];
+	return col->revokes || (!pmu_read(in->name, "cpumask", mask, sizeof(mask)) && mask[0]);
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -516,7 +521,8 @@ void collector_rescan(struct collector *col)
 			if (!strcmp(col->inst[i]->name, e->d_name))
 				break;
 		if (i < col->n) {
-			col->inst[i]->seen = true;
+			/* another entry of the same name: the PMU went and came */
+			col->inst[i]->seen = col->inst[i]->ino == e->d_ino;
 			continue;
 		}
 		in = calloc(1, sizeof(*in));
@@ -529,6 +535,7 @@ void collector_rescan(struct collector *col)
 		}
 		col->inst = v;
 		memcpy(in->name, e->d_name, strlen(e->d_name) + 1);	/* fits: checked */
+		in->ino = e->d_ino;
 		in->seen = true;
 		col->inst[col->n++] = in;
 	}
@@ -538,7 +545,7 @@ void collector_rescan(struct collector *col)
 	for (i = 0, j = 0; i < col->n; i++) {
 		struct inst *in = col->inst[i];
 
-		if (in->seen && (!in->up || inst_alive(in))) {
+		if (in->seen && (!in->up || inst_alive(col, in))) {
 			col->inst[j++] = in;
 			continue;
 		}
@@ -705,14 +712,46 @@ static int read_ev(struct collector *col, struct ev *e)
 	return 0;
 }
 
-int collector_read(struct collector *col, struct samples *s)
+/*
+ * Read every open event, CPU by CPU: on its own CPU an event is read in
+ * place, from another one through an IPI (perf stat's --affinity).
+ */
+static void read_all(struct collector *col)
 {
 	struct cpu_pin pin = CPU_PIN_INIT;
+	int cpu = -1, next;
+	size_t i, j;
+
+	for (;;) {
+		/* the lowest CPU above @cpu that has events */
+		next = INT32_MAX;
+		for (i = 0; i < col->n; i++)
+			for (j = 0; col->inst[i]->up && j < col->inst[i]->nev; j++) {
+				int c = col->inst[i]->ev[j].cpu;
+
+				if (c > cpu && c < next)
+					next = c;
+			}
+		if (next == INT32_MAX)
+			break;
+		cpu = next;
+		cpu_pin(&pin, cpu);
+		for (i = 0; i < col->n; i++)
+			for (j = 0; col->inst[i]->up && j < col->inst[i]->nev; j++)
+				if (col->inst[i]->ev[j].cpu == cpu)
+					read_ev(col, &col->inst[i]->ev[j]);
+	}
+	cpu_unpin(&pin);
+}
+
+int collector_read(struct collector *col, struct samples *s)
+{
 	size_t i, j;
 	int ret = 0;
 
 	if (col->info_stale)
 		info_load(col);
+	read_all(col);
 	ret |= samples_add(s, "upmu_exporter_build_info", "upmu-exporter's version", M_GAUGE,
 			   false, 1, 0, "version=\"%s\"", EXPORTER_VERSION);
 	for (i = 0; i < col->n; i++) {
@@ -736,8 +775,6 @@ int collector_read(struct collector *col, struct samples *s)
 			struct ev *e = &in->ev[j];
 			uint64_t c;
 
-			cpu_pin(&pin, e->cpu);
-			read_ev(col, e);
 			c = e->base + e->last;
 			en += e->base_en + e->en;
 			run += e->base_run + e->run;
@@ -756,7 +793,6 @@ int collector_read(struct collector *col, struct samples *s)
 				   "Time the PMU's events counted, mean over them (below enabled: perf multiplexed them; counts are never scaled)",
 				   M_COUNTER, true, 0, run / 1e9, "pmu=\"%s\"", in->name);
 	}
-	cpu_unpin(&pin);
 	for (i = 0; i <= MAX_ERRNO; i++)
 		if (col->read_errors[i])
 			ret |= samples_add(s, "upmu_exporter_read_errors",

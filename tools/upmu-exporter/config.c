@@ -107,7 +107,7 @@ void cfg_init(struct config *c)
 	strcpy(c->listen_addr, "127.0.0.1");
 	c->port = 9464;
 	c->cache_ms = 200;
-	c->rescan_ms = 250;
+	c->rescan_ms = 1000;
 	c->max_clients = 256;
 	c->timeout_s = 5;
 	c->defaults = true;

@@ -81,9 +81,11 @@ bool label_escape(char *buf, size_t len, const char *v)
 	return true;
 }
 
+/* (pointers are sorted: a sample is some 300 bytes) */
 static int sample_cmp(const void *a, const void *b)
 {
-	const struct sample *x = a, *y = b;
+	const struct sample *x = *(const struct sample *const *)a;
+	const struct sample *y = *(const struct sample *const *)b;
 	int r = strcmp(x->name, y->name);
 
 	return r ? r : strcmp(x->labels, y->labels);
@@ -141,19 +143,25 @@ static void put_help(struct buf *b, const char *h)
 
 char *expo_render(struct samples *s, size_t *len, unsigned int *dropped)
 {
-	struct buf b = { .cap = 4096 };
-	const struct sample *prev = NULL;
+	struct buf b = { .cap = 4096 + s->n * 128 };
+	const struct sample *prev = NULL, **v;
 	size_t i;
 
 	*dropped = 0;
 	b.p = malloc(b.cap);
-	if (!b.p)
+	v = malloc((s->n ? s->n : 1) * sizeof(*v));
+	if (!b.p || !v) {
+		free(b.p);
+		free(v);
 		return NULL;
+	}
 	b.p[0] = 0;
+	for (i = 0; i < s->n; i++)
+		v[i] = &s->v[i];
 	if (s->n)
-		qsort(s->v, s->n, sizeof(*s->v), sample_cmp);
+		qsort(v, s->n, sizeof(*v), sample_cmp);
 	for (i = 0; i < s->n; i++) {
-		const struct sample *x = &s->v[i];
+		const struct sample *x = v[i];
 		const char *sfx = x->type == M_COUNTER ? "_total" : "";
 		bool first = !prev || strcmp(prev->name, x->name);
 
@@ -181,6 +189,7 @@ char *expo_render(struct samples *s, size_t *len, unsigned int *dropped)
 			put(&b, " %" PRIu64 "\n", x->u);
 		prev = x;
 	}
+	free(v);
 	if (b.oom) {
 		free(b.p);
 		return NULL;
