@@ -55,7 +55,6 @@ struct ev {
 
 struct inst {
 	char name[96];
-	char type[16];
 	ino_t ino;			/* its sysfs entry's: another PMU, another */
 	struct ev *ev;
 	size_t nev;
@@ -297,12 +296,22 @@ static unsigned int iio_parts(const struct iio_topo *t, unsigned int die, unsign
 	return mask;
 }
 
+/* Open @cs with @hole of its event filled in by @val, labelled @lab. */
+static int open_at(struct opener *o, const struct cfg_series *cs, int cpu, const char *hole,
+		   const char *val, const char *lab)
+{
+	char spec[256];
+
+	fill(spec, sizeof(spec), cs->spec, hole, val);
+	return open_one(o, cs, spec, cpu, lab);
+}
+
 /* Open the series @cs on the @idx-th CPU of @o->in; 0, or -errno for the PMU. */
 static int open_series(struct opener *o, const struct cfg_series *cs, int cpu,
 		       unsigned int idx, const char *bl)
 {
 	const char *pmu = o->in->name;
-	char spec[256], lab[256], val[32];
+	char lab[256], val[32];
 	struct t410_rc rc;
 	unsigned int i, v, stack;
 	int ret = 0, p;
@@ -315,9 +324,8 @@ static int open_series(struct opener *o, const struct cfg_series *cs, int cpu,
 			return -ENOENT;
 		for (i = 0; !ret && i < rc.nr_rp; i++) {
 			snprintf(val, sizeof(val), "%#x", 1U << rc.rp[i]);
-			fill(spec, sizeof(spec), cs->spec, "%rp_mask", val);
 			snprintf(lab, sizeof(lab), "%s,rp=\"%u\"", bl, rc.rp[i]);
-			ret = open_one(o, cs, spec, cpu, lab);
+			ret = open_at(o, cs, cpu, "%rp_mask", val, lab);
 		}
 		return ret;
 	case PER_BDF:
@@ -335,10 +343,9 @@ static int open_series(struct opener *o, const struct cfg_series *cs, int cpu,
 				continue;
 			}
 			snprintf(val, sizeof(val), "%#x", b->bus << 8 | b->dev << 3 | b->fn);
-			fill(spec, sizeof(spec), cs->spec, "%bdf", val);
 			snprintf(lab, sizeof(lab), "%s,rp=\"%u\",bdf=\"%04x:%02x:%02x.%x\"", bl,
 				 rc.rp[p], b->seg, b->bus, b->dev, b->fn);
-			ret = open_one(o, cs, spec, cpu, lab);
+			ret = open_at(o, cs, cpu, "%bdf", val, lab);
 		}
 		return ret;
 	case PER_PART:
@@ -350,9 +357,8 @@ static int open_series(struct opener *o, const struct cfg_series *cs, int cpu,
 			if (!(v & 1U << i))
 				continue;
 			snprintf(val, sizeof(val), "%u", i);
-			fill(spec, sizeof(spec), cs->spec, "%part", val);
 			snprintf(lab, sizeof(lab), "%s,part=\"%u\"", bl, i);
-			ret = open_one(o, cs, spec, cpu, lab);
+			ret = open_at(o, cs, cpu, "%part", val, lab);
 		}
 		return ret;
 	case PER_PORT:
@@ -362,10 +368,8 @@ static int open_series(struct opener *o, const struct cfg_series *cs, int cpu,
 			const char *k = cs->per == PER_PORT ? "port" : "link";
 
 			snprintf(val, sizeof(val), "%u", i);
-			fill(spec, sizeof(spec), cs->spec, cs->per == PER_PORT ? "%port" : "%link",
-			     val);
 			snprintf(lab, sizeof(lab), "%s,%s=\"%u\"", bl, k, i);
-			ret = open_one(o, cs, spec, cpu, lab);
+			ret = open_at(o, cs, cpu, cs->per == PER_PORT ? "%port" : "%link", val, lab);
 			if (ret == -EINVAL && i)
 				return 0;
 			if (ret)
@@ -392,8 +396,7 @@ static void inst_open(struct collector *col, struct inst *in, const struct iio_t
 
 	in->tried_ns = now_ns();
 	in->left_out = 0;
-	if (pmu_read(in->name, "type", in->type, sizeof(in->type)) ||
-	    pmu_cpus(in->name, &cpus) || !CPU_COUNT(&cpus)) {
+	if (pmu_cpus(in->name, &cpus) || !CPU_COUNT(&cpus)) {
 		in->err = ENODEV;
 		return;
 	}
