@@ -1033,7 +1033,8 @@ static inline u64 sim_now_since(struct sim_dev *sd,
  * blocks that need no catch-up now (sim_unit_access() would leave them
  * as they are), read as the locked path would read them, provided that
  * nothing held sd->lock meanwhile (sd->seq).  False: take the lock (the
- * values read are then read again), with the time read into @c.
+ * values read are then read again), with the time read into @c (also
+ * when the list has a write or a read of an impure register).
  */
 static __always_inline bool
 sim_regs_read_fresh(struct sim_regs *r, struct upmu_reg_xfer *x,
@@ -1046,11 +1047,6 @@ sim_regs_read_fresh(struct sim_regs *r, struct upmu_reg_xfer *x,
 	unsigned int seq, i;
 	u64 now;
 
-	for (i = 0; i < n; i++)
-		if ((x[i].flags & UPMU_XFER_WRITE) ||
-		    x[i].off >= r->pure_size ||
-		    r->pure_size - x[i].off < (x[i].flags & UPMU_XFER_64 ? 8 : 4))
-			return false;
 	seq = raw_read_seqcount(&sd->seq);
 	if (seq & 1)
 		return false;
@@ -1063,22 +1059,33 @@ sim_regs_read_fresh(struct sim_regs *r, struct upmu_reg_xfer *x,
 			return false;
 		c->now = now;
 	}
+	/* One block: one look at it, not one a register (CMEM reads 42). */
+	if (!unit_at && r->unit && !sim_unit_fresh(sd, r->unit, now))
+		goto stale;
+	/*
+	 * One pass: a write, or a read that is not of a pure register, sends
+	 * the list to the locked path, which reads again what this read.
+	 */
 	for (i = 0; i < n; i++) {
 		bool wide = x[i].flags & UPMU_XFER_64;
 		u32 size = wide ? 8 : 4, off = x[i].off;
-		struct sim_unit *u = unit_at ? unit_at(r, off) : r->unit;
+		struct sim_unit *u;
 
-		if (u && !sim_unit_fresh(sd, u, now)) {
-			c->valid = !sd->manual &&
-				   !read_seqcount_retry(&sd->seq, seq);
-			return false;
-		}
+		if ((x[i].flags & UPMU_XFER_WRITE) || off >= r->pure_size ||
+		    r->pure_size - off < size)
+			goto stale;
+		u = unit_at ? unit_at(r, off) : NULL;
+		if (u && !sim_unit_fresh(sd, u, now))
+			goto stale;
 		if (sim_regs_outside(r, off, size))
 			x[i].val = 0;
 		else
 			x[i].val = read(r, off, wide);
 	}
 	return !read_seqcount_retry(&sd->seq, seq);
+stale:
+	c->valid = !sd->manual && !read_seqcount_retry(&sd->seq, seq);
+	return false;
 }
 
 /*

@@ -96,13 +96,24 @@ unsigned int sim_cmem_reach(struct sim_cmem *c, const struct sim_txn *t,
 /* ---- register interface ------------------------------------------------ */
 
 /* The register at @woff of the window; RAZ beyond it. */
-static u64 cmem_reg_read(struct sim_cmem *c, u32 woff)
+static __always_inline u64 cmem_reg_read(struct sim_cmem *c, u32 woff)
 {
 	unsigned int i = woff / CMEM_PAGE, mc;
-	u32 off = woff % CMEM_PAGE;
+	u32 off = woff % CMEM_PAGE, k = off - CMEM_MC_REQ_CNTR(0);
 
 	if (i >= CMEM_NR_INST)		/* the broadcast page is write-only */
 		return 0;
+	/* The MCs' counters first: an event's read reads 42 of them. */
+	if (k < CMEM_NR_MC * CMEM_MC_STRIDE) {
+		mc = k / CMEM_MC_STRIDE;
+		switch (k % CMEM_MC_STRIDE) {
+		case 0:
+			return c->req[i][mc];
+		case CMEM_MC_AOR_CNTR(0) - CMEM_MC_REQ_CNTR(0):
+			return c->aor[i][mc];
+		}
+		return 0;	/* reserved: RAZ */
+	}
 	switch (off) {
 	case CMEM_CG_CTRL:
 		return c->cg[i];
@@ -112,12 +123,6 @@ static u64 cmem_reg_read(struct sim_cmem *c, u32 woff)
 		return c->status[i];
 	case CMEM_CYCLE_CNTR:
 		return c->cycles[i];
-	}
-	for (mc = 0; mc < CMEM_NR_MC; mc++) {
-		if (off == CMEM_MC_REQ_CNTR(mc))
-			return c->req[i][mc];
-		if (off == CMEM_MC_AOR_CNTR(mc))
-			return c->aor[i][mc];
 	}
 	return 0;	/* reserved: RAZ */
 }
@@ -157,7 +162,8 @@ static void cmem_reg_write(struct sim_cmem *c, unsigned int i, u32 off, u32 val)
 			cmem_reg_write_one(c, i, off, val);
 }
 
-static u64 cmem_regs_read(struct sim_regs *r, u32 off, bool wide)
+static __always_inline u64 cmem_regs_read(struct sim_regs *r, u32 off,
+					  bool wide)
 {
 	struct sim_cmem *c = container_of(r, struct sim_cmem, regs);
 	u64 v = cmem_reg_read(c, off & ~7U);

@@ -50,8 +50,12 @@ static void cmem_disable(struct upmu_pmu *upmu)
 	upmu_wr32(&upmu->regs, CMEM_BCAST + CMEM_CG_CTRL, 0);
 }
 
-/* Sum of one per-MC counter over every MC of every instance. */
-static u64 cmem_sum(struct upmu_pmu *upmu, u32 (*reg)(unsigned int mc))
+/*
+ * Sum of one per-MC counter over every MC of every instance: @mc0 is the
+ * counter's offset for MC 0 (CMEM_MC_REQ_CNTR(0) or CMEM_MC_AOR_CNTR(0)).
+ * The 42 reads go to the backend as one list.
+ */
+static u64 cmem_sum(struct upmu_pmu *upmu, u32 mc0)
 {
 	struct upmu_reg_xfer x[CMEM_NR_INST * CMEM_NR_MC];
 	unsigned int i, mc, n = 0;
@@ -60,7 +64,7 @@ static u64 cmem_sum(struct upmu_pmu *upmu, u32 (*reg)(unsigned int mc))
 	for (i = 0; i < CMEM_NR_INST; i++)
 		for (mc = 0; mc < CMEM_NR_MC; mc++)
 			x[n++] = (struct upmu_reg_xfer){
-				.off = CMEM_INST(i) + reg(mc),
+				.off = CMEM_INST(i) + mc0 + mc * CMEM_MC_STRIDE,
 				.flags = UPMU_XFER_64,
 			};
 	upmu_xfer_nolock(&upmu->regs, x, n);
@@ -69,23 +73,13 @@ static u64 cmem_sum(struct upmu_pmu *upmu, u32 (*reg)(unsigned int mc))
 	return sum;
 }
 
-static u32 cmem_req_reg(unsigned int mc)
-{
-	return CMEM_MC_REQ_CNTR(mc);
-}
-
-static u32 cmem_aor_reg(unsigned int mc)
-{
-	return CMEM_MC_AOR_CNTR(mc);
-}
-
 static u64 cmem_read(struct upmu_pmu *upmu, struct perf_event *event)
 {
 	switch (upmu_field(upmu, event, 0)) {
 	case CMEM_EV_RD_REQ:
-		return cmem_sum(upmu, cmem_req_reg);
+		return cmem_sum(upmu, CMEM_MC_REQ_CNTR(0));
 	case CMEM_EV_RD_CUM_OUTS:
-		return cmem_sum(upmu, cmem_aor_reg);
+		return cmem_sum(upmu, CMEM_MC_AOR_CNTR(0));
 	default:
 		/* All instances run on one clock: instance 0 stands for all. */
 		return upmu_rd64_nolock(&upmu->regs, CMEM_INST(0) + CMEM_CYCLE_CNTR);

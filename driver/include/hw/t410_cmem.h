@@ -25,8 +25,9 @@
 #define CMEM_CTRL		0x808
 #define CMEM_STATUS		0x810	/* overflow flags, write 1 to clear */
 #define CMEM_CYCLE_CNTR		0x818
-#define CMEM_MC_REQ_CNTR(mc)	(0x820 + 0x18 * (mc))
-#define CMEM_MC_AOR_CNTR(mc)	(0x830 + 0x18 * (mc))
+#define CMEM_MC_STRIDE		0x18	/* between one MC's counters and the next's */
+#define CMEM_MC_REQ_CNTR(mc)	(0x820 + CMEM_MC_STRIDE * (mc))
+#define CMEM_MC_AOR_CNTR(mc)	(0x830 + CMEM_MC_STRIDE * (mc))
 
 #define CMEM_CTRL_ENABLE	BIT(0)
 #define CMEM_CTRL_CLR		BIT(1)
