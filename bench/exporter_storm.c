@@ -6,18 +6,20 @@
  * GET /metrics (HTTP/1.1, Connection: close), 32 slow clients each send
  * half a request and hold it until the server closes it (then again, until
  * the end), and 10^4 malformed requests (bad method, a 20 KiB header, random
- * garbage, a request line over 8 KiB, NUL bytes) go out spread over the
- * period; meanwhile a scraper does GET /metrics once a second, as
- * Prometheus would, and records how long it took and whether it got 200
- * with upmu_exporter_build_info in the body (Prometheus's up).  The
- * exporter's open fds and VmRSS (/proc/PID) are taken before, at the end
- * of the storm and after timeout + 2 s (the exporter's timeout_s, 5 by
- * default).  One block of "key value" lines; figures, not a test: exit 0
- * whatever they are, 1 only if it cannot measure (no answer at the start,
- * no such PID), 2 on a usage error.
+ * garbage, a request line over 8 KiB, NUL bytes) go out evenly over its
+ * first 90%, up to 32 (-M) in flight, from threads of 4 connections each
+ * (non-blocking sockets and epoll; each request given 2 s); meanwhile a
+ * scraper does GET /metrics once a second, as Prometheus would, and records
+ * how long it took and whether it got 200 with upmu_exporter_build_info in
+ * the body (Prometheus's up).  The exporter's open fds and VmRSS
+ * (/proc/PID) are taken before, at the end of the storm and after
+ * timeout + 2 s (the exporter's timeout_s, 5 by default).  One block of
+ * "key value" lines; figures, not a test: exit 0 whatever they are, 1 only
+ * if it cannot measure (no answer at the start, no such PID), 2 on a usage
+ * error.
  *
  *   exporter_storm -p PID [-s SECS] [-T TIMEOUT_S] [-c N] [-w N] [-m N]
- *                  [http://ADDR:PORT]
+ *                  [-M N] [http://ADDR:PORT]
  */
 
 #include <arpa/inet.h>
@@ -34,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <time.h>
@@ -45,6 +48,8 @@
 #define MAX_SCRAPES	4096
 #define STACK_SIZE	(256 * 1024)
 #define UP_SERIES	"upmu_exporter_build_info"
+#define MREQ_MAX	32768		/* a malformed request's room */
+#define SENDER_CONNS	4		/* a malformed requests' sender's connections */
 
 enum kind { K_METRICS, K_SLOW, K_BAD_METHOD, K_BIG_HEADER, K_GARBAGE, K_LONG_LINE, K_NUL,
 	    K_SCRAPE, NR_KINDS };
@@ -73,7 +78,7 @@ static unsigned long res[NR_KINDS][NR_RES];
 static unsigned long metrics_bytes;
 static pid_t pid;
 
-static unsigned int nr_malformed = 10000, nr_mthreads = 32;
+static unsigned int nr_malformed = 10000, nr_inflight = 32, nr_senders;
 
 /* the scraper's */
 static double scrape_s[MAX_SCRAPES];
@@ -181,6 +186,35 @@ struct reply {
 	bool eof, timeout;
 };
 
+/* @n more bytes of an answer: its first in head, all of them in body if @keep; still @keep */
+static bool reply_add(struct reply *rp, const char *buf, size_t n, bool keep)
+{
+	size_t h = sizeof(rp->head) - 1 - rp->headlen;
+
+	if (h > n)
+		h = n;
+	memcpy(rp->head + rp->headlen, buf, h);
+	rp->headlen += h;
+	rp->head[rp->headlen] = 0;
+	if (keep && rp->bytes + n + 1 > rp->cap) {
+		size_t cap = (rp->bytes + n + 1) * 2;
+		char *b = realloc(rp->body, cap);
+
+		if (!b) {
+			keep = false;
+		} else {
+			rp->body = b;
+			rp->cap = cap;
+		}
+	}
+	if (keep) {
+		memcpy(rp->body + rp->bytes, buf, n);
+		rp->body[rp->bytes + n] = 0;
+	}
+	rp->bytes += n;
+	return keep;
+}
+
 /* Read until the server closes (or resets) the connection, or @deadline */
 static void read_reply(int fd, int64_t deadline, struct reply *rp, bool keep)
 {
@@ -190,30 +224,7 @@ static void read_reply(int fd, int64_t deadline, struct reply *rp, bool keep)
 		ssize_t n = recv(fd, buf, sizeof(buf), 0);
 
 		if (n > 0) {
-			size_t h = sizeof(rp->head) - 1 - rp->headlen;
-
-			if (h > (size_t)n)
-				h = n;
-			memcpy(rp->head + rp->headlen, buf, h);
-			rp->headlen += h;
-			rp->head[rp->headlen] = 0;
-			if (keep) {
-				if (rp->bytes + n + 1 > rp->cap) {
-					size_t cap = (rp->bytes + n + 1) * 2;
-					char *b = realloc(rp->body, cap);
-
-					if (!b) {
-						keep = false;
-						goto counted;
-					}
-					rp->body = b;
-					rp->cap = cap;
-				}
-				memcpy(rp->body + rp->bytes, buf, n);
-				rp->body[rp->bytes + n] = 0;
-			}
-counted:
-			rp->bytes += n;
+			keep = reply_add(rp, buf, n, keep);
 		} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
 			rp->eof = true;		/* closed, or reset */
 			return;
@@ -236,6 +247,16 @@ static unsigned int status_of(const struct reply *rp)
 	return R_BADREPLY;
 }
 
+/* How a request ended: its status code, or R_NONE / R_TIMEOUT / R_BADREPLY */
+static unsigned int outcome(const struct reply *rp)
+{
+	unsigned int st = status_of(rp);
+
+	if (rp->timeout && st >= 100)
+		st = R_TIMEOUT;		/* a status line, but no whole answer in time */
+	return st;
+}
+
 /*
  * One request: connect, send @req, read the answer until the server
  * closes or @deadline.  The status code, or one of R_*.
@@ -244,7 +265,6 @@ static unsigned int request(const char *req, size_t len, int64_t deadline, struc
 			    bool keep)
 {
 	int fd = connect_to(deadline);
-	unsigned int st;
 
 	if (fd < 0)
 		return R_CONNFAIL;
@@ -252,10 +272,7 @@ static unsigned int request(const char *req, size_t len, int64_t deadline, struc
 	send_all(fd, req, len, deadline);
 	read_reply(fd, deadline, rp, keep);
 	close(fd);
-	st = status_of(rp);
-	if (rp->timeout && st >= 100)
-		st = R_TIMEOUT;		/* a status line, but no whole answer in time */
-	return st;
+	return outcome(rp);
 }
 
 static const char metrics_req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
@@ -335,7 +352,7 @@ static uint64_t xorshift(uint64_t *s)
 	return *s;
 }
 
-/* Malformed request number @i into @buf (at least 24 KiB); its length */
+/* Malformed request number @i into @buf (MREQ_MAX); its length */
 static size_t malformed(unsigned int i, enum kind k, char *buf, size_t cap, uint64_t *rng)
 {
 	static const char *const methods[] = { "BREW", "POST", "DELETE", "G3T", "get", "PUT" };
@@ -371,37 +388,180 @@ static size_t malformed(unsigned int i, enum kind k, char *buf, size_t cap, uint
 	}
 }
 
-/*
- * Malformed requests number @t, @t + nr_mthreads, ..., each at its time,
- * evenly over the storm (a thread that falls behind catches up)
- */
-static void *malformed_client(void *arg)
+/* A malformed request's connection: fd -1 for a free slot */
+struct mconn {
+	int fd;
+	bool connecting;	/* connect() still in progress */
+	enum kind k;
+	uint32_t events;	/* what epoll waits for */
+	int64_t deadline;
+	size_t len, off;	/* the request's length, how much of it went out */
+	struct reply rp;
+	char *req;		/* MREQ_MAX */
+};
+
+/* @c is over: count it (connect() failed, or how its answer went), close it */
+static void mconn_end(struct mconn *c, bool connfail)
 {
-	unsigned int t = (unsigned int)(uintptr_t)arg, i;
-	uint64_t rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)(t + 1) << 32) ^ (uint64_t)arg;
-	size_t cap = 32768;
-	char *buf = malloc(cap);
+	count(c->k, connfail ? R_CONNFAIL : outcome(&c->rp));
+	close(c->fd);
+	c->fd = -1;
+}
 
-	if (!buf)
-		return NULL;
-	rng ^= (uint64_t)now_ns();
-	for (i = t; i < nr_malformed && !stop; i += nr_mthreads) {
-		enum kind k = FIRST_MALFORMED + i % NR_MALFORMED;
-		struct reply rp = { .bytes = 0 };
-		/* over the first 90% of the storm: slack for a slow answer */
-		int64_t at = t_start + (t_end - t_start) / 10 * 9 * (int64_t)i / nr_malformed, now;
-		size_t len;
+/* Request number @i on the free @c: its socket, connect() begun; false if over already */
+static bool mconn_start(int epfd, struct mconn *c, unsigned int i, uint64_t *rng)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT, .data.ptr = c };
+	int64_t now = now_ns();
 
-		sleep_until(at);
-		if (stop)
-			break;
-		len = malformed(i, k, buf, cap, &rng);
-		now = now_ns();
-		__atomic_fetch_add(&sent[k], 1, __ATOMIC_RELAXED);
-		count(k, request(buf, len, now + 2 * NS < t_end + NS ? now + 2 * NS : t_end + NS,
-				 &rp, false));
+	c->k = FIRST_MALFORMED + i % NR_MALFORMED;
+	c->len = malformed(i, c->k, c->req, MREQ_MAX, rng);
+	c->off = 0;
+	memset(&c->rp, 0, sizeof(c->rp));
+	/* in flight at the end: 1 s more at most */
+	c->deadline = now + 2 * NS < t_end + NS ? now + 2 * NS : t_end + NS;
+	__atomic_fetch_add(&sent[c->k], 1, __ATOMIC_RELAXED);
+	c->fd = socket(addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (c->fd < 0) {
+		count(c->k, R_CONNFAIL);
+		return false;
 	}
-	free(buf);
+	c->connecting = connect(c->fd, (struct sockaddr *)&addr, addrlen) != 0;
+	if ((c->connecting && errno != EINPROGRESS) ||
+	    epoll_ctl(epfd, EPOLL_CTL_ADD, c->fd, &ev)) {
+		mconn_end(c, true);
+		return false;
+	}
+	c->events = ev.events;		/* writable: connected, and room to send */
+	return true;
+}
+
+/*
+ * @c's socket is ready: on with its connect(), its request (what the socket
+ * takes), its answer (what has come, until the server closes or resets it).
+ * False when it is over.
+ */
+static bool mconn_step(int epfd, struct mconn *c)
+{
+	char buf[16384];
+	ssize_t n;
+
+	if (c->connecting) {
+		int err = 0;
+		socklen_t len = sizeof(err);
+
+		if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len) || err) {
+			mconn_end(c, true);
+			return false;
+		}
+		c->connecting = false;
+	}
+	while (c->off < c->len) {
+		n = send(c->fd, c->req + c->off, c->len - c->off, MSG_NOSIGNAL);
+		if (n > 0)
+			c->off += n;
+		else if (n < 0 && errno == EAGAIN)
+			break;
+		else if (n == 0 || errno != EINTR)
+			c->off = c->len;	/* answered and closed, or reset: read anyway */
+	}
+	for (;;) {
+		n = recv(c->fd, buf, sizeof(buf), 0);
+		if (n > 0) {
+			reply_add(&c->rp, buf, n, false);
+		} else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+			c->rp.eof = true;	/* closed, or reset */
+			mconn_end(c, false);
+			return false;
+		} else if (errno == EAGAIN) {
+			break;
+		}
+	}
+	if (c->off == c->len && c->events != EPOLLIN) {
+		struct epoll_event ev = { .events = EPOLLIN, .data.ptr = c };
+
+		if (epoll_ctl(epfd, EPOLL_CTL_MOD, c->fd, &ev)) {
+			mconn_end(c, false);
+			return false;
+		}
+		c->events = EPOLLIN;
+	}
+	return true;
+}
+
+/* When malformed request number @i is due: evenly over the first 90% of the storm */
+static int64_t mreq_due(unsigned int i)
+{
+	int64_t span = (t_end - t_start) / 10 * 9;	/* slack at the end for a slow answer */
+
+	return t_start + span / nr_malformed * i + span % nr_malformed * i / nr_malformed;
+}
+
+/*
+ * Malformed requests number @t, @t + nr_senders, ..., each at its time, on
+ * up to its share of the nr_inflight connections at once (non-blocking,
+ * epoll), each given 2 s: past that it is closed, and "timeout" (or
+ * "connfail", still connecting).  Behind time, for want of a free
+ * connection, it catches up as they come free.
+ */
+static void *malformed_sender(void *arg)
+{
+	unsigned int t = (unsigned int)(uintptr_t)arg, i = t, busy = 0, j;
+	unsigned int nr = nr_inflight / nr_senders + (t < nr_inflight % nr_senders);
+	uint64_t rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)(t + 1) << 32) ^ (uint64_t)now_ns();
+	struct epoll_event *evs = calloc(nr, sizeof(*evs));
+	struct mconn *conn = calloc(nr, sizeof(*conn));
+	int epfd = epoll_create1(EPOLL_CLOEXEC);
+
+	if (!evs || !conn || epfd < 0)
+		goto out;
+	for (j = 0; j < nr; j++) {
+		conn[j].fd = -1;
+		conn[j].req = malloc(MREQ_MAX);
+		if (!conn[j].req)
+			goto out;
+	}
+	while ((i < nr_malformed && !stop) || busy) {
+		int64_t now = now_ns(), wake = now + 100 * MS;	/* and see stop */
+		int n, e;
+
+		/* the requests due, on the free connections */
+		for (j = 0; j < nr && busy < nr && i < nr_malformed && !stop &&
+			    mreq_due(i) <= now; j++) {
+			if (conn[j].fd < 0) {
+				busy += mconn_start(epfd, &conn[j], i, &rng);
+				i += nr_senders;
+			}
+		}
+		/* until a socket is ready, the next is due (and free), or a deadline */
+		for (j = 0; j < nr; j++)
+			if (conn[j].fd >= 0 && conn[j].deadline < wake)
+				wake = conn[j].deadline;
+		if (busy < nr && i < nr_malformed && !stop && mreq_due(i) < wake)
+			wake = mreq_due(i);
+		n = epoll_wait(epfd, evs, nr, wake > now ? (int)((wake - now + MS - 1) / MS) : 0);
+		for (e = 0; e < n; e++)
+			busy -= !mconn_step(epfd, evs[e].data.ptr);
+		/* past its deadline, what had come read: over */
+		now = now_ns();
+		for (j = 0; j < nr; j++) {
+			if (conn[j].fd >= 0 && conn[j].deadline <= now) {
+				conn[j].rp.timeout = true;
+				mconn_end(&conn[j], conn[j].connecting);
+				busy--;
+			}
+		}
+	}
+out:
+	if (i < nr_malformed && !stop)
+		fprintf(stderr, "exporter_storm: a malformed requests' sender: %s\n",
+			strerror(errno));
+	for (j = 0; conn && j < nr; j++)
+		free(conn[j].req);
+	if (epfd >= 0)
+		close(epfd);
+	free(conn);
+	free(evs);
 	return NULL;
 }
 
@@ -532,7 +692,8 @@ static int parse_target(const char *url)
 }
 
 static const char usage[] =
-"usage: exporter_storm -p PID [-s SECS] [-T TIMEOUT_S] [-c N] [-w N] [-m N] [URL]\n"
+"usage: exporter_storm -p PID [-s SECS] [-T TIMEOUT_S] [-c N] [-w N] [-m N] [-M N]\n"
+"                      [URL]\n"
 "A storm against upmu-exporter at URL (default http://127.0.0.1:9464), PID its\n"
 "process; figures as \"key value\" lines (bench/README, \"upmu-exporter\").\n"
 "  -p PID        the exporter's process (its fds and VmRSS)\n"
@@ -541,7 +702,9 @@ static const char usage[] =
 "                after the storm\n"
 "  -c N          clients looping on GET /metrics (default 64)\n"
 "  -w N          slow clients holding half a request (default 32)\n"
-"  -m N          malformed requests over the storm (default 10000)\n";
+"  -m N          malformed requests over the storm's first 90% (default 10000)\n"
+"  -M N          of them in flight at most, 4 to a thread, each given 2 s\n"
+"                (default 32)\n";
 
 static void spawn(pthread_t *t, pthread_attr_t *a, void *(*fn)(void *), void *arg)
 {
@@ -577,7 +740,7 @@ int main(int argc, char **argv)
 	unsigned int secs = 10, timeout_s = 5, nr_fast = 64, nr_slow = 32, i, k, r, ok = 0;
 	long fds_before, fds_after, fds_settled, rss_before, rss_after, rss_settled;
 	unsigned long cls[5] = { 0 }, others[5] = { 0 };
-	static pthread_t th[MAX_CLIENTS * 2 + 64];
+	static pthread_t th[MAX_CLIENTS * 3 + 1];
 	double sorted[MAX_SCRAPES], back_s = -1, probe_s;
 	const char *url = "http://127.0.0.1:9464";
 	unsigned int nth = 0;
@@ -586,7 +749,7 @@ int main(int argc, char **argv)
 	char *end;
 	int c;
 
-	while ((c = getopt(argc, argv, "p:s:T:c:w:m:h")) != -1) {
+	while ((c = getopt(argc, argv, "p:s:T:c:w:m:M:h")) != -1) {
 		unsigned long v = 0;
 
 		if (c != 'h' && c != '?') {
@@ -604,13 +767,15 @@ int main(int argc, char **argv)
 		case 'c': nr_fast = v; break;
 		case 'w': nr_slow = v; break;
 		case 'm': nr_malformed = v; break;
+		case 'M': nr_inflight = v; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: fputs(usage, stderr); return 2;
 		}
 	}
 	if (optind < argc)
 		url = argv[optind++];
-	if (optind < argc || !secs || nr_fast > MAX_CLIENTS || nr_slow > MAX_CLIENTS) {
+	if (optind < argc || !secs || nr_fast > MAX_CLIENTS || nr_slow > MAX_CLIENTS ||
+	    !nr_inflight || nr_inflight > MAX_CLIENTS) {
 		fputs(usage, stderr);
 		return 2;
 	}
@@ -648,8 +813,9 @@ int main(int argc, char **argv)
 		spawn(&th[nth++], &attr, slow_client, NULL);
 	for (i = 0; i < nr_fast; i++)
 		spawn(&th[nth++], &attr, metrics_client, NULL);
-	for (i = 0; i < nr_mthreads; i++)
-		spawn(&th[nth++], &attr, malformed_client, (void *)(uintptr_t)i);
+	nr_senders = (nr_inflight + SENDER_CONNS - 1) / SENDER_CONNS;
+	for (i = 0; i < nr_senders; i++)
+		spawn(&th[nth++], &attr, malformed_sender, (void *)(uintptr_t)i);
 	sleep_until(t_end);
 	stop = 1;
 	for (i = 0; i < nth; i++)
