@@ -307,9 +307,12 @@ static void *slow_client(void *arg)
 	(void)arg;
 	while (!stop) {
 		int64_t t0 = now_ns();
-		int fd = connect_to(t_end), r;
+		int fd, r;
 		struct reply rp = { .bytes = 0 };
 
+		if (t0 >= t_end)
+			break;		/* the storm is over: no connection to count */
+		fd = connect_to(t_end);
 		if (fd < 0) {
 			struct timespec ts = { .tv_nsec = 10 * MS };
 
