@@ -140,8 +140,8 @@ build/selftests/exporter_unit_test: selftests/upmu/exporter_unit_test.c $(EXPORT
 	$(CC) $(USERCFLAGS) -Itools/lib -Itools/upmu-exporter \
 		-I"$$(scripts/ksrc.sh 2>/dev/null)/tools/testing/selftests" \
 		-o $@ $(filter %.c,$^) -lmicrohttpd -lpthread -lm
-build/selftests/exporter_fuzz: selftests/upmu/exporter_fuzz.c $(EXPORTER_PARTS) \
-			       $(PMULIB) $(IIOLIB) $(T410PCI)
+build/selftests/exporter_fuzz: selftests/upmu/exporter_fuzz.c selftests/upmu/splitmix.h \
+			       $(EXPORTER_PARTS) $(PMULIB) $(IIOLIB) $(T410PCI)
 	@mkdir -p $(@D)
 	$(CC) $(USERCFLAGS) -Itools/lib -Itools/upmu-exporter \
 		-o $@ $(filter %.c,$^) -lmicrohttpd -lpthread -lm
@@ -200,7 +200,7 @@ build/selftests/aux_perfdata: selftests/upmu/aux_perfdata.c selftests/upmu/aux_r
 	@mkdir -p $(@D)
 	$(CC) $(USERCFLAGS) -Ibuild/perf-aux -o $@ $<
 # The fuzzer of whole perf.data files for the ASan/UBSan perf (perfdata_fuzz_test.sh)
-build/selftests/perfdata_fuzz: selftests/upmu/perfdata_fuzz.c
+build/selftests/perfdata_fuzz: selftests/upmu/perfdata_fuzz.c selftests/upmu/splitmix.h
 	@mkdir -p $(@D)
 	$(CC) $(USERCFLAGS) -o $@ $<
 # its fork server, preloaded into perf after the sanitizer runtime: not

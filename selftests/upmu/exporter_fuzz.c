@@ -76,6 +76,7 @@
 
 #include "exporter.h"
 #include "http.h"
+#include "splitmix.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define WHAT		"t.conf"
@@ -89,16 +90,12 @@ static __thread uint64_t rng;
 
 static uint64_t rnd(void)
 {
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(&rng);
 }
 
 static uint64_t below(uint64_t n)
 {
-	return n ? rnd() % n : 0;
+	return splitmix64_below(&rng, n);
 }
 
 static const char *pick(const char *const *v, size_t n)

@@ -49,6 +49,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "splitmix.h"
+
 #define PERF_RECORD_AUX		11
 #define PERF_RECORD_AUXTRACE	71
 #define HEADER_AUXTRACE		19	/* feature bit of the AUXTRACE index */
@@ -72,16 +74,12 @@ static uint64_t rng;
 
 static uint64_t rnd(void)
 {
-	uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return splitmix64(&rng);
 }
 
 static uint64_t below(uint64_t n)
 {
-	return n ? rnd() % n : 0;
+	return splitmix64_below(&rng, n);
 }
 
 static uint64_t ld64(const unsigned char *p)
