@@ -700,8 +700,7 @@ struct sim_nic_opts {
  * @ended: sim time reached SIM_MAX_NS (reported once)
  * @ended_work: reports it, out of @lock (see sim_now())
  * @vnow: sim time at the last clock switch (or now, when manual)
- * @rt_anchor: CLOCK_MONOTONIC (ktime_get_mono_fast_ns()) when @vnow was
- *	       taken (realtime mode)
+ * @rt_anchor: sim_clock_ns() when @vnow was taken (realtime mode)
  * @flows: continuous traffic
  * @nr_flows: entries in @flows
  * @catch_ups: times a register block was brought up to date (a later
@@ -944,12 +943,20 @@ int sim_flow_load(struct sim_dev *sd, const struct sim_flow *f, bool add);
 int sim_advance_check(struct sim_dev *sd, u64 ns);
 
 /*
+ * The realtime clock's source, for sim_now() and &sim_dev.rt_anchor:
+ * ktime_get_mono_fast_ns(), not ktime_get_ns(), since a register read
+ * may come in an NMI, and ktime_get_ns() there spins forever if the NMI
+ * came in the middle of a timekeeping update on this CPU.
+ */
+static inline u64 sim_clock_ns(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+
+/*
  * Current sim time in ns (monotonic; frozen in manual mode).  It stands
  * still at SIM_MAX_NS, and says so once.  Inline, as sim_unit_access():
  * every register access asks it, and a call is dear under emulation.
- * The clock is ktime_get_mono_fast_ns(), not ktime_get_ns(): a register
- * read may come in an NMI, and ktime_get_ns() there spins forever if
- * the NMI came in the middle of a timekeeping update on this CPU.
  */
 static inline u64 sim_now(struct sim_dev *sd)
 {
@@ -957,7 +964,7 @@ static inline u64 sim_now(struct sim_dev *sd)
 
 	if (sd->manual)
 		return sd->vnow;
-	now = sd->vnow + (ktime_get_mono_fast_ns() - sd->rt_anchor);
+	now = sd->vnow + (sim_clock_ns() - sd->rt_anchor);
 	return likely(now < SIM_MAX_NS) ? now : sim_now_ended(sd);
 }
 
@@ -1054,7 +1061,7 @@ sim_regs_read_fresh(struct sim_regs *r, struct upmu_reg_xfer *x,
 	if (!sd->manual) {
 		c->vnow = now;
 		c->anchor = sd->rt_anchor;
-		now += ktime_get_mono_fast_ns() - c->anchor;
+		now += sim_clock_ns() - c->anchor;
 		if (now >= SIM_MAX_NS)
 			return false;
 		c->now = now;

@@ -445,7 +445,7 @@ static ssize_t new_device_store(upmu_bus_type_t *bus,
 		kvfree(sd);
 		return ret;
 	}
-	sd->rt_anchor = ktime_get_mono_fast_ns();
+	sd->rt_anchor = sim_clock_ns();
 
 	mutex_lock(&sim_list_lock);
 	if (!sim_enabled) {

@@ -491,7 +491,7 @@ static ssize_t clock_write(struct file *file, const char __user *ubuf,
 	/* Blocks catch up lazily: sim time just goes on, at another pace. */
 	flags = sim_lock(sd);
 	sd->vnow = sim_now(sd);
-	sd->rt_anchor = ktime_get_mono_fast_ns();
+	sd->rt_anchor = sim_clock_ns();
 	sd->manual = manual;
 	sim_unlock(sd, flags);
 	return len;
