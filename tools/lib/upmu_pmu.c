@@ -31,24 +31,33 @@ int write_str(const char *path, const char *s)
 	return (size_t)n == len ? 0 : -EIO;
 }
 
-int read_str(const char *path, char *buf, size_t len)
+/* @n bytes read into @buf (or -errno): @buf ends there, without newlines */
+static int str_end(char *buf, ssize_t n)
 {
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
+	if (n < 0)
 		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	if (n < 0)
-		return n;
 	buf[n] = '\0';
 	while (n > 0 && buf[n - 1] == '\n')
 		buf[--n] = '\0';
 	return 0;
+}
+
+int pread_str(int fd, char *buf, size_t len)
+{
+	return str_end(buf, pread(fd, buf, len - 1, 0));
+}
+
+/* With read(), not pread(): debugfs's simple attributes are not seekable. */
+int read_str(const char *path, char *buf, size_t len)
+{
+	int fd, ret;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	ret = str_end(buf, read(fd, buf, len - 1));
+	close(fd);
+	return ret;
 }
 
 /*
@@ -99,6 +108,17 @@ static struct pmu_cached {
 } *pmu_cache;
 static unsigned int pmu_cache_nr;
 static bool pmu_cache_on;
+
+int pmu_open_file(const char *pmu, const char *file)
+{
+	char path[PATH_MAX];
+	int ret = pmu_path(path, sizeof(path), pmu, file);
+
+	if (ret)
+		return ret;
+	ret = open(path, O_RDONLY | O_CLOEXEC);
+	return ret < 0 ? -errno : ret;
+}
 
 bool pmu_exists(const char *pmu)
 {

@@ -19,6 +19,12 @@
 int write_str(const char *path, const char *s);
 /* Read @path into @buf (trailing newline stripped); 0 or -errno. */
 int read_str(const char *path, char *buf, size_t len);
+/*
+ * The same from an open file, from its start: a sysfs attribute held open
+ * reads afresh each time, without the path walk of an open (not for a
+ * file that cannot seek, such as debugfs's simple attributes: -ESPIPE).
+ */
+int pread_str(int fd, char *buf, size_t len);
 int read_u64(const char *path, uint64_t *val);
 
 /*
@@ -28,6 +34,8 @@ int read_u64(const char *path, uint64_t *val);
 const char *pmu_devices_dir(void);
 
 bool pmu_exists(const char *pmu);
+/* A PMU attribute file opened for reading (O_CLOEXEC): its fd or -errno. */
+int pmu_open_file(const char *pmu, const char *file);
 /* PMU attribute file contents, e.g. pmu_read("x", "events/cycles", ...) */
 int pmu_read(const char *pmu, const char *file, char *buf, size_t len);
 /*

@@ -63,6 +63,7 @@ struct inst {
 	uint64_t tried_ns;
 	unsigned int left_out;
 	bool seen;
+	int mask_fd;			/* its cpumask, held open (inst_alive()), or -1 */
 };
 
 struct info {
@@ -125,16 +126,22 @@ static void inst_close(struct inst *in)
 	in->up = false;
 }
 
+static void inst_free(struct inst *in)
+{
+	inst_close(in);
+	if (in->mask_fd >= 0)
+		close(in->mask_fd);
+	free(in);
+}
+
 void collector_free(struct collector *col)
 {
 	size_t i;
 
 	if (!col)
 		return;
-	for (i = 0; i < col->n; i++) {
-		inst_close(col->inst[i]);
-		free(col->inst[i]);
-	}
+	for (i = 0; i < col->n; i++)
+		inst_free(col->inst[i]);
 	free(col->inst);
 	free(col->info);
 	free(col);
@@ -437,13 +444,20 @@ static void inst_open(struct collector *col, struct inst *in, const struct iio_t
 /*
  * Is @in, whose sysfs entry is still there and the same (its inode), not
  * dead either?  From 6.15 a removed PMU goes at once (its events
- * revoked); before, it may stay, dead, with an empty cpumask.
+ * revoked); before, it may stay, dead, with an empty cpumask.  The
+ * cpumask is held open and read again from its start at each look (a
+ * removed PMU's reads fail): an open's path walk, through the bus's
+ * symlink, was most of a rescan's cost, at every scrape.
  */
-static bool inst_alive(const struct collector *col, const struct inst *in)
+static bool inst_alive(const struct collector *col, struct inst *in)
 {
 	char mask[64];
 
-	return col->revokes || (!pmu_read(in->name, "cpumask", mask, sizeof(mask)) && mask[0]);
+	if (col->revokes)
+		return true;
+	if (in->mask_fd < 0)
+		in->mask_fd = pmu_open_file(in->name, "cpumask");
+	return in->mask_fd >= 0 && !pread_str(in->mask_fd, mask, sizeof(mask)) && mask[0];
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -539,6 +553,7 @@ void collector_rescan(struct collector *col)
 		col->inst = v;
 		memcpy(in->name, e->d_name, strlen(e->d_name) + 1);	/* fits: checked */
 		in->ino = e->d_ino;
+		in->mask_fd = -1;
 		in->seen = true;
 		col->inst[col->n++] = in;
 	}
@@ -553,8 +568,7 @@ void collector_rescan(struct collector *col)
 			continue;
 		}
 		gone = true;
-		inst_close(in);
-		free(in);
+		inst_free(in);
 	}
 	col->n = j;
 	if (gone)
