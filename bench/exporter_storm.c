@@ -76,6 +76,7 @@ static volatile int stop;		/* the storm is over */
 static unsigned long sent[NR_KINDS];
 static unsigned long res[NR_KINDS][NR_RES];
 static unsigned long metrics_bytes;
+static int64_t lat_ns[NR_KINDS], lat_max_ns[NR_KINDS];	/* malformed requests' time */
 static pid_t pid;
 
 static unsigned int nr_malformed = 10000, nr_inflight = 32, nr_senders;
@@ -397,7 +398,7 @@ struct mconn {
 	bool connecting;	/* connect() still in progress */
 	enum kind k;
 	uint32_t events;	/* what epoll waits for */
-	int64_t deadline;
+	int64_t deadline, t0;
 	size_t len, off;	/* the request's length, how much of it went out */
 	struct reply rp;
 	char *req;		/* MREQ_MAX */
@@ -406,6 +407,11 @@ struct mconn {
 /* @c is over: count it (connect() failed, or how its answer went), close it */
 static void mconn_end(struct mconn *c, bool connfail)
 {
+	int64_t ns = now_ns() - c->t0;
+
+	__atomic_fetch_add(&lat_ns[c->k], ns, __ATOMIC_RELAXED);
+	if (ns > __atomic_load_n(&lat_max_ns[c->k], __ATOMIC_RELAXED))
+		__atomic_store_n(&lat_max_ns[c->k], ns, __ATOMIC_RELAXED);
 	count(c->k, connfail ? R_CONNFAIL : outcome(&c->rp));
 	close(c->fd);
 	c->fd = -1;
@@ -420,6 +426,7 @@ static bool mconn_start(int epfd, struct mconn *c, unsigned int i, uint64_t *rng
 	c->k = FIRST_MALFORMED + i % NR_MALFORMED;
 	c->len = malformed(i, c->k, c->req, MREQ_MAX, rng);
 	c->off = 0;
+	c->t0 = now;
 	memset(&c->rp, 0, sizeof(c->rp));
 	/* in flight at the end: 1 s more at most */
 	c->deadline = now + 2 * NS < t_end + NS ? now + 2 * NS : t_end + NS;
@@ -736,6 +743,9 @@ static void print_status(enum kind k)
 			any = true;
 		}
 	printf("%s\n", any ? "" : " -");
+	if (k >= FIRST_MALFORMED && k < FIRST_MALFORMED + NR_MALFORMED && sent[k])
+		printf("latency_ms_%s avg %.1f max %.1f\n", kind_name[k],
+		       lat_ns[k] / 1e6 / sent[k], lat_max_ns[k] / 1e6);
 }
 
 int main(int argc, char **argv)
