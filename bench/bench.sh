@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make bench: build the modules and upmu_bench for a kernel, boot it once
-# (QEMU/TCG, 4 CPUs, 2 sockets) and print the read and open cost ratios.
+# (QEMU/TCG, 4 CPUs, 2 sockets) and print the read and open cost ratios;
+# before it, the exporter storm on the host (bench/host-storm.sh).
 #
 # Usage: bench/bench.sh [--kernel stock|debug] [-- upmu_bench options]
 #   --kernel stock  Debian's newest /boot/vmlinuz-* (default), modules
@@ -43,6 +44,12 @@ make -s build/bench/upmu_bench build/bench/bench_aux build/tools/upmu-iostat \
 # the aux section's perf script figure needs the patched perf (cached)
 UPMU_PERF=$(scripts/perfbuild.sh 2>/dev/null) || UPMU_PERF=""
 export UPMU_PERF
+# The exporter storm at full load, which the TCG guest cannot make, here
+# on the host first (nothing else running), its output also kept in
+# build/bench/host-storm.log.
+mkdir -p build/bench
+bench/host-storm.sh 2>&1 | tee build/bench/host-storm.log
+[ "${PIPESTATUS[0]}" -eq 0 ] || upmu_die "bench: the host storm could not measure"
 # No kmemleak scan (not a leak test); kernel reports still fail the run.
 exec scripts/vm.sh --kernel "$kernel" --cpus 4 --nodes 2 --no-kmemleak --timeout 1200 \
 	--results "$UPMU_TOP/build/bench/$kernel" -- "$UPMU_TOP/bench/guest-bench.sh" "$@"

@@ -33,6 +33,8 @@ URL=http://127.0.0.1:$PORT
 TIMEOUT_S=5		# the exporter's default timeout_s, given in the file too
 D=/sys/kernel/debug/upmu_sim/$id
 hz=$(getconf CLK_TCK)
+# storm(), met()
+. "$top/bench/storm-lib.sh"
 
 die() { echo "bench: $*" >&2; exit 1; }
 [ -x "$E" ] || die "no $E (make build/tools/upmu-exporter)"
@@ -83,20 +85,6 @@ npmu=$(cut -d/ -f1 "$tmp/events" | sort -u | wc -l)
 ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; }
 rss_kb() { awk '$1 == "VmRSS:" { print $2 }' "/proc/$1/status"; }
 usec() { local t=${EPOCHREALTIME/[.,]/}; echo "$t"; }
-# exporter_start: start it, wait until it serves (opening every PMU's
-# events under TCG takes a while)
-exporter_start() {
-	"$E" -c "$tmp/exporter.conf" 2>> "$tmp/exporter.err" &
-	epid=$!
-	for _ in $(seq 600); do
-		curl -sf -m 10 -o /dev/null "$URL/metrics" && return 0
-		kill -0 "$epid" 2>/dev/null || break
-		sleep 0.1
-	done
-	cat "$tmp/exporter.err" >&2
-	return 1
-}
-exporter_stop() { kill "$epid" 2>/dev/null; wait "$epid"; local rc=$?; epid=""; return $rc; }
 # scrapes N FILE: N scrapes, one a second, "HTTP_CODE SECONDS" lines into FILE
 scrapes() {
 	local i next now d
@@ -170,7 +158,6 @@ done
 nscr=$(wc -l < "$tmp/times") nbad=$(awk '$1 != 200' "$tmp/times" | wc -l)
 read -r smed smax < <(awk '{ print $2 }' "$tmp/times" | sort -n |
 	awk '{ v[NR] = $1 } END { printf "%.3f %.3f\n", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), v[NR] }')
-met() { awk -v c="$1" 'BEGIN { print (c ? "met" : "NOT met") }'; }
 # shellcheck disable=SC2086 # lists of ratios
 echo "== exporter: upmu-exporter CPU per scrape / perf stat CPU per interval: $([ -n "$ratios" ] && median $ratios || echo n/a)x" \
      "(median of $(echo $ratios | wc -w) rounds; goal: at most 1x)"
@@ -181,26 +168,6 @@ if [ ! -x "$STORM" ]; then
 	echo "== exporter storm: skipped: no $STORM (make build/bench/exporter_storm)"
 	exit 0
 fi
-# storm NAME ARGS...: a storm against the exporter (still $epid), its
-# block and its goals; the malformed requests sent, against the -m asked
-storm() {
-	local name=$1 ok total smax fb fs grow sent
-	shift
-	echo "== exporter $name: exporter_storm $* -T $TIMEOUT_S against the last round's upmu-exporter (PID $epid)"
-	"$STORM" -p "$epid" -T "$TIMEOUT_S" "$@" "$URL" > "$tmp/storm" ||
-		{ sed 's/^/   /' "$tmp/storm"; die "exporter_storm could not measure"; }
-	sed 's/^/   /' "$tmp/storm"
-	ok=$(k scrapes_ok) total=$(k scrapes_total) smax=$(k scrape_max_s)
-	fb=$(k fds_before) fs=$(k fds_settled) grow=$(k rss_kb_growth)
-	sent=$(awk '$1 == "sent_malformed" { print $2, $4 }' "$tmp/storm")
-	echo "== exporter $name: scrapes ok $ok of $total (goal: all: $(met $((total > 0 && ok == total))))"
-	echo "== exporter $name: longest scrape $smax s (goal: under 1 s: $(met "$(awk -v m="$smax" 'BEGIN { print (m >= 0 && m < 1) }')"))"
-	echo "== exporter $name: fds $fb before, $(k fds_after) at the end, $fs $((TIMEOUT_S + 2)) s later (goal: back to $fb: $(met $((fs == fb))))"
-	echo "== exporter $name: VmRSS grew $grow kB, $(k rss_kb_before) -> $(k rss_kb_settled) (goal: under 8 MiB: $(met $((grow >= 0 && grow < 8192))))"
-	echo "== exporter $name: malformed requests sent ${sent% *} of ${sent#* } (goal: all: $(met "$([ "${sent% *}" = "${sent#* }" ] && echo 1 || echo 0)"))"
-	[ "$(k final_scrape_ok)" = 1 ] && kill -0 "$epid" 2>/dev/null
-}
-k() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/storm"; }
 # The storm of the issue: 64 clients scraping, 32 slow ones and 10^4
 # malformed requests in STORM s.  Under TCG the guest's loopback takes
 # some 350 connections a second, all clients together: what the 64
