@@ -247,13 +247,15 @@ static u64 upmu_delta(u64 prev, u64 now, unsigned int bits)
  * *_nolock() accessors: under the box's lock after its deferred writes,
  * or in a lock-free read.
  */
-static u64 upmu_hw_read(struct upmu_box *box, struct perf_event *event)
+static __always_inline u64 upmu_hw_read(struct upmu_box *box, struct perf_event *event)
 {
 	const struct upmu_hw_ops *ops = box->upmu->desc->ops;
 
-	if (!ops->read)
+	if (ops->read)
+		return ops->read(box->upmu, event);
+	if (box->upmu->width > 32)
 		return upmu_rd64_nolock(box->regs, event->hw.event_base);
-	return ops->read(box->upmu, event);
+	return upmu_rd32_nolock(box->regs, event->hw.event_base);
 }
 
 /*
@@ -278,7 +280,8 @@ static atomic_long_t *upmu_atomic(local64_t *v)
  * whoever moves prev_count from the value it read counts the delta, so
  * that concurrent updates count each increment once.
  */
-static void upmu_event_update(struct upmu_box *box, struct perf_event *event)
+static __always_inline void upmu_event_update(struct upmu_box *box,
+					      struct perf_event *event)
 {
 	struct upmu_pmu *upmu = box->upmu;
 	struct hw_perf_event *hwc = &event->hw;

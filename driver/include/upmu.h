@@ -500,9 +500,11 @@ int upmu_sched_alloc(struct upmu_pmu *upmu, struct upmu_sched *s, u64 allowed);
  * @stop: disable counter hwc->idx (optional)
  * @read: raw value of counter hwc->idx (upmu_counter_width() bits),
  *	  read with the *_nolock() accessors only; optional: without it
- *	  the core reads the 64-bit counter at hwc->event_base of the
- *	  event's box (as upstream's uncore keeps the counter's address
- *	  there) with upmu_rd64_nolock(), with no call into the family
+ *	  the core reads the counter at hwc->event_base of the event's box
+ *	  (as upstream's uncore keeps the counter's address there; @config
+ *	  sets it), a 64-bit register with upmu_rd64_nolock() if
+ *	  &upmu_pmu.width is over 32 bits, else a 32-bit one, with no call
+ *	  into the family
  * @check_id: optional: is @id (format 0) an event of this PMU?  Without
  *	      it only the ids of &upmu_desc.events are
  * @event_get: optional, may sleep: called by event_init without the

@@ -70,6 +70,9 @@ static void cspmu_config(struct upmu_pmu *upmu, struct perf_event *event)
 	const struct t410_model *m = model(upmu);
 	int idx = event->hw.idx;
 
+	/* The core reads it (no &upmu_hw_ops.read): one call fewer a read */
+	event->hw.event_base = upmu->width > CSPMU_CNTR32_MAX_WIDTH ?
+			       CSPMU_PMEVCNTR64(idx) : CSPMU_PMEVCNTR32(idx);
 	if (idx == CSPMU_CYCLE_IDX) {
 		upmu_wr32(&upmu->regs, CSPMU_PMCCFILTR, m->cc_filter);
 		return;
@@ -109,16 +112,6 @@ static void cspmu_stop(struct upmu_pmu *upmu, struct perf_event *event)
 		m->stop(upmu, event);
 }
 
-/* A 32-bit register for counters of 32 bits or less, else a 64-bit one. */
-static u64 cspmu_read(struct upmu_pmu *upmu, struct perf_event *event)
-{
-	int idx = event->hw.idx;
-
-	if (upmu->width > CSPMU_CNTR32_MAX_WIDTH)
-		return upmu_rd64_nolock(&upmu->regs, CSPMU_PMEVCNTR64(idx));
-	return upmu_rd32_nolock(&upmu->regs, CSPMU_PMEVCNTR32(idx));
-}
-
 const struct upmu_hw_ops t410_cspmu_ops = {
 	.validate	= cspmu_validate,
 	.get_idx	= cspmu_get_idx,
@@ -128,7 +121,6 @@ const struct upmu_hw_ops t410_cspmu_ops = {
 	.config		= cspmu_config,
 	.start		= cspmu_start,
 	.stop		= cspmu_stop,
-	.read		= cspmu_read,
 };
 
 /* Geometry from PMCFGR; all counters off and cleared. */
