@@ -57,6 +57,13 @@ static void cmem_deliver(struct sim_unit *unit, const struct sim_txn *t)
 
 	reqs = DIV_ROUND_UP(t->size, CMEM_REQ_BYTES) * t->count;
 	each = div_u64_rem(reqs, nr, &rem);
+	/* Nothing counting (an event being set up or torn down): the position only */
+	for (k = 0; k < CMEM_NR_INST && !cmem_counting(c, k); k++)
+		;
+	if (k == CMEM_NR_INST) {
+		c->next = (c->next + rem) % nr;
+		return;
+	}
 	/* Fewer requests than MCs (small catch-ups): only those MCs change. */
 	slots = each ? nr : rem;
 	for (k = 0; k < slots; k++) {

@@ -47,6 +47,7 @@
 #define CMEM_BCAST	CMEM_INST(14)
 #define CMEM_CG_CTRL	0x800
 #define CMEM_CTRL	0x808
+#define CMEM_REQ(mc)	(0x820 + 0x18 * (mc))
 #define CMEM_AOR(mc)	(0x830 + 0x18 * (mc))
 
 /* link PMUs: instance pages, then the broadcast page */
@@ -659,6 +660,24 @@ TEST_F_TIMEOUT(sim, inject_u64_edges, 120)
 }
 
 /* Latencies of CMEM and link traffic: at most 1024 requests in flight. */
+/*
+ * CMEM: read requests go round-robin over the 42 memory controllers
+ * whether or not their counters count, so the next counted one goes
+ * where the round-robin has got to.
+ */
+TEST_F_TIMEOUT(sim, cmem_round_robin_while_off, 120)
+{
+	NEW(1, "clock=manual blocks=cmem");
+	/* 5 requests, none counted: the next is slot 5, instance 1's MC 2 */
+	EXPECT_EQ(0, inject("size=32 lat=1 count=5"));
+	W32("cmem.0", CMEM_BCAST + CMEM_CG_CTRL, 1);
+	W32("cmem.0", CMEM_BCAST + CMEM_CTRL, 1);	/* enable */
+	EXPECT_EQ(0, inject("size=32 lat=1 count=1"));
+	EXPECT_EQ(0ULL, R64("cmem.0", CMEM_INST(0) + CMEM_REQ(0)));
+	EXPECT_EQ(1ULL, R64("cmem.0", CMEM_INST(1) + CMEM_REQ(2)));
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
 TEST_F_TIMEOUT(sim, flow_bounds_latency, 120)
 {
 	NEW(1, "clock_mhz=2000 rcs=0 blocks=ucf");
