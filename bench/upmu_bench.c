@@ -60,7 +60,7 @@ long reads = 100000;		/* -n */
 static long sim_reads;		/* -m, default reads / 10 */
 int rounds = 3;			/* -r */
 double max_secs = 5;		/* -t */
-static int passes = 10;		/* -p */
+static int passes = 50;		/* -p */
 static const char *simdir = "/sys/kernel/debug/upmu_sim/1";	/* -d */
 static const char *flow;	/* -f */
 static const char *icx_dir;	/* -X */
@@ -1049,7 +1049,7 @@ static void usage(int status)
 		"  -t  at most SECS of reads per event and round (fewer reads of slow\n"
 		"      events), and of open passes per round (default 5)\n"
 		"  -r  rounds, the median is reported (default 3, at most %d)\n"
-		"  -p  open+enable+close passes over all events per round (default 10)\n"
+		"  -p  open+enable+close passes over all events per round (default 50)\n"
 		"  -m  reads per round in the sim section (default READS / 10)\n"
 		"  -d  the simulated device's debugfs directory (default %s)\n"
 		"  -f  a flow (\"add id=N ...\") to start first; the sim section deletes it\n"
