@@ -117,19 +117,24 @@ static u64 cspmu_read64(struct sim_cspmu *u, unsigned int n)
 	return (later & ~0xffffffffULL) | lower_32_bits(v);
 }
 
-static u64 cspmu_reg_read(struct sim_cspmu *u, u32 off, bool wide)
+/* 64-bit reads reach the 64-bit counter registers only, else RAZ. */
+static u64 cspmu_reg_read64(struct sim_cspmu *u, u32 off)
+{
+	bool hi;
+	int n;
+
+	if (!cspmu_cnt64(u))
+		return 0;
+	n = cspmu_counter_at(u, off, &hi);
+	return n < 0 || hi ? 0 : cspmu_read64(u, n);
+}
+
+static u64 cspmu_reg_read32(struct sim_cspmu *u, u32 off)
 {
 	u32 *slot = cspmu_slot_reg(u, off);
 	bool hi;
 	int n;
 
-	/* 64-bit reads reach the 64-bit counter registers only, else RAZ. */
-	if (wide) {
-		n = cspmu_counter_at(u, off, &hi);
-		if (n < 0 || !cspmu_cnt64(u) || hi)
-			return 0;
-		return cspmu_read64(u, n);
-	}
 	if (slot)
 		return *slot;
 	if (off < CSPMU_PMEVTYPER(0)) {
@@ -226,13 +231,9 @@ static void cspmu_reg_write(struct sim_cspmu *u, u32 off, u32 val)
 static u64 cspmu_regs_read(struct sim_regs *r, u32 off, bool wide)
 {
 	struct sim_cspmu *u = container_of(r, struct sim_cspmu, regs);
-	u32 n = off / 8;
 
-	/* A 64-bit counter, what a driver reads most, without a call */
-	if (wide && cspmu_cnt64(u) && !(off % 8) &&
-	    (n == CSPMU_CYCLE_IDX || n < u->nr))
-		return cspmu_read64(u, n);
-	return cspmu_reg_read(u, off, wide);
+	/* a 64-bit counter, what a driver reads most, with no call in between */
+	return wide ? cspmu_reg_read64(u, off) : cspmu_reg_read32(u, off);
 }
 
 static void cspmu_regs_write(struct sim_regs *r, u32 off, u32 val)
