@@ -407,11 +407,13 @@ struct mconn {
 /* @c is over: count it (connect() failed, or how its answer went), close it */
 static void mconn_end(struct mconn *c, bool connfail)
 {
-	int64_t ns = now_ns() - c->t0;
+	int64_t ns = now_ns() - c->t0, max = __atomic_load_n(&lat_max_ns[c->k], __ATOMIC_RELAXED);
 
 	__atomic_fetch_add(&lat_ns[c->k], ns, __ATOMIC_RELAXED);
-	if (ns > __atomic_load_n(&lat_max_ns[c->k], __ATOMIC_RELAXED))
-		__atomic_store_n(&lat_max_ns[c->k], ns, __ATOMIC_RELAXED);
+	/* the senders' threads end requests of the same kind at once */
+	while (ns > max && !__atomic_compare_exchange_n(&lat_max_ns[c->k], &max, ns, false,
+							__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
 	count(c->k, connfail ? R_CONNFAIL : outcome(&c->rp));
 	close(c->fd);
 	c->fd = -1;
