@@ -707,6 +707,9 @@ struct sim_nic_opts {
  *	       sim time than its last), for the debugfs stats file
  * @locked_xfers: register transfers that took @lock (the others were
  *		  lock-free reads of fresh blocks), for the same file
+ * @calls: calls of the register accessors (&upmu_regs_ops: @xfer and
+ *	   @copy) from any context, each with any number of accesses:
+ *	   what a driver's batching gets down to, for the same file
  * @ucf: UCF PMU per socket
  * @cmem: CMEM latency PMU per socket
  * @pcie: PCIE PMU per socket and root complex
@@ -744,6 +747,7 @@ struct sim_dev {
 	unsigned int nr_flows;
 	u64 catch_ups;
 	u64 locked_xfers;
+	atomic64_t calls;
 	struct sim_cspmu ucf[SIM_MAX_SOCKETS];
 	struct sim_cmem cmem[SIM_MAX_SOCKETS];
 	struct sim_cspmu pcie[SIM_MAX_SOCKETS][SIM_PCIE_NR_RC];
@@ -1160,6 +1164,7 @@ sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
 	bool exact = false;
 	u64 now;
 
+	atomic64_inc(&sd->calls);
 	if (r->pure_size && sim_regs_read_fresh(r, x, n, unit_at, read, &c))
 		return;
 	if (!sim_lock_any(sd, &flags)) {

@@ -548,7 +548,8 @@ DEFINE_DEBUGFS_ATTRIBUTE(cycles_fops, cycles_get, NULL, "%llu\n");
 
 /*
  * What the simulator's register accesses cost it: the blocks brought up
- * to date, the transfers that took the lock (bench/README).
+ * to date, the transfers that took the lock (bench/README), and the calls
+ * of the accessors (batches of accesses) in all.
  */
 static int stats_show(struct seq_file *m, void *unused)
 {
@@ -560,7 +561,8 @@ static int stats_show(struct seq_file *m, void *unused)
 	catch_ups = sd->catch_ups;
 	locked = sd->locked_xfers;
 	sim_unlock(sd, flags);
-	seq_printf(m, "catch_ups=%llu locked_xfers=%llu\n", catch_ups, locked);
+	seq_printf(m, "catch_ups=%llu locked_xfers=%llu calls=%lld\n", catch_ups,
+		   locked, (long long)atomic64_read(&sd->calls));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);

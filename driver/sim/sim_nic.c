@@ -499,6 +499,7 @@ static void nic_pf_copy(void *ctx, u32 off, void *buf, size_t len, bool to_dev)
 	unsigned long flags;
 	size_t i;
 
+	atomic64_inc(&sd->calls);
 	flags = sim_lock(sd);
 	sim_unit_access(sd, r->unit, to_dev, sim_now(sd));
 	if (to_dev && off >= NIC_INBOX && len <= NIC_INBOX_SIZE &&

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,6 +49,23 @@ int sim_get(unsigned int id, const char *file, uint64_t *val)
 
 	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/%s", id, file);
 	return read_u64(path, val);
+}
+
+int sim_calls(unsigned int id, uint64_t *calls)
+{
+	char path[256], line[256], *p;
+	FILE *f;
+	int ret = -EPROTO;
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/stats", id);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	if (fgets(line, sizeof(line), f) && (p = strstr(line, " calls=")) &&
+	    sscanf(p, " calls=%" SCNu64, calls) == 1)
+		ret = 0;
+	fclose(f);
+	return ret;
 }
 
 int sim_flow_totals(unsigned int id, unsigned int flow, uint64_t *txns,
