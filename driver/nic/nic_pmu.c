@@ -456,7 +456,10 @@ static int nic_pmu_register(struct nic_pmu *np, struct upmu_nic_pf *pf)
 	unsigned int i, slots;
 	int ret;
 
+	/* @pf's other PMU or its fwctl users may be mid-command */
+	mutex_lock(&pf->cmd_lock);
 	slots = upmu_rd32(&pf->regs, NIC_REG_DDR_NUM);
+	mutex_unlock(&pf->cmd_lock);
 	slots = min3(slots, (unsigned int)NIC_DDR_MAX_SLOTS,
 		     (unsigned int)UPMU_MAX_COUNTERS);
 	if (!slots)
