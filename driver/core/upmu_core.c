@@ -332,7 +332,12 @@ static enum hrtimer_restart upmu_poll(struct hrtimer *t)
 
 /*
  * perf enables and disables a PMU on the CPU whose events it schedules:
- * for an uncore PMU the owner of a box, so the box is this CPU's.
+ * for an uncore PMU the owner of a box, so the box is this CPU's.  perf
+ * calls both around every add and del, most often with nothing to do: a
+ * look at @n_active and @enabled without the lock says so.  Each is one
+ * word, written under the lock, and a section taken at the moment of
+ * the look would have done nothing either; on the owner, the only CPU
+ * that adds and deletes the box's events, the look sees its own writes.
  */
 static void upmu_pmu_enable(struct pmu *pmu)
 {
@@ -340,12 +345,12 @@ static void upmu_pmu_enable(struct pmu *pmu)
 	struct upmu_box *box = upmu_this_box(upmu);
 	unsigned long flags;
 
-	if (!box)
+	if (!box || !READ_ONCE(box->n_active) || READ_ONCE(box->enabled))
 		return;
 	flags = upmu_lock(box);
 	if (box->n_active && !box->enabled && !box->dead) {
 		upmu->desc->ops->enable(upmu);
-		box->enabled = true;
+		WRITE_ONCE(box->enabled, true);
 	}
 	upmu_unlock(box, flags);
 }
@@ -356,12 +361,12 @@ static void upmu_pmu_disable(struct pmu *pmu)
 	struct upmu_box *box = upmu_this_box(upmu);
 	unsigned long flags;
 
-	if (!box)
+	if (!box || !READ_ONCE(box->enabled))
 		return;
 	flags = upmu_lock(box);
 	if (box->enabled && !box->dead) {
 		upmu->desc->ops->disable(upmu);
-		box->enabled = false;
+		WRITE_ONCE(box->enabled, false);
 	}
 	upmu_unlock(box, flags);
 }
@@ -569,7 +574,8 @@ static int upmu_add(struct perf_event *event, int flags)
 	}
 	hwc->idx = idx;
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	if (!box->n_active++ && upmu->poll)
+	WRITE_ONCE(box->n_active, box->n_active + 1);
+	if (box->n_active == 1 && upmu->poll)
 		hrtimer_start(&box->timer, upmu->poll,
 			      HRTIMER_MODE_REL_PINNED_HARD);
 	upmu_unlock(box, irqflags);
@@ -601,7 +607,8 @@ static void upmu_del(struct perf_event *event, int flags)
 		box->events[hwc->idx] = NULL;
 	}
 	hwc->idx = -1;
-	last = !--box->n_active;
+	WRITE_ONCE(box->n_active, box->n_active - 1);
+	last = !box->n_active;
 	upmu_unlock(box, irqflags);
 
 	/* The timer is pinned to this CPU and we run with IRQs off. */

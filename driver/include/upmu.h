@@ -748,9 +748,10 @@ struct upmu_info {
  * @events: event on each counter index
  * @shared: events on counters of &upmu_pmu.shared (on event->active_entry)
  * @n_active: events on the box (counters in use, and @shared), drives
- *	      the poll timer
+ *	      the poll timer; read without @lock by the core's pmu_enable
  * @enabled: the box is enabled (&upmu_hw_ops.enable last called): it
- *	     stays disabled while no counter is in use
+ *	     stays disabled while no counter is in use; read without @lock
+ *	     by the core's pmu_enable and pmu_disable
  * @dead: the registers are gone; perf callbacks no longer touch them
  * @timer: overflow poll timer, pinned to @cpu
  * @priv: family data of the box
