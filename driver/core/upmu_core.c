@@ -371,6 +371,28 @@ static void upmu_pmu_disable(struct pmu *pmu)
 	upmu_unlock(box, flags);
 }
 
+/*
+ * The event's counter as the writes queued before it leave it, under the
+ * box's lock: with them, in one backend call, where one access reads it
+ * whole (32 bits, or 64 where they are single-copy atomic); else after
+ * them, as a lock-free read would.
+ */
+static u64 upmu_hw_read_locked(struct upmu_box *box, struct perf_event *event)
+{
+	struct upmu_regs *r = box->regs;
+	struct upmu_pmu *upmu = box->upmu;
+
+	if (r->ops && !upmu->desc->ops->read) {
+		if (upmu->width <= 32)
+			return upmu_regs_access(r, event->hw.event_base, 0, 0);
+		if (r->atomic64)
+			return upmu_regs_access(r, event->hw.event_base,
+						UPMU_XFER_64, 0);
+	}
+	upmu_regs_flush(r);
+	return upmu_hw_read(box, event);
+}
+
 /* Program and enable the event's counter; box locked, not dead. */
 static void upmu_hw_start(struct upmu_box *box, struct perf_event *event)
 {
@@ -379,20 +401,28 @@ static void upmu_hw_start(struct upmu_box *box, struct perf_event *event)
 
 	if (ops->config)
 		ops->config(upmu, event);
-	/* The counter as the writes above left it. */
-	upmu_regs_flush(box->regs);
-	local64_set(&event->hw.prev_count, upmu_hw_read(box, event));
+	local64_set(&event->hw.prev_count, upmu_hw_read_locked(box, event));
 	if (ops->start)
 		ops->start(upmu, event);
 }
 
-/* Disable the event's counter and fold in its count; box locked, not dead. */
+/*
+ * Disable the event's counter and fold in its count; box locked, not
+ * dead.  Nothing but this CPU moves prev_count now: a lock-free reader
+ * keeps off while the box is locked (upmu_read_begin()).
+ */
 static void upmu_hw_stop(struct upmu_box *box, struct perf_event *event)
 {
-	if (box->upmu->desc->ops->stop)
-		box->upmu->desc->ops->stop(box->upmu, event);
-	upmu_regs_flush(box->regs);
-	upmu_event_update(box, event);
+	struct upmu_pmu *upmu = box->upmu;
+	struct hw_perf_event *hwc = &event->hw;
+	u64 prev, now;
+
+	if (upmu->desc->ops->stop)
+		upmu->desc->ops->stop(upmu, event);
+	now = upmu_hw_read_locked(box, event);
+	prev = local64_xchg(&hwc->prev_count, now);
+	atomic_long_add(upmu_delta(prev, now, upmu_counter_width(upmu, hwc->idx)),
+			upmu_atomic(&event->count));
 }
 
 static void upmu_start(struct perf_event *event, int flags)

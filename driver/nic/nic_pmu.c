@@ -171,12 +171,17 @@ static void nic_pmu_disable(struct upmu_pmu *upmu)
 {
 }
 
-/* Off, value 0 (the core reads it before start), then the data ID. */
+/*
+ * Off, value 0 (the core reads it before start), then the data ID.  The
+ * core reads the slot's 64-bit value itself (no &upmu_hw_ops.read): with
+ * these writes, in one access to a backend.
+ */
 static void nic_pmu_config(struct upmu_pmu *upmu, struct perf_event *event)
 {
 	u64 id = upmu_field(upmu, event, NIC_FMT_DATA_ID);
 	int idx = event->hw.idx;
 
+	event->hw.event_base = NIC_DDR_VALUE(idx);
 	upmu_wr32(&upmu->regs, NIC_DDR_CTRL(idx), NIC_DDR_CTRL_CLEAR);
 	upmu_wr32(&upmu->regs, NIC_DDR_ID_LO(idx), lower_32_bits(id));
 	upmu_wr32(&upmu->regs, NIC_DDR_ID_HI(idx), upper_32_bits(id));
@@ -191,11 +196,6 @@ static void nic_pmu_start(struct upmu_pmu *upmu, struct perf_event *event)
 static void nic_pmu_stop(struct upmu_pmu *upmu, struct perf_event *event)
 {
 	upmu_wr32(&upmu->regs, NIC_DDR_CTRL(event->hw.idx), 0);
-}
-
-static u64 nic_pmu_read(struct upmu_pmu *upmu, struct perf_event *event)
-{
-	return upmu_rd64_nolock(&upmu->regs, NIC_DDR_VALUE(event->hw.idx));
 }
 
 /* ---- arbitration with fwctl users: process context ---------------------- */
@@ -348,7 +348,6 @@ static const struct upmu_hw_ops nic_pmu_ops = {
 	.config		= nic_pmu_config,
 	.start		= nic_pmu_start,
 	.stop		= nic_pmu_stop,
-	.read		= nic_pmu_read,
 	.event_get	= nic_pmu_event_get,
 	.event_put	= nic_pmu_event_put,
 };
