@@ -164,7 +164,21 @@ static unsigned long upmu_lock(struct upmu_box *box)
 static void upmu_unlock(struct upmu_box *box, unsigned long flags)
 	__releases(&box->lock)
 {
-	upmu_regs_commit(box->regs);
+	struct upmu_regs *r = box->regs;
+
+	/*
+	 * Between perf's pmu_disable and pmu_enable of the box on this CPU,
+	 * the deferred writes wait for the pmu_enable (or any access before
+	 * it): the counters stop, are reprogrammed and start again in as few
+	 * calls as the reads allow.
+	 */
+	if (r->nq && READ_ONCE(box->bracket_cpu) == raw_smp_processor_id()) {
+		r->defer = false;
+		WRITE_ONCE(box->held, true);
+	} else {
+		upmu_regs_commit(r);
+		WRITE_ONCE(box->held, false);
+	}
 	/* What the section did is seen by the readers it let in. */
 	smp_store_release(&box->busy, false);
 	upmu_hw_exit();
@@ -334,10 +348,12 @@ static enum hrtimer_restart upmu_poll(struct hrtimer *t)
  * perf enables and disables a PMU on the CPU whose events it schedules:
  * for an uncore PMU the owner of a box, so the box is this CPU's.  perf
  * calls both around every add and del, most often with nothing to do: a
- * look at @n_active and @enabled without the lock says so.  Each is one
- * word, written under the lock, and a section taken at the moment of
- * the look would have done nothing either; on the owner, the only CPU
+ * look at @n_active, @enabled and @held without the lock says so.  Each
+ * is one word, written under the lock, and a section taken at the moment
+ * of the look would have done nothing either; on the owner, the only CPU
  * that adds and deletes the box's events, the look sees its own writes.
+ * From pmu_disable to pmu_enable the box's deferred writes wait
+ * (upmu_unlock(), &upmu_box.bracket_cpu); pmu_enable sends them.
  */
 static void upmu_pmu_enable(struct pmu *pmu)
 {
@@ -345,7 +361,11 @@ static void upmu_pmu_enable(struct pmu *pmu)
 	struct upmu_box *box = upmu_this_box(upmu);
 	unsigned long flags;
 
-	if (!box || !READ_ONCE(box->n_active) || READ_ONCE(box->enabled))
+	if (!box)
+		return;
+	WRITE_ONCE(box->bracket_cpu, -1);
+	if (!READ_ONCE(box->held) &&
+	    (!READ_ONCE(box->n_active) || READ_ONCE(box->enabled)))
 		return;
 	flags = upmu_lock(box);
 	if (box->n_active && !box->enabled && !box->dead) {
@@ -361,7 +381,10 @@ static void upmu_pmu_disable(struct pmu *pmu)
 	struct upmu_box *box = upmu_this_box(upmu);
 	unsigned long flags;
 
-	if (!box || !READ_ONCE(box->enabled))
+	if (!box)
+		return;
+	WRITE_ONCE(box->bracket_cpu, raw_smp_processor_id());
+	if (!READ_ONCE(box->enabled))
 		return;
 	flags = upmu_lock(box);
 	if (box->enabled && !box->dead) {
@@ -1746,6 +1769,7 @@ static struct upmu_box *upmu_box_alloc(struct upmu_pmu *upmu, unsigned int id)
 	box->upmu = upmu;
 	box->id = id;
 	box->cpu = -1;
+	box->bracket_cpu = -1;
 	box->regs = &box->own_regs;
 	box->hw.box = box;
 	INIT_LIST_HEAD(&box->shared);

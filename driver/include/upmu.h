@@ -110,8 +110,9 @@ static inline void upmu_regs_flush(struct upmu_regs *r)
  * a read still sees every write before it, and nothing is left queued
  * past the commit.  The core does this around each of its locked
  * sections, so that a family's run of register writes (program a
- * counter, enable it) costs one backend call.  MMIO writes are never
- * deferred.
+ * counter, enable it) costs one backend call; within perf's
+ * pmu_disable/pmu_enable bracket of a box it commits at the pmu_enable
+ * (upmu_unlock()).  MMIO writes are never deferred.
  */
 static inline void upmu_regs_defer(struct upmu_regs *r)
 {
@@ -737,7 +738,7 @@ struct upmu_info {
  * @id: index in &upmu_pmu.boxes: the logical die id for a per-die PMU
  * @cpus: the CPUs whose events count on this box
  * @cpu: owning CPU, or -1 when none of @cpus is online
- * @lock: protects @hw, @events, @n_active, @enabled and @dead, and
+ * @lock: protects @hw, @events, @n_active, @enabled, @dead and @held, and
  *	  serialises the register writes of the box and every call of a
  *	  &struct upmu_hw_ops op on it but @read
  * @busy: a holder of @lock is in its section: readers of the counters
@@ -753,6 +754,10 @@ struct upmu_info {
  *	     stays disabled while no counter is in use; read without @lock
  *	     by the core's pmu_enable and pmu_disable
  * @dead: the registers are gone; perf callbacks no longer touch them
+ * @held: writes deferred by a section wait in @regs' queue past its
+ *	  unlock (within perf's pmu_disable/pmu_enable bracket)
+ * @bracket_cpu: the CPU between perf's pmu_disable and pmu_enable of the
+ *		 box, or -1: its sections' writes wait for the pmu_enable
  * @timer: overflow poll timer, pinned to @cpu
  * @priv: family data of the box
  */
@@ -772,6 +777,8 @@ struct upmu_box {
 	unsigned int n_active;
 	bool enabled;
 	bool dead;
+	bool held;
+	int bracket_cpu;
 	struct hrtimer timer;
 	void *priv;
 };

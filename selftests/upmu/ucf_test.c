@@ -220,6 +220,27 @@ TEST_F(ucf, cycles_exact_on_manual_clock)
 	close(bus);
 }
 
+/*
+ * The core batches an event's register accesses (upmu-core.rst): its
+ * open, enable and close cost the platform three calls in all: program
+ * and read the counter; start it with the PMU's enable; the PMU's
+ * disable with the counter's stop and last read.
+ */
+TEST_F(ucf, three_register_calls_an_event)
+{
+	uint64_t c0, c1;
+	int i, fd;
+
+	ASSERT_EQ(0, sim_calls(SIM_ID, &c0));
+	for (i = 0; i < 10; i++) {
+		fd = pmu_open(UCF0, "slc_access_rd", -1);
+		ASSERT_LE(0, fd);
+		close(fd);
+	}
+	ASSERT_EQ(0, sim_calls(SIM_ID, &c1));
+	EXPECT_EQ(30ULL, c1 - c0);
+}
+
 TEST_F(ucf, bad_attrs_errno)
 {
 	struct perf_event_attr attr;
