@@ -64,7 +64,7 @@ struct upmu_regs_ops {
 	void (*copy)(void *ctx, u32 off, void *buf, size_t len, bool to_dev);
 };
 
-#define UPMU_REGS_QUEUE		8
+#define UPMU_REGS_QUEUE		16
 
 /**
  * struct upmu_regs - a PMU register block
@@ -283,13 +283,21 @@ static inline u64 upmu_rd64(struct upmu_regs *r, u32 off)
  *
  * For a PMU whose event is the sum of many counters (CMEM: 42).  On
  * silicon, one MMIO access after another; a backend does them in one
- * call (after any deferred writes).
+ * call, with the deferred writes when they fit in the queue beside them,
+ * else after them.
  */
 static inline void upmu_xfer(struct upmu_regs *r, struct upmu_reg_xfer *x,
 			     unsigned int n)
 {
 	unsigned int i;
 
+	if (r->ops && r->nq && r->nq + n <= ARRAY_SIZE(r->q)) {
+		memcpy(&r->q[r->nq], x, n * sizeof(*x));
+		r->ops->xfer(r->ctx, r->q, r->nq + n);
+		memcpy(x, &r->q[r->nq], n * sizeof(*x));
+		r->nq = 0;
+		return;
+	}
 	if (r->ops) {
 		upmu_regs_flush(r);
 		r->ops->xfer(r->ctx, x, n);
@@ -307,7 +315,10 @@ static inline void upmu_xfer(struct upmu_regs *r, struct upmu_reg_xfer *x,
 
 /*
  * upmu_memcpy_toio()/upmu_memcpy_fromio() - copy a block of registers
- * (a mailbox), @len a multiple of 4, after any deferred writes.
+ * (a mailbox), @len a multiple of 4, after any deferred writes.  While
+ * writes are deferred, a copy to the device that fits in the queue waits
+ * there too, as the writes of its words (a command's header and its
+ * doorbell then go in one call).
  */
 static inline void upmu_regs_copy(struct upmu_regs *r, u32 off, void *buf,
 				  size_t len, bool to_dev)
@@ -315,6 +326,11 @@ static inline void upmu_regs_copy(struct upmu_regs *r, u32 off, void *buf,
 	u32 *p = buf;
 	size_t i;
 
+	if (to_dev && r->defer && len / 4 <= ARRAY_SIZE(r->q) - r->nq) {
+		for (i = 0; i < len / 4; i++)
+			upmu_regs_access(r, off + 4 * i, UPMU_XFER_WRITE, p[i]);
+		return;
+	}
 	upmu_regs_flush(r);
 	if (r->ops->copy) {
 		r->ops->copy(r->ctx, off, buf, len, to_dev);

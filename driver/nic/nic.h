@@ -28,8 +28,9 @@ struct nic_stream;
 /**
  * struct upmu_nic_pf - one physical function of a NIC
  * @dev: its platform device
- * @cmd_lock: serialises the command mailbox: @regs and the mailbox
- *	registers behind it belong to one command at a time
+ * @cmd_lock: serialises the command mailbox: @regs (its queue of
+ *	deferred writes included) and the mailbox registers behind it
+ *	belong to one command at a time
  * @regs: the PF's register window
  * @inbox_size: bytes of the inbox (NIC_REG_INBOX_SIZE)
  * @outbox_size: bytes of the outbox (NIC_REG_OUTBOX_SIZE)
@@ -41,6 +42,9 @@ struct nic_stream;
  * @fwctl: the PF's fwctl device, or NULL
  * @pmu: the NIC's perf PMU, if this PF registered it
  * @node: in the list of bound PFs the PMUs move between
+ * @idle: the mailbox is idle: the last command rung on it completed
+ *	  (under @cmd_lock, as is @stuck), and nothing but this driver
+ *	  rings it, so the next command need not read its status first
  * @stuck: a command timed out and still holds the mailbox: the firmware
  *	   may yet run it (under @cmd_lock, as are the three below)
  * @stuck_in: its input, up to NIC_STUCK_IN_LEN bytes: what its late
@@ -62,6 +66,7 @@ struct upmu_nic_pf {
 	struct upmu_nic_fwctl *fwctl;
 	struct nic_pmu *pmu;
 	struct list_head node;
+	bool idle;
 	bool stuck;
 	u8 stuck_in[NIC_STUCK_IN_LEN];
 	unsigned int cmd_timeouts;

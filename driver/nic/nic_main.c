@@ -87,6 +87,33 @@ static int nic_delivery_errno(u32 delivery)
 	}
 }
 
+/* What one poll of a command reads, in this order. */
+enum { NIC_POLL_STATUS, NIC_POLL_LEN, NIC_POLL_HDR, NIC_POLL_N = NIC_POLL_HDR + 4 };
+static_assert(NIC_HDR_OUT_LEN == 4 * (NIC_POLL_N - NIC_POLL_HDR));
+
+/*
+ * The command's status, and in @len the output length it published and
+ * in @hdr its output header (meaningful once the command is done), read
+ * together: with the doorbell the first time (upmu_xfer()), and a command
+ * whose output is its header needs no other read.
+ */
+static u32 nic_cmd_poll(struct upmu_nic_pf *pf, u32 *len, __le32 *hdr)
+{
+	struct upmu_reg_xfer x[NIC_POLL_N] = {
+		[NIC_POLL_STATUS] = { .off = NIC_REG_CMD_STATUS },
+		[NIC_POLL_LEN] = { .off = NIC_REG_CMD_OUT_LEN },
+	};
+	unsigned int i;
+
+	for (i = NIC_POLL_HDR; i < NIC_POLL_N; i++)
+		x[i].off = NIC_OUTBOX + 4 * (i - NIC_POLL_HDR);
+	upmu_xfer(&pf->regs, x, ARRAY_SIZE(x));
+	for (i = NIC_POLL_HDR; i < NIC_POLL_N; i++)
+		hdr[i - NIC_POLL_HDR] = cpu_to_le32(x[i].val);
+	*len = x[NIC_POLL_LEN].val;
+	return x[NIC_POLL_STATUS].val;
+}
+
 /*
  * One command in the mailbox, with @pf->cmd_lock held and no command
  * holding it.  One that does not complete in time keeps the mailbox: it
@@ -97,22 +124,27 @@ static int nic_cmd_run(struct upmu_nic_pf *pf, const void *in, size_t in_len,
 {
 	u32 timeout_ms = clamp(READ_ONCE(cmd_timeout_ms), 1U, 60U * MSEC_PER_SEC);
 	u16 opcode = nic_get(in, NIC_HDR_OPCODE);
+	__le32 hdr[NIC_HDR_OUT_LEN / 4];
 	u32 status, len;
+	size_t n;
 	int ret;
 
 	lockdep_assert_held(&pf->cmd_lock);
-	status = upmu_rd32(&pf->regs, NIC_REG_CMD_STATUS);
-	if (status & NIC_CMD_STATUS_BUSY)
-		return -EBUSY;		/* not ours: nothing to reconcile */
+	if (!pf->idle) {
+		status = upmu_rd32(&pf->regs, NIC_REG_CMD_STATUS);
+		if (status & NIC_CMD_STATUS_BUSY)
+			return -EBUSY;	/* not ours: nothing to reconcile */
+	}
+	pf->idle = false;
 	nic_mbox_write(pf, NIC_INBOX, in, in_len);
 	upmu_wr32(&pf->regs, NIC_REG_CMD_IN_LEN, in_len);
 	upmu_wr32(&pf->regs, NIC_REG_CMD_OUT_LEN, out_len);
 	upmu_wr32(&pf->regs, NIC_REG_CMD_DOORBELL, NIC_DOORBELL_GO);
 
-	ret = read_poll_timeout(upmu_rd32, status,
+	ret = read_poll_timeout(nic_cmd_poll, status,
 				!(status & NIC_CMD_STATUS_BUSY),
 				NIC_CMD_POLL_US, timeout_ms * USEC_PER_MSEC, false,
-				&pf->regs, NIC_REG_CMD_STATUS);
+				pf, &len, hdr);
 	if (ret) {
 		/*
 		 * As mlx5 treats a command timeout: a health event of the
@@ -129,6 +161,7 @@ static int nic_cmd_run(struct upmu_nic_pf *pf, const void *in, size_t in_len,
 				    opcode, timeout_ms);
 		return ret;
 	}
+	pf->idle = true;
 	ret = nic_delivery_errno(NIC_CMD_STATUS_DELIVERY(status));
 	if (ret) {
 		dev_err_ratelimited(pf->dev,
@@ -136,7 +169,6 @@ static int nic_cmd_run(struct upmu_nic_pf *pf, const void *in, size_t in_len,
 				    opcode, NIC_CMD_STATUS_DELIVERY(status));
 		return ret;
 	}
-	len = upmu_rd32(&pf->regs, NIC_REG_CMD_OUT_LEN);
 	if (len < NIC_HDR_OUT_LEN) {
 		dev_err_ratelimited(pf->dev,
 				    "command 0x%x: output of %u bytes has no header\n",
@@ -144,7 +176,11 @@ static int nic_cmd_run(struct upmu_nic_pf *pf, const void *in, size_t in_len,
 		return -EPROTO;
 	}
 	len = min(len, pf->outbox_size);
-	nic_mbox_read(pf, NIC_OUTBOX, out, min_t(size_t, len, out_len));
+	n = min_t(size_t, len, out_len);
+	memcpy(out, hdr, NIC_HDR_OUT_LEN);
+	if (n > NIC_HDR_OUT_LEN)
+		nic_mbox_read(pf, NIC_OUTBOX + NIC_HDR_OUT_LEN,
+			      out + NIC_HDR_OUT_LEN, n - NIC_HDR_OUT_LEN);
 	return len;
 }
 
@@ -171,6 +207,7 @@ static int nic_cmd_reconcile(struct upmu_nic_pf *pf)
 	if (status & NIC_CMD_STATUS_BUSY)
 		return -EBUSY;
 	pf->stuck = false;
+	pf->idle = true;
 	pf->cmd_late++;
 	len = upmu_rd32(&pf->regs, NIC_REG_CMD_OUT_LEN);
 	if (NIC_CMD_STATUS_DELIVERY(status) != NIC_DELIVERY_OK ||
@@ -237,11 +274,17 @@ int upmu_nic_cmd_exec(struct upmu_nic_pf *pf, const void *in, size_t in_len,
 	out_len = min_t(size_t, out_len, pf->outbox_size);
 
 	mutex_lock(&pf->cmd_lock);
+	/*
+	 * The lengths and the doorbell go to a backend with the first read
+	 * of the status, in one call; nothing waits past the commit.
+	 */
+	upmu_regs_defer(&pf->regs);
 	/* an earlier command timed out: done since? then undo it first */
 	if (pf->stuck)
 		ret = nic_cmd_reconcile(pf);
 	if (!ret)
 		ret = nic_cmd_run(pf, in, in_len, out, out_len);
+	upmu_regs_commit(&pf->regs);
 	mutex_unlock(&pf->cmd_lock);
 	return ret;
 }

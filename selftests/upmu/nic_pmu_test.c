@@ -84,6 +84,26 @@ FIXTURE_TEARDOWN_PARENT(nic)
 	ASSERT_LE(0, _fd) TH_LOG("%s: %s", spec, strerror(-_fd));	\
 	_fd; })
 
+/*
+ * An event costs the device five calls of its register accessors: the
+ * firmware command that takes the engine (its input, doorbell and output
+ * header in one), the slot's programming with its first read, its start,
+ * its stop with its last read, the command that gives the engine back.
+ */
+TEST_F(nic, five_register_calls_an_event)
+{
+	uint64_t c0, c1;
+	int i, fd;
+
+	ASSERT_EQ(0, sim_calls(SIM_ID, &c0));
+	for (i = 0; i < 10; i++) {
+		fd = OPEN("icmc_hits");
+		close(fd);
+	}
+	ASSERT_EQ(0, sim_calls(SIM_ID, &c1));
+	EXPECT_EQ(50ULL, c1 - c0);
+}
+
 /* The formats and events perf reads, with their parameters and units. */
 TEST_F(nic, sysfs)
 {
