@@ -1151,10 +1151,11 @@ sim_regs_read_stale(struct sim_regs *r, struct upmu_reg_xfer *x,
  * wr_stall_us after it, out of the simulator's lock.
  */
 static __always_inline void
-sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
-	      struct sim_unit *(*unit_at)(struct sim_regs *r, u32 off),
-	      u64 (*read)(struct sim_regs *r, u32 off, bool wide),
-	      void (*write)(struct sim_regs *r, u32 off, u32 val))
+__sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
+		struct sim_unit *(*unit_at)(struct sim_regs *r, u32 off),
+		u64 (*read)(struct sim_regs *r, u32 off, bool wide),
+		void (*write)(struct sim_regs *r, u32 off, u32 val),
+		bool lock_free)
 {
 	struct sim_clock_read c = { .valid = false };
 	struct sim_unit *unit = NULL;
@@ -1165,7 +1166,8 @@ sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
 	u64 now;
 
 	atomic64_inc(&sd->calls);
-	if (r->pure_size && sim_regs_read_fresh(r, x, n, unit_at, read, &c))
+	if (lock_free && r->pure_size &&
+	    sim_regs_read_fresh(r, x, n, unit_at, read, &c))
 		return;
 	if (!sim_lock_any(sd, &flags)) {
 		__release(&sd->lock);
@@ -1198,6 +1200,29 @@ sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
 	sim_unlock(sd, flags);
 	for (; stall; stall -= min(stall, 1000U))
 		udelay(min(stall, 1000U));
+}
+
+static __always_inline void
+sim_regs_xfer(struct sim_regs *r, struct upmu_reg_xfer *x, unsigned int n,
+	      struct sim_unit *(*unit_at)(struct sim_regs *r, u32 off),
+	      u64 (*read)(struct sim_regs *r, u32 off, bool wide),
+	      void (*write)(struct sim_regs *r, u32 off, u32 val))
+{
+	__sim_regs_xfer(r, x, n, unit_at, read, write, true);
+}
+
+/*
+ * sim_regs_xfer() under the lock even where a lock-free read would do: for
+ * a block whose reads change something for a while (a fault injected).
+ */
+static __always_inline void
+sim_regs_xfer_locked(struct sim_regs *r, struct upmu_reg_xfer *x,
+		     unsigned int n,
+		     struct sim_unit *(*unit_at)(struct sim_regs *r, u32 off),
+		     u64 (*read)(struct sim_regs *r, u32 off, bool wide),
+		     void (*write)(struct sim_regs *r, u32 off, u32 val))
+{
+	__sim_regs_xfer(r, x, n, unit_at, read, write, false);
 }
 
 /* sim_debugfs.c */

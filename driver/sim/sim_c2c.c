@@ -254,7 +254,10 @@ static u32 link_reg_read(struct sim_link *l, unsigned int i, u32 off)
 		if (off != c2c_cntr(ev) + 4)
 			continue;
 		hi = upper_32_bits(l->cnt[i][ev]);
-		if (READ_ONCE(c2c_carry) && link_counting(l, i)) {
+		/* only under the lock (link_regs_xfer()), never in an NMI */
+		if (READ_ONCE(c2c_carry) && link_counting(l, i) &&
+		    READ_ONCE(l->sd->owner) == raw_smp_processor_id() &&
+		    !in_nmi()) {
 			WRITE_ONCE(c2c_carry, c2c_carry - 1);
 			link_add(l, i, ev, BIT_ULL(32) + 1);
 		}
@@ -311,9 +314,17 @@ static void link_regs_write(struct sim_regs *r, u32 off, u32 val)
 		       off % C2C_PAGE, val);
 }
 
+/*
+ * Reads of a fresh block take no lock, but while c2c_carry has carries to
+ * inject a read of a high half changes the counter: then under the lock.
+ */
 static void link_regs_xfer(void *ctx, struct upmu_reg_xfer *x, unsigned int n)
 {
-	sim_regs_xfer(ctx, x, n, NULL, link_regs_read, link_regs_write);
+	if (unlikely(READ_ONCE(c2c_carry)))
+		sim_regs_xfer_locked(ctx, x, n, NULL, link_regs_read,
+				     link_regs_write);
+	else
+		sim_regs_xfer(ctx, x, n, NULL, link_regs_read, link_regs_write);
 }
 
 static const struct upmu_regs_ops sim_link_regs_ops = {
@@ -338,6 +349,7 @@ static void link_init(struct sim_dev *sd, struct sim_link *l,
 	l->regs.ops = &sim_link_regs_ops;
 	l->regs.sd = sd;
 	l->regs.unit = &l->unit;
+	l->regs.pure_size = U32_MAX;
 	l->regs.size = C2C_WINDOW(nr_inst);
 	snprintf(l->regs.name, sizeof(l->regs.name), "%s.%u", regs_name, socket);
 }

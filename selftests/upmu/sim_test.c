@@ -986,4 +986,33 @@ TEST_F_TIMEOUT(sim, stats, 120)
 	EXPECT_EQ(0, sim_del(SIM_ID));
 }
 
+/*
+ * A link block's reads change nothing, as the others' do not: a read of a
+ * fresh one takes no lock.  While upmu_sim's c2c_carry has carries to
+ * inject, a read of a high half changes its counter: then every read
+ * takes the lock.
+ */
+TEST_F_TIMEOUT(sim, link_reads_take_no_lock, 120)
+{
+	const char *carry = "/sys/module/upmu_sim/parameters/c2c_carry";
+	uint64_t c0, l0, c, l;
+
+	NEW(1, "clock=manual rcs=0 blocks=clink");
+	EXPECT_EQ(0U, R32("clink.0", C2C_CYCLES));
+	read_stats(&c0, &l0);
+	ASSERT_NE(~0ULL, c0);
+	EXPECT_EQ(0U, R32("clink.0", C2C_CYCLES + 4));
+	EXPECT_EQ(0ULL, R64("clink.0", 0x1000 * 11 + C2C_CYCLES));
+	read_stats(&c, &l);
+	EXPECT_EQ(c0, c);
+	EXPECT_EQ(l0, l);
+	ASSERT_EQ(0, write_str(carry, "1"));
+	EXPECT_EQ(0U, R32("clink.0", C2C_CYCLES + 4));
+	ASSERT_EQ(0, write_str(carry, "0"));
+	read_stats(&c, &l);
+	EXPECT_EQ(c0, c);
+	EXPECT_EQ(l0 + 1, l);
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
 TEST_HARNESS_MAIN
