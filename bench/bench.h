@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define MAX_ROUNDS	15
-#define MAX_READERS	5
+#define MAX_READERS	6
 #define MAX_CFGS	3
 
 #define UCF_PMU		"nvidia_ucf_pmu_0"

@@ -6,6 +6,8 @@
  * Sections (-s, default all):
  *   read    read() of a counting event on the PMU's CPU: cpu-clock,
  *           UCF and CMEM events, N reads per round
+ *   kinds   the same for a data event of each other Tegra410 kind
+ *           (PCIE, PCIE-TGT, NVLink-C2C, NV-CLink, NV-DLink)
  *   remote  the same from another CPU of the PMU's socket, with the
  *           function-call IPIs (CAL in /proc/interrupts) it caused
  *   open    open + enable + close of every named event of every upmu PMU
@@ -439,6 +441,64 @@ static void section_read(int cpu)
 	add_summary("own-CPU read, CMEM / software", cmem, "<= 2x", cmem <= 2.0, NULL);
 out:
 	close_readers(r, 3);
+}
+
+/*
+ * The Tegra410 kinds the read section leaves out, each PMU's first
+ * instance (socket 0): a data event, which reads what an event reads
+ * most (an NVLink-C2C event reads its counter on each of the link's
+ * instances, in halves).
+ */
+static const struct {
+	const char *kind, *pmu, *spec;
+} kind_events[] = {
+	{ "PCIE", "nvidia_pcie_pmu_0_rc_0", "rd_bytes" },
+	{ "PCIE-TGT", "nvidia_pcie_tgt_pmu_0_rc_0", "rd_bytes" },
+	{ "NVLink-C2C", "nvidia_nvlink_c2c_pmu_0", "in_rd_req" },
+	{ "NV-CLink", "nvidia_nvclink_pmu_0", "in_rd_req" },
+	{ "NV-DLink", "nvidia_nvdlink_pmu_0", "in_rd_req" },
+};
+
+static void section_kinds(int cpu)
+{
+	static char names[sizeof(kind_events) / sizeof(kind_events[0])][128];
+	struct reader r[MAX_READERS];
+	const int nr = sizeof(kind_events) / sizeof(kind_events[0]) + 1;
+	char what[96];
+	double ratio;
+	int i;
+
+	_Static_assert(sizeof(kind_events) / sizeof(kind_events[0]) + 1 <= MAX_READERS,
+		       "one reader per kind and cpu-clock");
+	for (i = 0; i < nr; i++)
+		r[i] = (struct reader){ .fd = -1 };
+	printf("\n== read() of an event of each other Tegra410 PMU kind on CPU %d: %ld reads (at most %g s) x %d\n"
+	       "   rounds, us per read\n", cpu, reads, max_secs, rounds);
+	if (reader_open(&r[0], "cpu-clock (software)", NULL, NULL, cpu))
+		goto out;
+	for (i = 1; i < nr; i++) {
+		snprintf(names[i - 1], sizeof(names[0]), "%s/%s/", kind_events[i - 1].pmu,
+			 kind_events[i - 1].spec);
+		if (pmu_cpu(kind_events[i - 1].pmu) != cpu) {
+			fail("%s is not on CPU %d", kind_events[i - 1].pmu, cpu);
+			goto out;
+		}
+		if (reader_open(&r[i], names[i - 1], kind_events[i - 1].pmu,
+				kind_events[i - 1].spec, 0))
+			goto out;
+	}
+	if (run_rounds(r, nr, reads, cpu))
+		goto out;
+	print_head("event", true);
+	for (i = 0; i < nr; i++)
+		print_reader(&r[i], &r[0]);
+	for (i = 1; i < nr; i++) {
+		snprintf(what, sizeof(what), "own-CPU read, %s / software", kind_events[i - 1].kind);
+		ratio = ratio_median(r[i].us, r[0].us);
+		add_summary(what, ratio, "<= 1.3x", ratio <= 1.3, NULL);
+	}
+out:
+	close_readers(r, nr);
 }
 
 static void section_remote(int pmucpu)
@@ -1020,7 +1080,7 @@ static bool has_section(const char *list, const char *name)
 	return in_list(list, name, strlen(name));
 }
 
-#define ALL_SECTIONS	"read,remote,open,sim,pmuread,rpc,sustain,icx"
+#define ALL_SECTIONS	"read,kinds,remote,open,sim,pmuread,rpc,sustain,icx"
 
 /* Anything in @list that is not a section (or "nic")? */
 static bool bad_sections(const char *list)
@@ -1143,6 +1203,8 @@ int main(int argc, char **argv)
 	header(cpu);
 	if (has_section(sections, "read"))
 		section_read(cpu);
+	if (has_section(sections, "kinds"))
+		section_kinds(cpu);
 	if (has_section(sections, "remote"))
 		section_remote(cpu);
 	if (has_section(sections, "open"))
