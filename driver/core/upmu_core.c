@@ -139,7 +139,8 @@ EXPORT_PER_CPU_SYMBOL_GPL(upmu_hw_depth);
  *
  * upmu_lock() takes it around each perf callback that may touch
  * registers: the writes a callback makes to a backend go to it in one
- * call, with its next read or at the unlock (upmu_regs_defer()).  The
+ * call, with its next read or at the unlock (upmu_regs_defer()), or
+ * within perf's pmu_disable/pmu_enable bracket at the pmu_enable.  The
  * section also keeps the lock-free readers off the registers: once
  * @busy is set it waits for the reads under way to end, and readers
  * that come later see @busy and keep off (upmu_read_begin()).  Readers
