@@ -214,21 +214,27 @@ static inline u32 upmu_rd32_nolock(struct upmu_regs *r, u32 off)
  * reads the same twice around a read of the low half: the value is
  * never torn by a carry between the two halves.  Each retry needs a
  * carry out of the low half (2^32 counts) since the previous read of
- * the high half, so the loop ends after one retry in practice.  A
- * *_nolock() read.
+ * the high half, so the loop ends after one retry in practice.  The
+ * first three reads go to a backend in one call.  A *_nolock() read.
  *
  * Return: the counter's value.
  */
 static inline u64 upmu_rd64_hilo(struct upmu_regs *r, u32 off)
 {
+	struct upmu_reg_xfer x[3] = {
+		{ .off = off + 4 }, { .off = off }, { .off = off + 4 },
+	};
 	u32 hi, lo, prev;
 
-	hi = upmu_rd32_nolock(r, off + 4);
-	do {
+	upmu_xfer_nolock(r, x, ARRAY_SIZE(x));
+	prev = x[0].val;
+	lo = x[1].val;
+	hi = x[2].val;
+	while (hi != prev) {
 		prev = hi;
 		lo = upmu_rd32_nolock(r, off);
 		hi = upmu_rd32_nolock(r, off + 4);
-	} while (hi != prev);
+	}
 	return (u64)hi << 32 | lo;
 }
 

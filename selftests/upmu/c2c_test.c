@@ -396,6 +396,36 @@ TEST_F_TIMEOUT(c2c, dlink_cxl_reads, C2C_TIMEOUT)
 	close_all(fd, 3);
 }
 
+/*
+ * The backend calls of an event's open, enable and close: its counter
+ * read at the start (a 64-bit counter in halves, high, low, high, in one
+ * call; an NV-CLink data event's on each of its 12 instances, two calls
+ * of up to eight counters), the link's enable, its disable with the last
+ * read (the disable goes first, alone, as a family's read takes no
+ * queued write).  Ten events each.
+ */
+TEST_F_TIMEOUT(c2c, register_calls_an_event, C2C_TIMEOUT)
+{
+	static const struct { const char *pmu, *ev; uint64_t calls; } evs[] = {
+		{ CLINK0, "cycles", 4 },
+		{ CLINK0, "in_rd_req", 6 },
+	};
+	uint64_t c0, c1;
+	unsigned int e;
+	int i, fd;
+
+	for (e = 0; e < ARRAY_SIZE(evs); e++) {
+		ASSERT_EQ(0, sim_calls(SIM_ID, &c0));
+		for (i = 0; i < 10; i++) {
+			fd = pmu_open(evs[e].pmu, evs[e].ev, -1);
+			ASSERT_LE(0, fd);
+			close(fd);
+		}
+		ASSERT_EQ(0, sim_calls(SIM_ID, &c1));
+		EXPECT_EQ(10 * evs[e].calls, c1 - c0) TH_LOG("%s", evs[e].ev);
+	}
+}
+
 #define C2C_CARRY	"/sys/module/upmu_sim/parameters/c2c_carry"
 
 /*
