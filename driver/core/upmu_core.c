@@ -289,25 +289,31 @@ static atomic_long_t *upmu_atomic(local64_t *v)
 	return (atomic_long_t *)v;
 }
 
+/* Add what the event's counter counted from @prev to @now to its count. */
+static __always_inline void upmu_event_add(struct upmu_pmu *upmu,
+					   struct perf_event *event,
+					   u64 prev, u64 now)
+{
+	atomic_long_add(upmu_delta(prev, now, upmu_counter_width(upmu, event->hw.idx)),
+			upmu_atomic(&event->count));
+}
+
 /*
  * Fold what the counter counted since prev_count into the event's count.
- * Under the box's lock (the poll, stop), or lock-free (upmu_read()):
- * whoever moves prev_count from the value it read counts the delta, so
- * that concurrent updates count each increment once.
+ * Under the box's lock (the poll), or lock-free (upmu_read()): whoever
+ * moves prev_count from the value it read counts the delta, so that
+ * concurrent updates count each increment once.
  */
 static __always_inline void upmu_event_update(struct upmu_box *box,
 					      struct perf_event *event)
 {
-	struct upmu_pmu *upmu = box->upmu;
-	struct hw_perf_event *hwc = &event->hw;
-	atomic_long_t *prevp = upmu_atomic(&hwc->prev_count);
+	atomic_long_t *prevp = upmu_atomic(&event->hw.prev_count);
 	long prev = atomic_long_read(prevp), now;
 
 	do {
 		now = upmu_hw_read(box, event);
 	} while (!atomic_long_try_cmpxchg(prevp, &prev, now));
-	atomic_long_add(upmu_delta(prev, now, upmu_counter_width(upmu, hwc->idx)),
-			upmu_atomic(&event->count));
+	upmu_event_add(box->upmu, event, prev, now);
 }
 
 /* Fold the hardware counts of every running event of @box into its count. */
@@ -406,13 +412,10 @@ static u64 upmu_hw_read_locked(struct upmu_box *box, struct perf_event *event)
 	struct upmu_regs *r = box->regs;
 	struct upmu_pmu *upmu = box->upmu;
 
-	if (r->ops && !upmu->desc->ops->read) {
-		if (upmu->width <= 32)
-			return upmu_regs_access(r, event->hw.event_base, 0, 0);
-		if (r->atomic64)
-			return upmu_regs_access(r, event->hw.event_base,
-						UPMU_XFER_64, 0);
-	}
+	if (r->ops && !upmu->desc->ops->read &&
+	    (upmu->width <= 32 || r->atomic64))
+		return upmu_regs_access(r, event->hw.event_base,
+					upmu->width > 32 ? UPMU_XFER_64 : 0, 0);
 	upmu_regs_flush(r);
 	return upmu_hw_read(box, event);
 }
@@ -438,15 +441,12 @@ static void upmu_hw_start(struct upmu_box *box, struct perf_event *event)
 static void upmu_hw_stop(struct upmu_box *box, struct perf_event *event)
 {
 	struct upmu_pmu *upmu = box->upmu;
-	struct hw_perf_event *hwc = &event->hw;
-	u64 prev, now;
+	u64 now;
 
 	if (upmu->desc->ops->stop)
 		upmu->desc->ops->stop(upmu, event);
 	now = upmu_hw_read_locked(box, event);
-	prev = local64_xchg(&hwc->prev_count, now);
-	atomic_long_add(upmu_delta(prev, now, upmu_counter_width(upmu, hwc->idx)),
-			upmu_atomic(&event->count));
+	upmu_event_add(upmu, event, local64_xchg(&event->hw.prev_count, now), now);
 }
 
 static void upmu_start(struct perf_event *event, int flags)

@@ -332,15 +332,12 @@ static inline void upmu_regs_copy(struct upmu_regs *r, u32 off, void *buf,
 	u32 *p = buf;
 	size_t i;
 
-	if (to_dev && r->defer && len / 4 <= ARRAY_SIZE(r->q) - r->nq) {
-		for (i = 0; i < len / 4; i++)
-			upmu_regs_access(r, off + 4 * i, UPMU_XFER_WRITE, p[i]);
-		return;
-	}
-	upmu_regs_flush(r);
-	if (r->ops->copy) {
-		r->ops->copy(r->ctx, off, buf, len, to_dev);
-		return;
+	if (!to_dev || !r->defer || len / 4 > ARRAY_SIZE(r->q) - r->nq) {
+		upmu_regs_flush(r);
+		if (r->ops->copy) {
+			r->ops->copy(r->ctx, off, buf, len, to_dev);
+			return;
+		}
 	}
 	for (i = 0; i < len / 4; i++) {
 		if (to_dev)
