@@ -95,12 +95,12 @@ TEST_F(nic, five_register_calls_an_event)
 	uint64_t c0, c1;
 	int i, fd;
 
-	ASSERT_EQ(0, sim_calls(SIM_ID, &c0));
+	ASSERT_EQ(0, sim_stat(SIM_ID, "calls", &c0));
 	for (i = 0; i < 10; i++) {
 		fd = OPEN("icmc_hits");
 		close(fd);
 	}
-	ASSERT_EQ(0, sim_calls(SIM_ID, &c1));
+	ASSERT_EQ(0, sim_stat(SIM_ID, "calls", &c1));
 	EXPECT_EQ(50ULL, c1 - c0);
 }
 

@@ -943,18 +943,9 @@ TEST_F_TIMEOUT(sim, blocks_catch_up_exact, 120)
 /* The debugfs stats file: catch_ups and locked_xfers, or -1 each. */
 static void read_stats(uint64_t *catch_ups, uint64_t *locked)
 {
-	char path[128];
-	FILE *f;
-
-	*catch_ups = *locked = ~0ULL;
-	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/stats", SIM_ID);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fscanf(f, "catch_ups=%" SCNu64 " locked_xfers=%" SCNu64,
-		   catch_ups, locked) != 2)
+	if (sim_stat(SIM_ID, "catch_ups", catch_ups) ||
+	    sim_stat(SIM_ID, "locked_xfers", locked))
 		*catch_ups = *locked = ~0ULL;
-	fclose(f);
 }
 
 /*

@@ -51,19 +51,23 @@ int sim_get(unsigned int id, const char *file, uint64_t *val)
 	return read_u64(path, val);
 }
 
-int sim_calls(unsigned int id, uint64_t *calls)
+int sim_stat(unsigned int id, const char *key, uint64_t *val)
 {
 	char path[256], line[256], *p;
+	size_t klen = strlen(key);
+	int ret = -ENOENT;
 	FILE *f;
-	int ret = -EPROTO;
 
 	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/stats", id);
 	f = fopen(path, "r");
 	if (!f)
 		return -errno;
-	if (fgets(line, sizeof(line), f) && (p = strstr(line, " calls=")) &&
-	    sscanf(p, " calls=%" SCNu64, calls) == 1)
-		ret = 0;
+	if (fgets(line, sizeof(line), f))
+		for (p = strtok(line, " \n"); p; p = strtok(NULL, " \n"))
+			if (!strncmp(p, key, klen) && p[klen] == '=') {
+				ret = sscanf(p + klen + 1, "%" SCNu64, val) == 1 ? 0 : -EPROTO;
+				break;
+			}
 	fclose(f);
 	return ret;
 }

@@ -20,8 +20,11 @@ int sim_del(unsigned int id);
 int sim_ctl(unsigned int id, const char *file, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int sim_get(unsigned int id, const char *file, uint64_t *val);
-/* The calls of the device's register accessors so far (its stats file). */
-int sim_calls(unsigned int id, uint64_t *calls);
+/*
+ * Counter @key of the device's stats file: catch_ups, locked_xfers or
+ * calls (of its register accessors); 0 or -errno.
+ */
+int sim_stat(unsigned int id, const char *key, uint64_t *val);
 /* Totals of flow @flow from the "flows" file. */
 int sim_flow_totals(unsigned int id, unsigned int flow, uint64_t *txns,
 		    uint64_t *bytes);
