@@ -458,17 +458,18 @@ static const struct {
 	{ "NV-CLink", "nvidia_nvclink_pmu_0", "in_rd_req" },
 	{ "NV-DLink", "nvidia_nvdlink_pmu_0", "in_rd_req" },
 };
+#define NR_KINDS	(sizeof(kind_events) / sizeof(kind_events[0]))
 
 static void section_kinds(int cpu)
 {
-	static char names[sizeof(kind_events) / sizeof(kind_events[0])][128];
+	static char names[NR_KINDS][128];
 	struct reader r[MAX_READERS];
-	const int nr = sizeof(kind_events) / sizeof(kind_events[0]) + 1;
+	const int nr = NR_KINDS + 1;
 	char what[96];
 	double ratio;
 	int i;
 
-	_Static_assert(sizeof(kind_events) / sizeof(kind_events[0]) + 1 <= MAX_READERS,
+	_Static_assert(NR_KINDS + 1 <= MAX_READERS,
 		       "one reader per kind and cpu-clock");
 	for (i = 0; i < nr; i++)
 		r[i] = (struct reader){ .fd = -1 };
