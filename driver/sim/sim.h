@@ -1056,6 +1056,7 @@ sim_regs_read_fresh(struct sim_regs *r, struct upmu_reg_xfer *x,
 {
 	struct sim_dev *sd = r->sd;
 	unsigned int seq, i;
+	u32 lim;
 	u64 now;
 
 	seq = raw_read_seqcount(&sd->seq);
@@ -1076,22 +1077,29 @@ sim_regs_read_fresh(struct sim_regs *r, struct upmu_reg_xfer *x,
 	/*
 	 * One pass: a write, or a read that is not of a pure register, sends
 	 * the list to the locked path, which reads again what this read.
+	 * The window's bounds in locals: a store to x[] might be one to @r
+	 * (the kernel's C lets any store alias any load).
 	 */
+	lim = min(r->pure_size, r->size);
 	for (i = 0; i < n; i++) {
-		bool wide = x[i].flags & UPMU_XFER_64;
-		u32 size = wide ? 8 : 4, off = x[i].off;
+		u32 flags = x[i].flags, off = x[i].off;
+		bool wide = flags & UPMU_XFER_64;
+		u32 size = wide ? 8 : 4;
 		struct sim_unit *u;
 
-		if ((x[i].flags & UPMU_XFER_WRITE) || off >= r->pure_size ||
+		/* a pure register, in the window, aligned: read it */
+		if (likely(!(flags & UPMU_XFER_WRITE) && off < lim &&
+			   lim - off >= size && !(off % 4))) {
+			u = unit_at ? unit_at(r, off) : NULL;
+			if (u && !sim_unit_fresh(sd, u, now))
+				goto stale;
+			x[i].val = read(r, off, wide);
+			continue;
+		}
+		if ((flags & UPMU_XFER_WRITE) || off >= r->pure_size ||
 		    r->pure_size - off < size)
 			goto stale;
-		u = unit_at ? unit_at(r, off) : NULL;
-		if (u && !sim_unit_fresh(sd, u, now))
-			goto stale;
-		if (sim_regs_outside(r, off, size))
-			x[i].val = 0;
-		else
-			x[i].val = read(r, off, wide);
+		x[i].val = 0;	/* pure, outside the window: RAZ */
 	}
 	return !read_seqcount_retry(&sd->seq, seq);
 stale:
