@@ -232,12 +232,43 @@ static void link_tick(struct sim_unit *unit, u64 now)
 
 /* ---- register interface ------------------------------------------------ */
 
+/*
+ * The event whose counter has a half at @off (its high half if *@hi),
+ * or -1: the cycle and incoming counters from C2C_CYCLE_CNTR, the
+ * outgoing ones from C2C_OUT_RD_CUM_OUTS_CNTR (c2c_cntr()).  At
+ * C2C_OUT_STATUS is that register, not in_wr_req's high half.
+ */
+static __always_inline int link_cntr_at(u32 off, bool *hi)
+{
+	u32 d;
+
+	if (off >= C2C_OUT_RD_CUM_OUTS_CNTR) {
+		d = off - C2C_OUT_RD_CUM_OUTS_CNTR;
+		if (d >= 8 * (C2C_NR_EVENTS - C2C_EV_OUT_RD_CUM_OUTS) || d % 4)
+			return -1;
+		*hi = d & 4;
+		return C2C_EV_OUT_RD_CUM_OUTS + d / 8;
+	}
+	d = off - C2C_CYCLE_CNTR;
+	if (d >= 8 * C2C_EV_OUT_RD_CUM_OUTS || d % 4 || off == C2C_OUT_STATUS)
+		return -1;
+	*hi = d & 4;
+	return d / 8;
+}
+
+/* The register at @off of instance @i's page; RAZ where there is none. */
 static u32 link_reg_read(struct sim_link *l, unsigned int i, u32 off)
 {
-	unsigned int ev;
+	bool hi = false;
+	int ev;
 
 	if (i >= l->nr_inst)		/* broadcast page: write-only */
 		return 0;
+	/* The counters first: an event's read reads one on each instance. */
+	ev = link_cntr_at(off, &hi);
+	if (ev >= 0)
+		return hi ? upper_32_bits(l->cnt[i][ev]) :
+			    lower_32_bits(l->cnt[i][ev]);
 	switch (off) {
 	case C2C_CTRL:
 		return l->ctrl[i];
@@ -245,23 +276,6 @@ static u32 link_reg_read(struct sim_link *l, unsigned int i, u32 off)
 		return l->in_status[i];
 	case C2C_OUT_STATUS:
 		return l->out_status[i];
-	}
-	for (ev = 0; ev < C2C_NR_EVENTS; ev++) {
-		u32 hi;
-
-		if (off == c2c_cntr(ev))
-			return lower_32_bits(l->cnt[i][ev]);
-		if (off != c2c_cntr(ev) + 4)
-			continue;
-		hi = upper_32_bits(l->cnt[i][ev]);
-		/* only under the lock (link_regs_xfer()), never in an NMI */
-		if (READ_ONCE(c2c_carry) && link_counting(l, i) &&
-		    READ_ONCE(l->sd->owner) == raw_smp_processor_id() &&
-		    !in_nmi()) {
-			WRITE_ONCE(c2c_carry, c2c_carry - 1);
-			link_add(l, i, ev, BIT_ULL(32) + 1);
-		}
-		return hi;
 	}
 	return 0;	/* reserved: RAZ */
 }
@@ -295,15 +309,59 @@ static void link_reg_write(struct sim_link *l, unsigned int i, u32 off, u32 val)
 			link_reg_write_one(l, i, off, val);
 }
 
-/* A 64-bit read is two 32-bit registers in one access, low half first. */
-static u64 link_regs_read(struct sim_regs *r, u32 off, bool wide)
+/*
+ * Any register of the window.  A 64-bit read is two 32-bit registers in
+ * one access, low half first.
+ */
+static u64 link_regs_read_any(struct sim_link *l, u32 off, bool wide)
+{
+	unsigned int i = off / C2C_PAGE;
+	u64 v = link_reg_read(l, i, off % C2C_PAGE);
+
+	if (wide)
+		v |= (u64)link_reg_read(l, i, off % C2C_PAGE + 4) << 32;
+	return v;
+}
+
+/*
+ * What an event's read reads, three times on each of 12 to 16 instances
+ * (the halves of a counter), inline in the list's loop; the rest through
+ * a call.
+ */
+static __always_inline u64 link_regs_read(struct sim_regs *r, u32 off,
+					  bool wide)
 {
 	struct sim_link *l = container_of(r, struct sim_link, regs);
-	u64 v = link_reg_read(l, off / C2C_PAGE, off % C2C_PAGE);
+	unsigned int i = off / C2C_PAGE;
+	bool hi = false;
+	int ev = link_cntr_at(off % C2C_PAGE, &hi);
 
-	if (wide) {
-		off += 4;
-		v |= (u64)link_reg_read(l, off / C2C_PAGE, off % C2C_PAGE) << 32;
+	if (likely(ev >= 0 && !wide && i < l->nr_inst))
+		return hi ? upper_32_bits(l->cnt[i][ev]) :
+			    lower_32_bits(l->cnt[i][ev]);
+	return link_regs_read_any(l, off, wide);
+}
+
+/*
+ * link_regs_read() with c2c_carry: the counter whose high half was read
+ * (as a register of its own, or as the upper half of a 64-bit read) then
+ * takes a carry.  Only under the lock (link_regs_xfer()), and never in an
+ * interrupt of the lock's holder on this CPU, nor in an NMI.
+ */
+static u64 link_regs_read_carry(struct sim_regs *r, u32 off, bool wide)
+{
+	struct sim_link *l = container_of(r, struct sim_link, regs);
+	unsigned int i = off / C2C_PAGE;
+	u64 v = link_regs_read(r, off, wide);
+	bool hi = false;
+	int ev;
+
+	ev = link_cntr_at(off % C2C_PAGE + (wide ? 4 : 0), &hi);
+	if (ev >= 0 && hi && i < l->nr_inst && link_counting(l, i) &&
+	    READ_ONCE(c2c_carry) &&
+	    READ_ONCE(l->sd->owner) == raw_smp_processor_id() && !in_nmi()) {
+		WRITE_ONCE(c2c_carry, c2c_carry - 1);
+		link_add(l, i, ev, BIT_ULL(32) + 1);
 	}
 	return v;
 }
@@ -321,7 +379,7 @@ static void link_regs_write(struct sim_regs *r, u32 off, u32 val)
 static void link_regs_xfer(void *ctx, struct upmu_reg_xfer *x, unsigned int n)
 {
 	if (unlikely(READ_ONCE(c2c_carry)))
-		sim_regs_xfer_locked(ctx, x, n, NULL, link_regs_read,
+		sim_regs_xfer_locked(ctx, x, n, NULL, link_regs_read_carry,
 				     link_regs_write);
 	else
 		sim_regs_xfer(ctx, x, n, NULL, link_regs_read, link_regs_write);

@@ -662,6 +662,43 @@ TEST_F_TIMEOUT(sim, inject_u64_edges, 120)
 }
 
 /*
+ * A link instance's page: the 64-bit counters at 4-byte aligned offsets,
+ * cycles and the incoming ones from 0x86c, the outgoing ones from 0x898,
+ * each read in halves; around and between them nothing (RAZ), and the
+ * broadcast page is write-only.
+ */
+TEST_F_TIMEOUT(sim, link_register_map, 120)
+{
+	unsigned int i;
+
+	NEW(1, "clock=manual rcs=1 blocks=c2c");
+	W32("c2c.0", 14 * 0x1000 + C2C_CTRL, 1);
+	ASSERT_EQ(0, sim_ctl(SIM_ID, "advance", "%u", 1000));
+	/* GPU 0's 7 instances: 2 reads each of 2^31 cycles */
+	ASSERT_EQ(0, inject("dst=loc_gmem gpu=0 lat=2147483648 count=14"));
+	for (i = 0; i < 7; i += 6) {
+		uint32_t p = 0x1000 * i;
+
+		EXPECT_EQ(1U, R32("c2c.0", p + C2C_CTRL));
+		EXPECT_EQ(1000U, R32("c2c.0", p + C2C_CYCLES));
+		EXPECT_EQ(0U, R32("c2c.0", p + C2C_CYCLES + 4));
+		EXPECT_EQ(0U, R32("c2c.0", p + C2C_OUT_RD_CUM));
+		EXPECT_EQ(1U, R32("c2c.0", p + C2C_OUT_RD_CUM + 4));
+		EXPECT_EQ(1ULL << 32, R64("c2c.0", p + C2C_OUT_RD_CUM));
+		EXPECT_EQ(2U, R32("c2c.0", p + C2C_OUT_RD_CUM + 8));
+		EXPECT_EQ(0U, R32("c2c.0", p + C2C_OUT_RD_CUM + 12));
+		/* reserved: below the control, before and after the outgoing ones */
+		EXPECT_EQ(0U, R32("c2c.0", p + C2C_CTRL - 4));
+		EXPECT_EQ(0U, R32("c2c.0", p + C2C_OUT_RD_CUM - 4));
+		EXPECT_EQ(0U, R32("c2c.0", p + C2C_OUT_RD_CUM + 4 * 8));
+		EXPECT_EQ(0U, R32("c2c.0", p + C2C_OUT_RD_CUM + 4 * 8 + 4));
+	}
+	EXPECT_EQ(0U, R32("c2c.0", 14 * 0x1000 + C2C_CTRL));
+	EXPECT_EQ(0U, R32("c2c.0", 14 * 0x1000 + C2C_CYCLES));
+	EXPECT_EQ(0, sim_del(SIM_ID));
+}
+
+/*
  * CMEM: read requests go round-robin over the 42 memory controllers
  * whether or not their counters count, so the next counted one goes
  * where the round-robin has got to.
