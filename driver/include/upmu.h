@@ -365,43 +365,52 @@ static inline void upmu_memcpy_fromio(struct upmu_regs *r, u32 off, void *buf,
 		memcpy_fromio(buf, r->base + off, len);
 }
 
-#define UPMU_HILO_BATCH		8
+#define UPMU_HILO_BATCH		16
 
 /**
- * upmu_rd64_hilo_list() - read many running 64-bit counters in halves
+ * upmu_rd64_hilo_sum() - the sum of running 64-bit counters read in halves
  * @r: register block
- * @offs: offset of each counter's low half
- * @n: how many
- * @vals: the values, in the order of @offs
+ * @off: offset of the first counter's low half
+ * @stride: from one counter to the next
+ * @mask: the counters to read: bit i for the one at @off + i * @stride
  *
  * As upmu_rd64_hilo() of each counter one after another (high, low,
  * high), with the reads of up to UPMU_HILO_BATCH counters handed to a
- * backend in one call; a counter whose high half changed in between is
- * read again by upmu_rd64_hilo().  A *_nolock() read.
+ * backend in one call (an NV-DLink event's 16 instances); a counter whose
+ * high half changed in between is read again by upmu_rd64_hilo().  The
+ * list is the only array on the stack of a read that may run in an NMI.
+ * A *_nolock() read.
+ *
+ * Return: the sum.
  */
-static inline void upmu_rd64_hilo_list(struct upmu_regs *r, const u32 *offs,
-				       unsigned int n, u64 *vals)
+static inline u64 upmu_rd64_hilo_sum(struct upmu_regs *r, u32 off, u32 stride,
+				     unsigned long mask)
 {
 	struct upmu_reg_xfer x[3 * UPMU_HILO_BATCH];
 	unsigned int i, k, m;
+	u64 sum = 0;
 
-	for (i = 0; i < n; i += m) {
-		m = min(n - i, UPMU_HILO_BATCH);
-		for (k = 0; k < m; k++) {
-			x[3 * k] = (struct upmu_reg_xfer){ .off = offs[i + k] + 4 };
-			x[3 * k + 1] = (struct upmu_reg_xfer){ .off = offs[i + k] };
-			x[3 * k + 2] = x[3 * k];
+	while (mask) {
+		for (m = 0; mask && m < UPMU_HILO_BATCH; m++) {
+			i = __ffs(mask);
+			mask &= mask - 1;
+			x[3 * m] = (struct upmu_reg_xfer){
+				.off = off + i * stride + 4 };
+			x[3 * m + 1] = (struct upmu_reg_xfer){
+				.off = off + i * stride };
+			x[3 * m + 2] = x[3 * m];
 		}
 		upmu_xfer_nolock(r, x, 3 * m);
 		for (k = 0; k < m; k++) {
 			u32 hi = x[3 * k].val, lo = x[3 * k + 1].val;
 
 			if (hi == (u32)x[3 * k + 2].val)
-				vals[i + k] = (u64)hi << 32 | lo;
+				sum += (u64)hi << 32 | lo;
 			else
-				vals[i + k] = upmu_rd64_hilo(r, offs[i + k]);
+				sum += upmu_rd64_hilo(r, x[3 * k + 1].off);
 		}
 	}
+	return sum;
 }
 
 /**

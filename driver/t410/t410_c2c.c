@@ -143,19 +143,11 @@ static u64 c2c_read(struct upmu_pmu *upmu, struct perf_event *event)
 {
 	unsigned int ev = upmu_field(upmu, event, C2C_F_EVENT);
 	unsigned long insts = c2c_event_insts(upmu, event);
-	u32 offs[C2C_MAX_INST];
-	u64 vals[C2C_MAX_INST], sum = 0;
-	unsigned int i, n = 0;
 
 	if (ev == C2C_EV_CYCLES)
 		return upmu_rd64_hilo(&upmu->regs,
 				      C2C_INST(__ffs(insts)) + C2C_CYCLE_CNTR);
-	for_each_set_bit(i, &insts, C2C_MAX_INST)
-		offs[n++] = C2C_INST(i) + c2c_cntr(ev);
-	upmu_rd64_hilo_list(&upmu->regs, offs, n, vals);
-	for (i = 0; i < n; i++)
-		sum += vals[i];
-	return sum;
+	return upmu_rd64_hilo_sum(&upmu->regs, c2c_cntr(ev), C2C_PAGE, insts);
 }
 
 static const struct upmu_hw_ops t410_c2c_ops = {

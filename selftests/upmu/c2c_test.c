@@ -399,16 +399,17 @@ TEST_F_TIMEOUT(c2c, dlink_cxl_reads, C2C_TIMEOUT)
 /*
  * The backend calls of an event's open, enable and close: its counter
  * read at the start (a 64-bit counter in halves, high, low, high, in one
- * call; an NV-CLink data event's on each of its 12 instances, two calls
- * of up to eight counters), the link's enable, its disable with the last
- * read (the disable goes first, alone, as a family's read takes no
- * queued write).  Ten events each.
+ * call; a data event's on each of the link's 12 or 16 instances, in one
+ * call too), the link's enable, its disable with the last read (the
+ * disable goes first, alone, as a family's read takes no queued write).
+ * Ten events each.
  */
 TEST_F_TIMEOUT(c2c, register_calls_an_event, C2C_TIMEOUT)
 {
 	static const struct { const char *pmu, *ev; uint64_t calls; } evs[] = {
 		{ CLINK0, "cycles", 4 },
-		{ CLINK0, "in_rd_req", 6 },
+		{ CLINK0, "in_rd_req", 4 },
+		{ DLINK0, "in_rd_req", 4 },
 	};
 	uint64_t c0, c1;
 	unsigned int e;
