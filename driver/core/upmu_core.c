@@ -92,14 +92,14 @@ int upmu_regs_get(struct platform_device *pdev, struct upmu_regs *regs)
 	u32 width = 4;
 
 	device_property_read_u32(&pdev->dev, "reg-io-width", &width);
-	if (pd && pd->regs.ops) {
-		*regs = pd->regs;
+	memset(regs, 0, sizeof(*regs));
+	if (pd && pd->ops) {
+		regs->ops = pd->ops;
+		regs->ctx = pd->ctx;
 	} else {
 		base = devm_platform_ioremap_resource(pdev, 0);
 		if (IS_ERR(base))
 			return PTR_ERR(base);
-		regs->ops = NULL;
-		regs->ctx = NULL;
 		regs->base = base;
 	}
 	regs->atomic64 = width == 8;

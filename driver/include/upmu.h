@@ -415,13 +415,15 @@ static inline u64 upmu_rd64_hilo_sum(struct upmu_regs *r, u32 off, u32 stride,
 
 /**
  * struct upmu_platdata - how a PMU register block is reached
- * @regs: register accessors supplied by the platform (e.g. a simulator);
- *	  when @regs.ops is NULL the driver maps MEM resource 0 instead
+ * @ops: register accessors supplied by the platform (e.g. a simulator);
+ *	 when NULL the driver maps MEM resource 0 instead
+ * @ctx: their cookie
  * @socket: socket (NUMA node) the PMU belongs to
  * @instance: instance within the socket (e.g. PCIe RC number)
  */
 struct upmu_platdata {
-	struct upmu_regs regs;
+	const struct upmu_regs_ops *ops;
+	void *ctx;
 	u32 socket;
 	u32 instance;
 };

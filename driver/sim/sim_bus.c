@@ -92,7 +92,8 @@ struct platform_device *sim_add_pdev(struct sim_dev *sd, const char *name,
 				     const struct property_entry *props)
 {
 	struct upmu_platdata pd = {
-		.regs = { .ops = regs->ops, .ctx = regs },
+		.ops = regs->ops,
+		.ctx = regs,
 		.socket = socket,
 		.instance = instance,
 	};
