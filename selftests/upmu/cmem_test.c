@@ -197,6 +197,28 @@ TEST_F(cmem, bad_attrs_errno)
 	EXPECT_EQ(-EINVAL, perf_open(&attr, -1, pmu_cpu(CMEM1), -1));
 }
 
+/*
+ * The backend calls of an event's open, enable and close on a PMU where
+ * nothing else counts: the 42 counters read at the start in one call,
+ * the PMU's enable, and at the close its disable, then the last read of
+ * the 42 in one call (a family's read takes no queued write).  Ten
+ * events.
+ */
+TEST_F(cmem, register_calls_an_event)
+{
+	uint64_t c0, c1;
+	int i, fd;
+
+	ASSERT_EQ(0, sim_stat(SIM_ID, "calls", &c0));
+	for (i = 0; i < 10; i++) {
+		fd = pmu_open(CMEM1, "rd_req", -1);
+		ASSERT_LE(0, fd);
+		close(fd);
+	}
+	ASSERT_EQ(0, sim_stat(SIM_ID, "calls", &c1));
+	EXPECT_EQ(40ULL, c1 - c0);
+}
+
 TEST_F(cmem, del_device_with_open_events)
 {
 	uint64_t v;
