@@ -90,7 +90,8 @@ struct summary {
 	char note[64];
 };
 
-static struct summary summ[32];
+/* Every section's lines: 33 on the debug kernel with every section. */
+static struct summary summ[64];
 static int nsumm;
 
 void fail(const char *fmt, ...)
@@ -382,8 +383,13 @@ void print_reader(const struct reader *r, const struct reader *base)
 void add_summary(const char *what, double ratio, const char *goal, bool met,
 		 const char *note)
 {
-	struct summary *s = &summ[nsumm++];
+	struct summary *s;
 
+	if (nsumm == (int)(sizeof(summ) / sizeof(summ[0]))) {
+		fail("more than %d summary lines: %s not kept", nsumm, what);
+		return;
+	}
+	s = &summ[nsumm++];
 	snprintf(s->what, sizeof(s->what), "%s", what);
 	s->ratio = ratio;
 	s->goal = goal;
