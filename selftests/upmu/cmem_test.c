@@ -206,17 +206,10 @@ TEST_F(cmem, bad_attrs_errno)
  */
 TEST_F(cmem, register_calls_an_event)
 {
-	uint64_t c0, c1;
-	int i, fd;
+	uint64_t calls;
 
-	ASSERT_EQ(0, sim_stat(SIM_ID, "calls", &c0));
-	for (i = 0; i < 10; i++) {
-		fd = pmu_open(CMEM1, "rd_req", -1);
-		ASSERT_LE(0, fd);
-		close(fd);
-	}
-	ASSERT_EQ(0, sim_stat(SIM_ID, "calls", &c1));
-	EXPECT_EQ(40ULL, c1 - c0);
+	ASSERT_EQ(0, sim_calls_of_opens(SIM_ID, CMEM1, "rd_req", 10, &calls));
+	EXPECT_EQ(40ULL, calls);
 }
 
 TEST_F(cmem, del_device_with_open_events)

@@ -92,16 +92,10 @@ FIXTURE_TEARDOWN_PARENT(nic)
  */
 TEST_F(nic, five_register_calls_an_event)
 {
-	uint64_t c0, c1;
-	int i, fd;
+	uint64_t calls;
 
-	ASSERT_EQ(0, sim_stat(SIM_ID, "calls", &c0));
-	for (i = 0; i < 10; i++) {
-		fd = OPEN("icmc_hits");
-		close(fd);
-	}
-	ASSERT_EQ(0, sim_stat(SIM_ID, "calls", &c1));
-	EXPECT_EQ(50ULL, c1 - c0);
+	ASSERT_EQ(0, sim_calls_of_opens(SIM_ID, PMU, "icmc_hits", 10, &calls));
+	EXPECT_EQ(50ULL, calls);
 }
 
 /* The formats and events perf reads, with their parameters and units. */

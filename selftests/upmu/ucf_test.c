@@ -228,17 +228,10 @@ TEST_F(ucf, cycles_exact_on_manual_clock)
  */
 TEST_F(ucf, three_register_calls_an_event)
 {
-	uint64_t c0, c1;
-	int i, fd;
+	uint64_t calls;
 
-	ASSERT_EQ(0, sim_stat(SIM_ID, "calls", &c0));
-	for (i = 0; i < 10; i++) {
-		fd = pmu_open(UCF0, "slc_access_rd", -1);
-		ASSERT_LE(0, fd);
-		close(fd);
-	}
-	ASSERT_EQ(0, sim_stat(SIM_ID, "calls", &c1));
-	EXPECT_EQ(30ULL, c1 - c0);
+	ASSERT_EQ(0, sim_calls_of_opens(SIM_ID, UCF0, "slc_access_rd", 10, &calls));
+	EXPECT_EQ(30ULL, calls);
 }
 
 TEST_F(ucf, bad_attrs_errno)

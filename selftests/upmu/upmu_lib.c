@@ -72,6 +72,26 @@ int sim_stat(unsigned int id, const char *key, uint64_t *val)
 	return ret;
 }
 
+int sim_calls_of_opens(unsigned int id, const char *pmu, const char *spec,
+		       int n, uint64_t *calls)
+{
+	uint64_t c0, c1;
+	int i, fd, err;
+
+	err = sim_stat(id, "calls", &c0);
+	for (i = 0; !err && i < n; i++) {
+		fd = pmu_open(pmu, spec, -1);
+		if (fd < 0)
+			return fd;
+		close(fd);
+	}
+	if (!err)
+		err = sim_stat(id, "calls", &c1);
+	if (!err)
+		*calls = c1 - c0;
+	return err;
+}
+
 int sim_flow_totals(unsigned int id, unsigned int flow, uint64_t *txns,
 		    uint64_t *bytes)
 {

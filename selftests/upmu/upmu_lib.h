@@ -25,6 +25,13 @@ int sim_get(unsigned int id, const char *file, uint64_t *val);
  * calls (of its register accessors); 0 or -errno.
  */
 int sim_stat(unsigned int id, const char *key, uint64_t *val);
+/*
+ * The calls of device @id's register accessors that @n opens and closes
+ * of event @spec of @pmu take, one after another, into *@calls; 0 or
+ * -errno (of an open, or of the stats file).
+ */
+int sim_calls_of_opens(unsigned int id, const char *pmu, const char *spec,
+		       int n, uint64_t *calls);
 /* Totals of flow @flow from the "flows" file. */
 int sim_flow_totals(unsigned int id, unsigned int flow, uint64_t *txns,
 		    uint64_t *bytes);
