@@ -256,6 +256,13 @@ static __always_inline int link_cntr_at(u32 off, bool *hi)
 	return d / 8;
 }
 
+/* A half of instance @i's counter of event @ev. */
+static __always_inline u32 link_cntr_half(const struct sim_link *l,
+					  unsigned int i, int ev, bool hi)
+{
+	return hi ? upper_32_bits(l->cnt[i][ev]) : lower_32_bits(l->cnt[i][ev]);
+}
+
 /* The register at @off of instance @i's page; RAZ where there is none. */
 static u32 link_reg_read(struct sim_link *l, unsigned int i, u32 off)
 {
@@ -267,8 +274,7 @@ static u32 link_reg_read(struct sim_link *l, unsigned int i, u32 off)
 	/* The counters first: an event's read reads one on each instance. */
 	ev = link_cntr_at(off, &hi);
 	if (ev >= 0)
-		return hi ? upper_32_bits(l->cnt[i][ev]) :
-			    lower_32_bits(l->cnt[i][ev]);
+		return link_cntr_half(l, i, ev, hi);
 	switch (off) {
 	case C2C_CTRL:
 		return l->ctrl[i];
@@ -337,8 +343,7 @@ static __always_inline u64 link_regs_read(struct sim_regs *r, u32 off,
 	int ev = link_cntr_at(off % C2C_PAGE, &hi);
 
 	if (likely(ev >= 0 && !wide && i < l->nr_inst))
-		return hi ? upper_32_bits(l->cnt[i][ev]) :
-			    lower_32_bits(l->cnt[i][ev]);
+		return link_cntr_half(l, i, ev, hi);
 	return link_regs_read_any(l, off, wide);
 }
 
