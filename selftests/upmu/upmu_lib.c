@@ -79,14 +79,15 @@ int sim_calls_of_opens(unsigned int id, const char *pmu, const char *spec,
 	int i, fd, err;
 
 	err = sim_stat(id, "calls", &c0);
-	for (i = 0; !err && i < n; i++) {
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
 		fd = pmu_open(pmu, spec, -1);
 		if (fd < 0)
 			return fd;
 		close(fd);
 	}
-	if (!err)
-		err = sim_stat(id, "calls", &c1);
+	err = sim_stat(id, "calls", &c1);
 	if (!err)
 		*calls = c1 - c0;
 	return err;
