@@ -26,6 +26,13 @@
 /* platform_driver::remove returns void (6.11) */
 #define UPMU_REMOVE_VOID	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0))
 
+/* system_wq and system_unbound_wq give way to system_dfl_wq (6.17) */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+#define upmu_dfl_wq	system_dfl_wq
+#else
+#define upmu_dfl_wq	system_unbound_wq
+#endif
+
 /* bus_type is const in the driver core (6.4) */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
 typedef const struct bus_type upmu_bus_type_t;

@@ -12,6 +12,7 @@
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 
 #include <linux/list.h>
 
@@ -89,6 +90,7 @@ int upmu_nic_cmd(struct upmu_nic_pf *pf, const void *in, size_t in_len,
  * @pf: the PF that registered the PMUs, NULL once it is gone
  * @users: events alive, of both PMUs
  * @owned: the PMUs hold the engine's ownership (as uid 0)
+ * @linger: gives the ownership back linger_ms after the last event
  * @stream: the AUX stream's state while its event exists
  * @khz: the device clock (NIC_SW_KHZ), read at probe
  * @nr_ids: data IDs of the device
@@ -106,6 +108,7 @@ struct nic_pmu {
 	struct upmu_nic_pf *pf;
 	unsigned int users;
 	bool owned;
+	struct delayed_work linger;
 	struct nic_stream *stream;
 	u32 khz;
 	unsigned int nr_ids;
@@ -128,6 +131,7 @@ int nic_stream_register(struct nic_pmu *np, struct upmu_nic_pf *pf);
 void upmu_nic_pmu_add(struct upmu_nic_pf *pf);
 void upmu_nic_pmu_del(struct upmu_nic_pf *pf);
 void upmu_nic_pmu_closing(void);
+void upmu_nic_pmu_yield(struct upmu_nic_pf *pf);
 
 #if IS_ENABLED(CONFIG_FWCTL)
 int upmu_nic_fwctl_add(struct upmu_nic_pf *pf);

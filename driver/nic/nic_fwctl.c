@@ -313,6 +313,7 @@ static void *nic_fwctl_rpc(struct fwctl_uctx *uctx, enum fwctl_rpc_scope scope,
 	}
 
 	nic_set(rpc_in, NIC_HDR_UID, nu->uid);
+	upmu_nic_pmu_yield(pf);
 	ret = upmu_nic_cmd_exec(pf, rpc_in, in_len, out, len);
 	dev_dbg(pf->dev, "pid %d uid %u: opcode 0x%x scope %d: %d, status 0x%x\n",
 		task_pid_nr(current), nu->uid, nic_get(rpc_in, NIC_HDR_OPCODE),

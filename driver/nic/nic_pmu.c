@@ -36,6 +36,19 @@ static LIST_HEAD(nic_pfs);
 static DEFINE_MUTEX(nic_pmus_lock);
 static bool nic_pmus_closing;		/* the driver is going */
 
+/*
+ * As perf defers turning off its scheduling hooks by a second after the
+ * last event (perf_sched_events), the PMUs keep the diagnostic engine
+ * for a while after their last event: a tool that opens and closes
+ * events in a loop (perf stat -r, perf stat -I with a new event set,
+ * an exporter) then sends no command per event.  A fwctl user is not
+ * kept waiting: its command makes the PMUs give the engine back first
+ * (upmu_nic_pmu_yield()).
+ */
+static unsigned int linger_ms = 1000;
+module_param(linger_ms, uint, 0644);
+MODULE_PARM_DESC(linger_ms, "how long the PMUs keep the diagnostic engine after their last event, ms (0: not at all; at most 60000)");
+
 enum { NIC_FMT_DATA_ID };
 
 /*
@@ -247,10 +260,11 @@ static void nic_pmu_release(struct kref *ref)
  * @np: the NIC's PMUs, np->lock held
  * @upmu: the event's PMU (its name goes into the log)
  *
- * The first event takes the diagnostic engine's ownership for the kernel:
- * while a fwctl user holds it, events are refused with EBUSY, and while
- * the PMUs hold it, users get the firmware's busy status.  Takes a
- * reference on @np; nic_pmu_unhold() and then nic_pmu_put() undo it.
+ * The first event takes the diagnostic engine's ownership for the kernel,
+ * unless the PMUs still hold it (linger_ms): while a fwctl user holds
+ * it, events are refused with EBUSY, and while events exist, users get
+ * the firmware's busy status.  Takes a reference on @np; nic_pmu_unhold()
+ * and then nic_pmu_put() undo it.
  *
  * Return: 0 or -errno.
  */
@@ -262,7 +276,7 @@ int nic_pmu_hold(struct nic_pmu *np, struct upmu_pmu *upmu)
 	lockdep_assert_held(&np->lock);
 	if (!np->pf)
 		return -ENODEV;
-	if (!np->users) {
+	if (!np->users && !np->owned) {
 		st = nic_pmu_own(np, NIC_OWN_TAKE, out);
 		if (st == NIC_STAT_RES_BUSY) {
 			dev_info_ratelimited(np->pf->dev,
@@ -296,17 +310,42 @@ static void nic_pmu_disown(struct nic_pmu *np)
 	np->owned = false;
 }
 
+/* Give the engine back if no event needs it; np->lock held. */
+static void nic_pmu_disown_idle(struct nic_pmu *np)
+{
+	lockdep_assert_held(&np->lock);
+	if (!np->users && np->owned && np->pf)
+		nic_pmu_disown(np);
+}
+
+static void nic_pmu_linger_end(struct work_struct *work)
+{
+	struct nic_pmu *np = container_of(to_delayed_work(work),
+					  struct nic_pmu, linger);
+
+	mutex_lock(&np->lock);
+	nic_pmu_disown_idle(np);
+	mutex_unlock(&np->lock);
+}
+
 /**
  * nic_pmu_unhold() - an event of one of the NIC's PMUs is destroyed
  * @np: the NIC's PMUs, np->lock held
  *
- * The last one gives the engine back.  Drop the reference with
+ * After the last one the engine goes back linger_ms later (at once with
+ * 0), unless an event comes meanwhile.  Drop the reference with
  * nic_pmu_put() once np->lock is released.
  */
 void nic_pmu_unhold(struct nic_pmu *np)
 {
+	unsigned int ms = min(READ_ONCE(linger_ms), 60U * MSEC_PER_SEC);
+
 	lockdep_assert_held(&np->lock);
-	if (!--np->users && np->owned && np->pf)
+	if (--np->users || !np->owned || !np->pf)
+		return;
+	if (ms)
+		mod_delayed_work(upmu_dfl_wq, &np->linger, msecs_to_jiffies(ms));
+	else
 		nic_pmu_disown(np);
 }
 
@@ -509,6 +548,7 @@ static void nic_pmu_create(struct upmu_nic_pf *pf)
 	np->serial = pf->serial;
 	kref_init(&np->ref);
 	mutex_init(&np->lock);
+	INIT_DELAYED_WORK(&np->linger, nic_pmu_linger_end);
 	np->pf = pf;
 	ret = nic_pmu_register(np, pf);
 	if (ret) {
@@ -572,6 +612,8 @@ void upmu_nic_pmu_del(struct upmu_nic_pf *pf)
 		nic_pmu_disown(np);
 	np->pf = NULL;
 	mutex_unlock(&np->lock);
+	/* without the PF nothing queues it again */
+	cancel_delayed_work_sync(&np->linger);
 	pf->pmu = NULL;
 	nic_pmu_put(np);
 
@@ -586,6 +628,30 @@ void upmu_nic_pmu_del(struct upmu_nic_pf *pf)
 		}
 	}
 unlock:
+	mutex_unlock(&nic_pmus_lock);
+}
+
+/**
+ * upmu_nic_pmu_yield() - a fwctl user's command is about to run
+ * @pf: the PF it runs on
+ *
+ * If the PMUs of @pf's NIC keep the engine with no event (linger_ms),
+ * they give it back first: the user gets what it would have got had
+ * the last event just given it back.
+ */
+void upmu_nic_pmu_yield(struct upmu_nic_pf *pf)
+{
+	struct nic_pmu *np;
+
+	mutex_lock(&nic_pmus_lock);
+	list_for_each_entry(np, &nic_pmus, list) {
+		if (np->serial != pf->serial)
+			continue;
+		mutex_lock(&np->lock);
+		nic_pmu_disown_idle(np);
+		mutex_unlock(&np->lock);
+		break;
+	}
 	mutex_unlock(&nic_pmus_lock);
 }
 

@@ -1288,6 +1288,20 @@ static int nic_unread_get(void *data, u64 *val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(nic_unread_fops, nic_unread_get, NULL, "%llu\n");
 
+/* The engine's owner, as PF << 16 | uid, or -1: nobody. */
+static int nic_owner_get(void *data, u64 *val)
+{
+	struct sim_nic *nic = data;
+	struct nic_diag *d = &nic->diag;
+	unsigned long flags;
+
+	flags = sim_lock(nic->sd);
+	*val = d->owner_pf < 0 ? -1ULL : (u64)d->owner_pf << 16 | d->owner_uid;
+	sim_unlock(nic->sd, flags);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(nic_owner_fops, nic_owner_get, NULL, "%lld\n");
+
 /**
  * nic_diag_debugfs() - the engine's test knobs
  * @nic: the NIC
@@ -1298,4 +1312,5 @@ void nic_diag_debugfs(struct sim_nic *nic, struct dentry *dir)
 	debugfs_create_file_unsafe("stall", 0600, dir, nic, &nic_stall_fops);
 	debugfs_create_file_unsafe("overrun", 0200, dir, nic, &nic_overrun_fops);
 	debugfs_create_file_unsafe("unread", 0400, dir, nic, &nic_unread_fops);
+	debugfs_create_file_unsafe("owner", 0400, dir, nic, &nic_owner_fops);
 }

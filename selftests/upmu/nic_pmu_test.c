@@ -3,12 +3,12 @@
  * The NIC's counting perf PMU (Documentation/upmu-nic-pmu.rst) on the
  * simulated NIC: its sysfs tables, exact counts of named (with
  * parameters) and raw data IDs against injected traffic, a Statistic,
- * the slot bank's limit, the arbitration with a fwctl owner of the
- * diagnostic engine, reserved config bits, removal with events open, the
- * PMU following its PF when that is unbound, and one perf stat line when
- * perf is there.  Needs upmu_core and upmu_sim loaded; loads upmu_nic
- * from $UPMU_MODDIR if it is not.  Without fwctl
- * (Linux 6.1) the arbitration test SKIPs.
+ * the slot bank's limit, the engine kept linger_ms after the last event,
+ * the arbitration with a fwctl owner of the diagnostic engine, reserved
+ * config bits, removal with events open, the PMU following its PF when
+ * that is unbound, and one perf stat line when perf is there.  Needs
+ * upmu_core and upmu_sim loaded; loads upmu_nic from $UPMU_MODDIR if it
+ * is not.  Without fwctl (Linux 6.1) the arbitration test SKIPs.
  */
 
 #include <dirent.h>
@@ -84,18 +84,71 @@ FIXTURE_TEARDOWN_PARENT(nic)
 	ASSERT_LE(0, _fd) TH_LOG("%s: %s", spec, strerror(-_fd));	\
 	_fd; })
 
+#define LINGER_MS	"/sys/module/upmu_nic/parameters/linger_ms"
+
+/* The engine's owner as the firmware has it: PF << 16 | uid, -1: none. */
+static long fw_owner(void)
+{
+	char path[PATH_MAX], buf[32];
+
+	snprintf(path, sizeof(path), SIM_DEBUGFS "/%u/nic/owner", SIM_ID);
+	return read_str(path, buf, sizeof(buf)) ? -2 : strtol(buf, NULL, 0);
+}
+
+/* Wait up to @ms for the engine to be nobody's. */
+static bool owner_gone_within(unsigned int ms)
+{
+	for (; fw_owner() != -1 && ms; ms -= 10)
+		usleep(10000);
+	return fw_owner() == -1;
+}
+
 /*
- * An event costs the device five calls of its register accessors: the
- * firmware command that takes the engine (its input, doorbell and output
- * header in one), the slot's programming with its first read, its start,
- * its stop with its last read, the command that gives the engine back.
+ * With linger_ms 0 an event costs the device five calls of its register
+ * accessors: the firmware command that takes the engine (its input,
+ * doorbell and output header in one), the slot's programming with its
+ * first read, its start, its stop with its last read, the command that
+ * gives the engine back.
  */
 TEST_F(nic, five_register_calls_an_event)
 {
 	uint64_t calls;
 
+	ASSERT_EQ(0, write_str(LINGER_MS, "0"));
 	ASSERT_EQ(0, sim_calls_of_opens(SIM_ID, PMU, "icmc_hits", 10, &calls));
 	EXPECT_EQ(50ULL, calls);
+	EXPECT_EQ(-1, fw_owner());
+	EXPECT_EQ(0, write_str(LINGER_MS, "1000"));
+}
+
+/*
+ * The PMU keeps the engine linger_ms after its last event: events opened
+ * meanwhile send no command (three calls each, the first one four), and
+ * the engine goes back when the time is up, in one call.
+ */
+TEST_F(nic, engine_lingers)
+{
+	uint64_t calls, c0, c1;
+	int fd;
+
+	ASSERT_EQ(0, write_str(LINGER_MS, "60000"));
+	EXPECT_EQ(-1, fw_owner());
+	ASSERT_EQ(0, sim_calls_of_opens(SIM_ID, PMU, "icmc_hits", 10, &calls));
+	EXPECT_EQ(4ULL + 9 * 3, calls);
+	EXPECT_EQ(0, fw_owner());
+	/* it counts as before */
+	fd = OPEN("icmc_hits");
+	ASSERT_EQ(0, nic_inject("ev=icmc_hit count=3"));
+	EXPECT_EQ(3ULL, count_of(_metadata, fd));
+	ASSERT_EQ(0, sim_stat(SIM_ID, "calls", &c0));
+	/* the last event's close sets the time */
+	ASSERT_EQ(0, write_str(LINGER_MS, "100"));
+	close(fd);
+	EXPECT_TRUE(owner_gone_within(5000));
+	ASSERT_EQ(0, sim_stat(SIM_ID, "calls", &c1));
+	/* the slot's stop and last read, the command that gives it back */
+	EXPECT_EQ(2ULL, c1 - c0);
+	EXPECT_EQ(0, write_str(LINGER_MS, "1000"));
 }
 
 /* The formats and events perf reads, with their parameters and units. */
