@@ -276,7 +276,7 @@ int nic_pmu_hold(struct nic_pmu *np, struct upmu_pmu *upmu)
 	lockdep_assert_held(&np->lock);
 	if (!np->pf)
 		return -ENODEV;
-	if (!np->users && !np->owned) {
+	if (!np->owned) {		/* no event, and not lingering */
 		st = nic_pmu_own(np, NIC_OWN_TAKE, out);
 		if (st == NIC_STAT_RES_BUSY) {
 			dev_info_ratelimited(np->pf->dev,
@@ -535,6 +535,18 @@ err:
 	return ret;
 }
 
+/* The PMUs of the NIC of serial @serial, or NULL; nic_pmus_lock held. */
+static struct nic_pmu *nic_pmu_find(u32 serial)
+{
+	struct nic_pmu *np;
+
+	lockdep_assert_held(&nic_pmus_lock);
+	list_for_each_entry(np, &nic_pmus, list)
+		if (np->serial == serial)
+			return np;
+	return NULL;
+}
+
 /* Registers a PMU for @pf's NIC through @pf; nic_pmus_lock held. */
 static void nic_pmu_create(struct upmu_nic_pf *pf)
 {
@@ -569,15 +581,10 @@ static void nic_pmu_create(struct upmu_nic_pf *pf)
  */
 void upmu_nic_pmu_add(struct upmu_nic_pf *pf)
 {
-	struct nic_pmu *np;
-
 	mutex_lock(&nic_pmus_lock);
 	list_add_tail(&pf->node, &nic_pfs);
-	list_for_each_entry(np, &nic_pmus, list)
-		if (np->serial == pf->serial)
-			goto unlock;
-	nic_pmu_create(pf);
-unlock:
+	if (!nic_pmu_find(pf->serial))
+		nic_pmu_create(pf);
 	mutex_unlock(&nic_pmus_lock);
 }
 
@@ -644,13 +651,11 @@ void upmu_nic_pmu_yield(struct upmu_nic_pf *pf)
 	struct nic_pmu *np;
 
 	mutex_lock(&nic_pmus_lock);
-	list_for_each_entry(np, &nic_pmus, list) {
-		if (np->serial != pf->serial)
-			continue;
+	np = nic_pmu_find(pf->serial);
+	if (np) {
 		mutex_lock(&np->lock);
 		nic_pmu_disown_idle(np);
 		mutex_unlock(&np->lock);
-		break;
 	}
 	mutex_unlock(&nic_pmus_lock);
 }
