@@ -66,9 +66,14 @@ FIXTURE(nic) {
 	int dummy;
 };
 
+#define LINGER_MS	"/sys/module/upmu_nic/parameters/linger_ms"
+#define LINGER_DEFAULT	"1000"	/* upmu_nic's */
+
 FIXTURE_SETUP(nic)
 {
 	ASSERT_EQ(0, nic_load()) TH_LOG("cannot load upmu_nic from $UPMU_MODDIR");
+	/* as loaded, whatever a test that stopped at a failure left */
+	ASSERT_EQ(0, write_str(LINGER_MS, LINGER_DEFAULT));
 	sim_del(SIM_ID);
 	ASSERT_EQ(0, sim_new(SIM_ID, 1, NIC_OPTS));
 	ASSERT_TRUE(pmu_exists(PMU));
@@ -83,8 +88,6 @@ FIXTURE_TEARDOWN_PARENT(nic)
 	int _fd = pmu_open(PMU, spec, -1);				\
 	ASSERT_LE(0, _fd) TH_LOG("%s: %s", spec, strerror(-_fd));	\
 	_fd; })
-
-#define LINGER_MS	"/sys/module/upmu_nic/parameters/linger_ms"
 
 /* The engine's owner as the firmware has it: PF << 16 | uid, -1: none. */
 static long fw_owner(void)
@@ -118,7 +121,7 @@ TEST_F(nic, five_register_calls_an_event)
 	ASSERT_EQ(0, sim_calls_of_opens(SIM_ID, PMU, "icmc_hits", 10, &calls));
 	EXPECT_EQ(50ULL, calls);
 	EXPECT_EQ(-1, fw_owner());
-	EXPECT_EQ(0, write_str(LINGER_MS, "1000"));
+	EXPECT_EQ(0, write_str(LINGER_MS, LINGER_DEFAULT));
 }
 
 /*
@@ -148,7 +151,7 @@ TEST_F(nic, engine_lingers)
 	ASSERT_EQ(0, sim_stat(SIM_ID, "calls", &c1));
 	/* the slot's stop and last read, the command that gives it back */
 	EXPECT_EQ(2ULL, c1 - c0);
-	EXPECT_EQ(0, write_str(LINGER_MS, "1000"));
+	EXPECT_EQ(0, write_str(LINGER_MS, LINGER_DEFAULT));
 }
 
 /* The formats and events perf reads, with their parameters and units. */
